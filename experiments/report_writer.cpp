@@ -1,0 +1,103 @@
+#include "experiments/report_writer.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "experiments/run_metrics.hpp"
+
+namespace spotsim {
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+namespace {
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+nlohmann::json summary_json(const Summary& s) {
+  return {{"n", s.n},     {"mean", s.mean}, {"sd", s.sd},   {"min", s.min},       {"max", s.max},
+          {"p50", s.p50}, {"p95", s.p95},   {"p99", s.p99}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
+}
+}  // namespace
+
+std::string report_table(const SimulationReport& report) {
+  const auto& m = report.manifest;
+  std::ostringstream out;
+  out << "spotsim " << m["version"].get<std::string>() << "  trace " << m["trace"]["name"].get<std::string>()
+      << "  policy " << m["policy"].get<std::string>() << "  checkpoint " << m["checkpoint"].get<std::string>()
+      << "\n";
+  const auto& job = m["job"];
+  out << "job: " << format_number(job["work_hours"].get<double>()) << " h of work on " << job["nodes"].get<int>()
+      << " node(s), checkpoint write " << format_number(job["checkpoint_write_s"].get<double>()) << " s, restore "
+      << format_number(job["restore_s"].get<double>()) << " s, start-up " << format_number(job["startup_s"].get<double>())
+      << " s, deadline "
+      << (job["deadline_hours"].is_null() ? std::string("none") : format_number(job["deadline_hours"].get<double>()) + " h")
+      << "\n";
+  out << report.runs.size() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   %s\n", "metric", "unit", "mean", "sd",
+                "p50", "p95", "p99", "95% CI of mean");
+  out << line;
+  const auto metrics = run_metrics();
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const Summary& s = report.summaries[i];
+    const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
+    std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,
+                  metrics[i].unit, fixed(s.mean, d).c_str(), fixed(s.sd, d).c_str(), fixed(s.p50, d).c_str(),
+                  fixed(s.p95, d).c_str(), fixed(s.p99, d).c_str(), fixed(s.ci_low, d).c_str(),
+                  fixed(s.ci_high, d).c_str());
+    out << line;
+  }
+  return out.str();
+}
+
+std::string report_json(const SimulationReport& report) {
+  nlohmann::json doc;
+  doc["manifest"] = report.manifest;
+  nlohmann::json summary = nlohmann::json::object();
+  const auto metrics = run_metrics();
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    summary[metrics[i].name] = summary_json(report.summaries[i]);
+    summary[metrics[i].name]["unit"] = metrics[i].unit;
+  }
+  doc["summary"] = summary;
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunResult& r : report.runs) {
+    nlohmann::json row = {{"replication", r.replication}};
+    for (const auto& metric : metrics) row[metric.name] = metric.value(r);
+    row["spot_starts"] = r.spot_starts;
+    row["on_demand_starts"] = r.on_demand_starts;
+    row["trace_start_hours"] = r.trace_start_hours;
+    row["events"] = r.events;
+    row["fingerprint"] = r.fingerprint;
+    runs.push_back(row);
+  }
+  doc["runs"] = runs;
+  return doc.dump(2) + "\n";
+}
+
+std::string report_csv(const SimulationReport& report) {
+  std::ostringstream out;
+  const auto metrics = run_metrics();
+  out << "replication";
+  for (const auto& metric : metrics) out << "," << metric.name;
+  out << ",spot_starts,on_demand_starts,trace_start_hours,events,fingerprint\n";
+  for (const RunResult& r : report.runs) {
+    out << r.replication;
+    for (const auto& metric : metrics) out << "," << format_number(metric.value(r));
+    out << "," << r.spot_starts << "," << r.on_demand_starts << "," << format_number(r.trace_start_hours) << ","
+        << r.events << "," << r.fingerprint << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace spotsim

@@ -1,0 +1,61 @@
+#include "experiments/simulation_request.hpp"
+
+#include "experiments/run_metrics.hpp"
+#include "policies/policy_registry.hpp"
+#include "sim/duration.hpp"
+#include "sim/replication_runner.hpp"
+#include "spotsim/version.hpp"
+#include "traces/trace_locator.hpp"
+#include "traces/trace_reader.hpp"
+
+namespace spotsim {
+
+namespace {
+nlohmann::json job_to_json(const JobSpec& job) {
+  nlohmann::json j = {{"work_hours", to_hours(job.work)},
+                      {"nodes", job.nodes},
+                      {"checkpoint_write_s", to_seconds(job.checkpoint_write)},
+                      {"restore_s", to_seconds(job.restore)},
+                      {"startup_s", to_seconds(job.startup)},
+                      {"give_up_after_hours", to_hours(job.effective_give_up())}};
+  j["deadline_hours"] = job.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(job.deadline));
+  return j;
+}
+}  // namespace
+
+SimulationReport run_simulation(const SimulationRequest& request) {
+  const std::string trace_path = locate_trace(request.trace);
+  const SpotMarket market = read_trace_file(trace_path);
+  const PolicyRegistry registry = builtin_policy_registry();
+  PolicyFactories factories{registry.selection_factory(request.policy),
+                            registry.checkpoint_factory(request.checkpoint)};
+  const Scenario scenario(market, request.job, request.trace_start);
+
+  SimulationReport report;
+  report.runs = run_replications(scenario, factories,
+                                 ReplicationPlan{request.seed, 0, request.replications, request.threads});
+  for (const MetricDefinition& metric : run_metrics()) {
+    std::vector<double> values;
+    values.reserve(report.runs.size());
+    for (const RunResult& r : report.runs) values.push_back(metric.value(r));
+    report.summaries.push_back(summarize(values));
+  }
+  // Thread count is deliberately absent: it never changes a result.
+  report.manifest = {
+      {"tool", "spotsim"},
+      {"version", kVersion},
+      {"git_revision", kGitRevision},
+      {"command", "simulate"},
+      {"trace", {{"path", trace_path}, {"name", market.name}, {"zones", market.zones.size()}}},
+      {"policy", request.policy},
+      {"checkpoint", request.checkpoint},
+      {"job", job_to_json(request.job)},
+      {"seed", request.seed},
+      {"replications", request.replications},
+      {"trace_start", request.trace_start.random ? nlohmann::json("random")
+                                                 : nlohmann::json(format_duration(request.trace_start.offset))},
+  };
+  return report;
+}
+
+}  // namespace spotsim

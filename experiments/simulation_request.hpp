@@ -1,0 +1,36 @@
+#pragma once
+// One `simulate` invocation as data: what the command line, a job file or the Python module fill in, and what
+// run_simulation() executes. Keeping it a plain struct lets every front end share one code path.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/job.hpp"
+#include "sim/run_result.hpp"
+#include "sim/scenario.hpp"
+#include "sim/statistics.hpp"
+
+namespace spotsim {
+
+struct SimulationRequest {
+  std::string trace = "us-west1";  // a path or the name of a shipped trace
+  std::string policy = "adaptive";
+  std::string checkpoint = "young-daly";
+  JobSpec job;
+  std::uint64_t seed = 1;
+  std::uint64_t replications = 1000;
+  int threads = 0;  // 0 = all cores; never changes the results
+  TraceStart trace_start;
+};
+
+struct SimulationReport {
+  nlohmann::json manifest;  // version, git revision, full configuration, seed
+  std::vector<RunResult> runs;
+  std::vector<Summary> summaries;  // one per entry of run_metrics()
+};
+
+SimulationReport run_simulation(const SimulationRequest& request);
+
+}  // namespace spotsim

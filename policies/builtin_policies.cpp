@@ -1,0 +1,26 @@
+// The list of policies that ship with spotsim: one line per policy.
+#include "policies/policy_registry.hpp"
+
+namespace spotsim {
+
+void register_spot_only(PolicyRegistry&);
+void register_on_demand(PolicyRegistry&);
+void register_adaptive(PolicyRegistry&);
+void register_no_checkpoint(PolicyRegistry&);
+void register_fixed_checkpoint(PolicyRegistry&);
+void register_young_daly_checkpoints(PolicyRegistry&);
+void register_continuous_checkpoint(PolicyRegistry&);
+
+PolicyRegistry builtin_policy_registry() {
+  PolicyRegistry registry;
+  register_spot_only(registry);
+  register_on_demand(registry);
+  register_adaptive(registry);
+  register_no_checkpoint(registry);
+  register_fixed_checkpoint(registry);
+  register_young_daly_checkpoints(registry);
+  register_continuous_checkpoint(registry);
+  return registry;
+}
+
+}  // namespace spotsim

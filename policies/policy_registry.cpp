@@ -1,0 +1,38 @@
+#include "policies/policy_registry.hpp"
+
+#include <algorithm>
+
+#include "sim/errors.hpp"
+
+namespace spotsim {
+
+namespace {
+template <typename Policy>
+std::function<std::unique_ptr<Policy>()> factory_for(const std::vector<PolicyEntry<Policy>>& entries,
+                                                     const std::string& spec, const std::string& option) {
+  const PolicyParams params = PolicyParams::parse(spec, option);
+  auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == params.name(); });
+  if (it == entries.end()) {
+    std::string names;
+    for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e.name;
+    throw InputError(option + " '" + params.name() + "': unknown policy; expected one of: " + names);
+  }
+  it->create(params);  // validates every parameter now
+  params.reject_unused();
+  auto create = it->create;
+  return [create, params]() { return create(params); };
+}
+}  // namespace
+
+void PolicyRegistry::add(PolicyEntry<SelectionPolicy> entry) { selection_.push_back(std::move(entry)); }
+void PolicyRegistry::add(PolicyEntry<CheckpointPolicy> entry) { checkpoint_.push_back(std::move(entry)); }
+
+std::function<std::unique_ptr<SelectionPolicy>()> PolicyRegistry::selection_factory(const std::string& spec) const {
+  return factory_for(selection_, spec, "--policy");
+}
+
+std::function<std::unique_ptr<CheckpointPolicy>()> PolicyRegistry::checkpoint_factory(const std::string& spec) const {
+  return factory_for(checkpoint_, spec, "--checkpoint");
+}
+
+}  // namespace spotsim

@@ -1,0 +1,26 @@
+#pragma once
+// What is being trained: how much compute it needs and what interruptions cost it.
+#include <string>
+
+#include "sim/time.hpp"
+
+namespace spotsim {
+
+struct JobSpec {
+  Millis work = 0;                                  // compute time on the job's instance type
+  int nodes = 1;                                    // all nodes are needed (multi-node DDP)
+  Millis checkpoint_write = kMillisPerMinute;       // training pauses while a checkpoint is written
+  Millis restore = kMillisPerMinute;                // reading the last checkpoint after a restart
+  Millis startup = 5 * kMillisPerMinute;            // instance request -> ready (real figures: 3-12 min)
+  Millis deadline = kNever;                         // relative to the job's start; kNever = none
+  Millis give_up_after = kNever;                    // stop a hopeless run here; kNever = default_give_up()
+
+  // A run that has not finished by then is reported as not completed: long enough for any sensible policy,
+  // short enough that a spot-only job on a trace with no availability still terminates.
+  Millis effective_give_up() const;
+};
+
+// Throws InputError naming `where` (a file or "command line") and the offending field.
+void validate_job(const JobSpec& job, const std::string& where);
+
+}  // namespace spotsim

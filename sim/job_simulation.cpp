@@ -1,0 +1,402 @@
+#include "sim/job_simulation.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "sim/billing.hpp"
+
+namespace spotsim {
+
+namespace {
+constexpr std::size_t kHistory = 32;
+constexpr std::size_t kInstanceEpoch = 0, kComputeEpoch = 1, kReviewEpoch = 2;
+
+// FNV-1a style mixing of (time, kind): cheap enough for every event, sensitive to any change of trajectory.
+inline std::uint64_t mix(std::uint64_t h, Millis time, std::uint8_t kind) {
+  h ^= static_cast<std::uint64_t>(time) * 0x9e3779b97f4a7c15ULL + kind;
+  return h * 0x100000001b3ULL;
+}
+}  // namespace
+
+JobSimulation::JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint)
+    : scenario_(scenario), selection_(selection), checkpoint_(checkpoint), queue_(64) {
+  const auto zones = static_cast<std::size_t>(scenario.zone_count());
+  lifetime_streams_.resize(zones);
+  zone_views_.resize(zones);
+  recent_preemptions_.reserve(kHistory);
+}
+
+std::uint32_t JobSimulation::epoch_of(EventKind kind) const {
+  switch (kind) {
+    case EventKind::kInstanceReady:
+    case EventKind::kRestoreDone:
+    case EventKind::kPreemptionNotice:
+    case EventKind::kPreemption: return epochs_[kInstanceEpoch];
+    case EventKind::kCheckpointDue:
+    case EventKind::kCheckpointDone:
+    case EventKind::kWorkDone: return epochs_[kComputeEpoch];
+    case EventKind::kReview:
+    case EventKind::kSpotObtainable: return epochs_[kReviewEpoch];
+    case EventKind::kGiveUp: return 0;
+  }
+  return 0;
+}
+
+void JobSimulation::schedule(Millis time, EventKind kind) { queue_.push(time, Event{kind, epoch_of(kind)}); }
+
+RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+  seed_ = seed;
+  replication_ = replication;
+  for (auto& s : lifetime_streams_) s.reset();
+  queue_.clear();
+  recent_preemptions_.clear();
+  result_ = RunResult{};
+  result_.replication = replication;
+  result_.fingerprint = 0xcbf29ce484222325ULL;
+  epochs_ = {};
+  progress_ = committed_ = checkpoint_progress_ = 0;
+  emergency_checkpoint_ = switch_pending_ = finished_ = false;
+  purchase_ = Purchase::kNone;
+  zone_ = -1;
+  preempt_at_ = kNever;
+  spot_time_ = 0;
+  interval_known_ = false;
+  selection_.reset();
+  checkpoint_.reset();
+
+  const SpotMarket& market = scenario_.market();
+  const TraceStart& start = scenario_.trace_start();
+  job_start_ = start.offset;
+  if (start.random && market.span != kNever) {
+    RandomStream window(seed, replication, StreamPurpose::kTraceWindow, 0);
+    job_start_ = static_cast<Millis>(window.uniform01() * static_cast<double>(market.span));
+  }
+  result_.trace_start_hours = to_hours(job_start_);
+  now_ = job_start_;
+  phase_ = Phase::kIdle;
+  phase_entered_ = now_;
+
+  schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
+  decide();
+  while (!finished_ && !queue_.empty()) {
+    const auto entry = queue_.pop();
+    if (entry.payload.kind != EventKind::kGiveUp && entry.payload.epoch != epoch_of(entry.payload.kind)) continue;
+    now_ = entry.time;
+    ++result_.events;
+    result_.fingerprint = mix(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(entry.payload.kind));
+    dispatch(entry.payload.kind);
+  }
+  return result_;
+}
+
+void JobSimulation::dispatch(EventKind kind) {
+  switch (kind) {
+    case EventKind::kInstanceReady:
+      if (committed_ > 0 && !checkpoint_.continuous()) {
+        enter(Phase::kRestoring);
+        schedule(now_ + scenario_.job().restore, EventKind::kRestoreDone);
+      } else {
+        begin_compute();
+      }
+      break;
+    case EventKind::kRestoreDone: begin_compute(); break;
+    case EventKind::kPreemptionNotice: on_preemption_notice(); break;
+    case EventKind::kPreemption: on_preemption(); break;
+    case EventKind::kCheckpointDue: start_checkpoint(); break;
+    case EventKind::kCheckpointDone: on_checkpoint_done(); break;
+    case EventKind::kWorkDone:
+      enter(Phase::kDone);  // books the last compute stretch
+      progress_ = scenario_.job().work;
+      finish(true);
+      break;
+    case EventKind::kReview:
+    case EventKind::kSpotObtainable: decide(); break;
+    case EventKind::kGiveUp: finish(false); break;
+  }
+}
+
+// Books the time spent in the phase being left, then enters the new one. Progress advances only in kComputing.
+void JobSimulation::enter(Phase phase) {
+  const Millis spent = now_ - phase_entered_;
+  switch (phase_) {
+    case Phase::kIdle: result_.wait_hours += to_hours(spent); break;
+    case Phase::kStarting: result_.startup_hours += to_hours(spent); break;
+    case Phase::kRestoring: result_.restore_hours += to_hours(spent); break;
+    case Phase::kComputing: progress_ += spent; break;
+    case Phase::kCheckpointing: result_.checkpoint_hours += to_hours(spent); break;
+    case Phase::kDraining: result_.wait_hours += to_hours(spent); break;
+    case Phase::kDone: break;
+  }
+  phase_ = phase;
+  phase_entered_ = now_;
+}
+
+Millis JobSimulation::current_progress() const {
+  return phase_ == Phase::kComputing ? progress_ + (now_ - phase_entered_) : progress_;
+}
+
+bool JobSimulation::spot_obtainable(int zone, Millis t) const {
+  const auto& available = scenario_.market().zones[static_cast<std::size_t>(zone)].spot.available;
+  return !available || available->at(t) >= scenario_.job().nodes;
+}
+
+Observation JobSimulation::observe() {
+  const SpotMarket& market = scenario_.market();
+  for (std::size_t z = 0; z < zone_views_.size(); ++z) {
+    const Zone& zone = market.zones[z];
+    ZoneView& view = zone_views_[z];
+    view.spot_available = spot_obtainable(static_cast<int>(z), now_);
+    view.spot_price_per_hour = zone.spot.price_per_hour.at(now_);
+    view.on_demand_price_per_hour = zone.on_demand_price_per_hour;
+    view.spot_mtbf = scenario_.zone_spot_mtbf(static_cast<int>(z));
+    view.notice = zone.spot.notice;
+    view.lifetime = zone.spot.lifetime ? &*zone.spot.lifetime : nullptr;
+  }
+  Observation obs;
+  obs.now = now_;
+  obs.elapsed = now_ - job_start_;
+  obs.progress = current_progress();
+  obs.committed = checkpoint_.continuous() ? obs.progress : committed_;
+  obs.phase = phase_;
+  obs.purchase = purchase_;
+  obs.zone = zone_;
+  obs.instance_age = purchase_ == Purchase::kNone ? 0 : now_ - acquired_at_;
+  obs.preemptions = result_.preemptions;
+  obs.recent_preemptions = recent_preemptions_;
+  obs.spot_time = spot_time_ + (purchase_ == Purchase::kSpot ? now_ - acquired_at_ : 0);
+  obs.job = &scenario_.job();
+  obs.zones = zone_views_;
+  return obs;
+}
+
+void JobSimulation::decide() {
+  if (finished_) return;
+  apply(selection_.decide(observe()));
+}
+
+void JobSimulation::apply(const SelectionDecision& decision) {
+  ++epochs_[kReviewEpoch];  // a new decision supersedes any earlier review request
+  if (decision.review_at != kNever) schedule(std::max(decision.review_at, now_ + 1), EventKind::kReview);
+  const bool same = decision.purchase == purchase_ && (purchase_ == Purchase::kNone || decision.zone == zone_);
+  if (same) {
+    if (purchase_ == Purchase::kNone) wait_for_spot();
+    switch_pending_ = false;
+    return;
+  }
+  if (decision.zone < 0 || decision.zone >= scenario_.zone_count()) {
+    assert(false && "selection policy returned a zone out of range");
+    return;
+  }
+  if (purchase_ == Purchase::kNone) {
+    acquire(decision.purchase, decision.zone);
+  } else {
+    switch_to(decision.purchase, decision.zone);
+  }
+}
+
+// Idle with no spot obtainable: wake when spot next becomes obtainable in any zone.
+void JobSimulation::wait_for_spot() {
+  Millis next = kNever;
+  const int nodes = scenario_.job().nodes;
+  for (const Zone& zone : scenario_.market().zones) {
+    if (!zone.spot.available) continue;
+    if (zone.spot.available->at(now_) >= nodes) continue;
+    next = std::min(next, zone.spot.available->next_time_where(now_, [nodes](double v) { return v >= nodes; }));
+  }
+  if (next != kNever) schedule(next, EventKind::kSpotObtainable);
+}
+
+void JobSimulation::acquire(Purchase purchase, int zone) {
+  if (purchase == Purchase::kNone) {
+    wait_for_spot();
+    return;
+  }
+  if (purchase == Purchase::kSpot && !spot_obtainable(zone, now_)) {
+    wait_for_spot();  // the policy asked for spot that is not there: wait for it and ask again
+    return;
+  }
+  purchase_ = purchase;
+  zone_ = zone;
+  acquired_at_ = now_;
+  interval_known_ = false;
+  ++epochs_[kInstanceEpoch];
+  ++epochs_[kComputeEpoch];
+  progress_ = checkpoint_.continuous() ? progress_ : committed_;
+  enter(Phase::kStarting);
+  schedule(now_ + scenario_.job().startup, EventKind::kInstanceReady);
+  preempt_at_ = kNever;
+  if (purchase == Purchase::kSpot) {
+    ++result_.spot_starts;
+    preempt_at_ = draw_preemption_time(zone);
+    if (preempt_at_ != kNever) {
+      const Millis notice = scenario_.market().zones[static_cast<std::size_t>(zone)].spot.notice;
+      if (notice > 0) schedule(std::max(now_, preempt_at_ - notice), EventKind::kPreemptionNotice);
+      schedule(preempt_at_, EventKind::kPreemption);
+    }
+  } else {
+    ++result_.on_demand_starts;
+  }
+}
+
+// The earliest of: the first node's lifetime running out, spot availability dropping below what the job holds,
+// and a recorded preemption.
+Millis JobSimulation::draw_preemption_time(int zone) {
+  const SpotOffer& spot = scenario_.market().zones[static_cast<std::size_t>(zone)].spot;
+  const int nodes = scenario_.job().nodes;
+  Millis at = kNever;
+  if (spot.lifetime) {
+    auto& stream = lifetime_streams_[static_cast<std::size_t>(zone)];
+    if (!stream) stream.emplace(seed_, replication_, StreamPurpose::kSpotLifetime, static_cast<std::uint64_t>(zone));
+    double shortest = INFINITY;
+    for (int n = 0; n < nodes; ++n) shortest = std::min(shortest, spot.lifetime->sample(stream->uniform_open01()));
+    if (std::isfinite(shortest)) at = now_ + static_cast<Millis>(std::ceil(shortest * kMillisPerHour));
+  }
+  if (spot.available) {
+    at = std::min(at, spot.available->next_time_where(now_, [nodes](double v) { return v < nodes; }));
+  }
+  if (!spot.preemption_times.empty()) {
+    const Millis period = spot.preemption_period;
+    const Millis phase = period == kNever ? now_ : ((now_ % period) + period) % period;
+    const auto& times = spot.preemption_times;
+    auto it = std::upper_bound(times.begin(), times.end(), phase);
+    if (it != times.end()) {
+      at = std::min(at, now_ - phase + *it);
+    } else if (period != kNever) {
+      at = std::min(at, now_ - phase + period + times.front());
+    }
+  }
+  return at;
+}
+
+void JobSimulation::release() {
+  const Zone& zone = scenario_.market().zones[static_cast<std::size_t>(zone_)];
+  const Millis held = now_ - acquired_at_;
+  const int nodes = scenario_.job().nodes;
+  if (purchase_ == Purchase::kSpot) {
+    const double cost = nodes * instance_cost(zone.spot.price_per_hour, acquired_at_, held, scenario_.market().billing);
+    result_.cost_spot += cost;
+    result_.spot_hours += to_hours(held);
+    spot_time_ += held;
+  } else {
+    const double cost = nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
+    result_.cost_on_demand += cost;
+    result_.on_demand_hours += to_hours(held);
+  }
+  purchase_ = Purchase::kNone;
+  zone_ = -1;
+  preempt_at_ = kNever;
+  ++epochs_[kInstanceEpoch];
+  ++epochs_[kComputeEpoch];
+}
+
+void JobSimulation::begin_compute() {
+  enter(Phase::kComputing);
+  ++epochs_[kComputeEpoch];
+  const Millis remaining = scenario_.job().work - progress_;
+  if (!checkpoint_.continuous() && checkpoint_.can_checkpoint()) {
+    if (!interval_known_ || checkpoint_.varies_within_instance()) {
+      interval_ = checkpoint_.next_interval(observe());
+      interval_known_ = true;
+    }
+    if (interval_ < remaining) {
+      schedule(now_ + std::max<Millis>(interval_, 1), EventKind::kCheckpointDue);
+      return;
+    }
+  }
+  schedule(now_ + remaining, EventKind::kWorkDone);
+}
+
+void JobSimulation::start_checkpoint() {
+  checkpoint_progress_ = current_progress();
+  enter(Phase::kCheckpointing);
+  ++epochs_[kComputeEpoch];
+  schedule(now_ + scenario_.job().checkpoint_write, EventKind::kCheckpointDone);
+}
+
+void JobSimulation::on_checkpoint_done() {
+  committed_ = checkpoint_progress_;
+  ++result_.checkpoints;
+  if (switch_pending_) {
+    enter(Phase::kIdle);
+    switch_pending_ = false;
+    release();
+    acquire(switch_target_.purchase, switch_target_.zone);
+  } else if (emergency_checkpoint_) {
+    emergency_checkpoint_ = false;
+    enter(Phase::kDraining);  // nothing useful to do before the announced preemption
+  } else {
+    begin_compute();
+  }
+}
+
+void JobSimulation::on_preemption_notice() {
+  const Millis write = scenario_.job().checkpoint_write;
+  if (phase_ != Phase::kComputing || !checkpoint_.checkpoint_on_notice() || !checkpoint_.can_checkpoint() ||
+      checkpoint_.continuous() || now_ + write > preempt_at_) {
+    return;
+  }
+  if (current_progress() == committed_) return;  // nothing new to save
+  emergency_checkpoint_ = true;
+  start_checkpoint();
+}
+
+void JobSimulation::on_preemption() {
+  const Millis progress = current_progress();
+  if (checkpoint_.continuous()) {
+    committed_ = progress;
+  } else if (phase_ == Phase::kCheckpointing) {
+    result_.lost_work_hours += to_hours(checkpoint_progress_ - committed_);
+  } else {
+    result_.lost_work_hours += to_hours(progress - committed_);
+  }
+  enter(Phase::kIdle);
+  progress_ = committed_;
+  emergency_checkpoint_ = switch_pending_ = false;
+  ++result_.preemptions;
+  if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
+  recent_preemptions_.push_back(now_ - job_start_);
+  release();
+  decide();
+}
+
+// Moving the job to another instance: save progress first where a checkpoint is possible, then release and
+// acquire (break before make, so two sets of instances are never billed at once).
+void JobSimulation::switch_to(Purchase purchase, int zone) {
+  switch_target_ = SelectionDecision{purchase, zone, kNever};
+  switch (phase_) {
+    case Phase::kComputing:
+      if (checkpoint_.continuous()) {
+        enter(Phase::kIdle);
+        committed_ = progress_;
+      } else if (checkpoint_.can_checkpoint() && current_progress() > committed_) {
+        switch_pending_ = true;
+        start_checkpoint();
+        return;
+      } else {
+        const Millis progress = current_progress();
+        result_.lost_work_hours += to_hours(progress - committed_);
+        enter(Phase::kIdle);
+        progress_ = committed_;
+      }
+      break;
+    case Phase::kCheckpointing:
+      switch_pending_ = true;  // finish the write, then switch
+      return;
+    default: enter(Phase::kIdle); break;
+  }
+  release();
+  acquire(purchase, zone);
+}
+
+void JobSimulation::finish(bool completed) {
+  if (phase_ != Phase::kDone) enter(Phase::kDone);  // books the last stretch, including progress
+  if (purchase_ != Purchase::kNone) release();
+  finished_ = true;
+  result_.completed = completed;
+  result_.completion_hours = to_hours(now_ - job_start_);
+  result_.deadline_met = completed && (scenario_.job().deadline == kNever || now_ - job_start_ <= scenario_.job().deadline);
+  result_.cost_total = result_.cost_spot + result_.cost_on_demand;
+}
+
+}  // namespace spotsim

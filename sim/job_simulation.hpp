@@ -1,0 +1,100 @@
+#pragma once
+// One replication of one training job on the spot/on-demand market: the discrete-event model.
+//
+// The job moves through phases (idle -> starting -> restoring -> computing <-> checkpointing -> done); every
+// phase change is an event in the queue, so time advances from event to event and never by a fixed tick.
+// Events are 8-byte PODs (a kind and an epoch); an event whose epoch is stale (its instance was released, or the
+// compute plan changed) is dropped when popped: cheaper than deleting it from the heap.
+//
+// A JobSimulation is reused across replications on one thread (its queue and buffers are allocated once).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/event_queue.hpp"
+#include "sim/observation.hpp"
+#include "sim/policy_interfaces.hpp"
+#include "sim/random_streams.hpp"
+#include "sim/run_result.hpp"
+#include "sim/scenario.hpp"
+
+namespace spotsim {
+
+class JobSimulation {
+ public:
+  JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint);
+
+  RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+ private:
+  enum class EventKind : std::uint8_t {
+    kInstanceReady,
+    kRestoreDone,
+    kPreemptionNotice,
+    kPreemption,
+    kCheckpointDue,
+    kCheckpointDone,
+    kWorkDone,
+    kReview,
+    kSpotObtainable,
+    kGiveUp,
+  };
+  struct Event {
+    EventKind kind;
+    std::uint32_t epoch;
+  };
+
+  void dispatch(EventKind kind);
+  void decide();
+  void apply(const SelectionDecision& decision);
+  void acquire(Purchase purchase, int zone);
+  void release();
+  void begin_compute();
+  void start_checkpoint();
+  void on_checkpoint_done();
+  void on_preemption_notice();
+  void on_preemption();
+  void switch_to(Purchase purchase, int zone);
+  void finish(bool completed);
+  void enter(Phase phase);
+  Millis current_progress() const;
+  Millis draw_preemption_time(int zone);
+  bool spot_obtainable(int zone, Millis t) const;
+  void wait_for_spot();
+  Observation observe();
+  std::uint32_t epoch_of(EventKind kind) const;
+  void schedule(Millis time, EventKind kind);
+
+  const Scenario& scenario_;
+  SelectionPolicy& selection_;
+  CheckpointPolicy& checkpoint_;
+  EventQueue<Event> queue_;
+  std::vector<std::optional<RandomStream>> lifetime_streams_;  // one per zone, created on first use
+  std::vector<ZoneView> zone_views_;
+  std::vector<Millis> recent_preemptions_;  // the latest kHistory, oldest first
+
+  // Per-replication state.
+  std::uint64_t seed_ = 0, replication_ = 0;
+  RunResult result_;
+  Millis now_ = 0, job_start_ = 0;
+  Phase phase_ = Phase::kIdle;
+  Millis phase_entered_ = 0;
+  Millis progress_ = 0;             // progress at phase_entered_ (advances only while computing)
+  Millis committed_ = 0;
+  Millis checkpoint_progress_ = 0;  // what the checkpoint being written will commit
+  bool emergency_checkpoint_ = false;
+  bool switch_pending_ = false;
+  SelectionDecision switch_target_;
+  Purchase purchase_ = Purchase::kNone;
+  int zone_ = -1;
+  Millis acquired_at_ = 0;
+  Millis preempt_at_ = kNever;
+  Millis spot_time_ = 0;
+  Millis interval_ = kNever;        // cached periodic checkpoint interval for this instance
+  bool interval_known_ = false;
+  bool finished_ = false;
+  std::array<std::uint32_t, 3> epochs_{};  // instance, compute, review
+};
+
+}  // namespace spotsim

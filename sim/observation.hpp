@@ -1,0 +1,67 @@
+#pragma once
+// What a policy sees: a read-only snapshot of the run at a decision point. Policies never touch the event queue,
+// so each can be unit-tested with a hand-built Observation (Batsim's "events in, decisions out").
+#include <cstdint>
+#include <span>
+
+#include "sim/job.hpp"
+#include "sim/time.hpp"
+
+namespace spotsim {
+
+class LifetimeDistribution;
+
+enum class Purchase : std::uint8_t { kNone, kSpot, kOnDemand };
+
+enum class Phase : std::uint8_t {
+  kIdle,           // no instance held
+  kStarting,       // instances requested, booting
+  kRestoring,      // reading the last checkpoint
+  kComputing,      // training
+  kCheckpointing,  // writing a checkpoint (training paused)
+  kDraining,       // emergency checkpoint done, waiting for the announced preemption
+  kDone,
+};
+
+struct ZoneView {
+  bool spot_available = false;         // can `nodes` spot instances be obtained now?
+  double spot_price_per_hour = 0.0;    // per instance
+  double on_demand_price_per_hour = 0.0;
+  Millis spot_mtbf = kNever;           // expected time between preemptions of the job's spot nodes
+  Millis notice = 0;
+  const LifetimeDistribution* lifetime = nullptr;  // null when preemptions come only from a recording
+};
+
+struct Observation {
+  Millis now = 0;             // wall-clock time in the trace's frame
+  Millis elapsed = 0;         // since the job started
+  Millis progress = 0;        // work done so far (ms of compute)
+  Millis committed = 0;       // work saved by the last completed checkpoint
+  Phase phase = Phase::kIdle;
+  Purchase purchase = Purchase::kNone;
+  int zone = -1;
+  Millis instance_age = 0;    // since the current instance was requested
+  int preemptions = 0;
+  std::span<const Millis> recent_preemptions;  // elapsed times of the latest preemptions, oldest first
+  Millis spot_time = 0;       // total time spot instances have been held so far
+  const JobSpec* job = nullptr;
+  std::span<const ZoneView> zones;
+
+  Millis remaining_work() const { return job->work - progress; }
+  bool has_deadline() const { return job->deadline != kNever; }
+  Millis time_to_deadline() const { return job->deadline - elapsed; }
+};
+
+struct SelectionDecision {
+  Purchase purchase = Purchase::kNone;  // kNone = hold nothing and wait
+  int zone = 0;
+  Millis review_at = kNever;  // absolute time at which to ask the policy again; kNever = on the next event
+
+  static SelectionDecision wait(Millis review_at = kNever) { return {Purchase::kNone, 0, review_at}; }
+  static SelectionDecision spot(int zone, Millis review_at = kNever) { return {Purchase::kSpot, zone, review_at}; }
+  static SelectionDecision on_demand(int zone, Millis review_at = kNever) {
+    return {Purchase::kOnDemand, zone, review_at};
+  }
+};
+
+}  // namespace spotsim

@@ -1,0 +1,63 @@
+#include "sim/replication_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "sim/job_simulation.hpp"
+
+namespace spotsim {
+
+int resolve_thread_count(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFactories& policies,
+                                        const ReplicationPlan& plan) {
+  std::vector<RunResult> results(plan.count);
+  const auto threads = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(static_cast<std::uint64_t>(resolve_thread_count(plan.threads)), 1,
+                                std::max<std::uint64_t>(plan.count, 1)));
+  // Work is handed out in small chunks from a shared counter: balanced even when run lengths vary a lot.
+  constexpr std::uint64_t kChunk = 64;
+  std::atomic<std::uint64_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+
+  auto worker = [&]() {
+    try {
+      auto selection = policies.selection();
+      auto checkpoint = policies.checkpoint();
+      JobSimulation simulation(scenario, *selection, *checkpoint);
+      for (;;) {
+        const std::uint64_t begin = next.fetch_add(kChunk);
+        if (begin >= plan.count) break;
+        const std::uint64_t end = std::min(begin + kChunk, plan.count);
+        for (std::uint64_t i = begin; i < end; ++i) {
+          results[i] = simulation.run(plan.seed, plan.first_replication + i);
+        }
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+      next.store(plan.count);
+    }
+  };
+
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& th : pool) th.join();
+  }
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+}  // namespace spotsim

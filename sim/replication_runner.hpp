@@ -1,0 +1,33 @@
+#pragma once
+// Runs many replications of one scenario on a pool of threads. Each worker owns its JobSimulation and policy
+// objects; replication r always uses the streams keyed by r and its result lands at index r, so the output is
+// bit-identical for any number of threads.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "sim/policy_interfaces.hpp"
+#include "sim/run_result.hpp"
+#include "sim/scenario.hpp"
+
+namespace spotsim {
+
+struct PolicyFactories {
+  std::function<std::unique_ptr<SelectionPolicy>()> selection;
+  std::function<std::unique_ptr<CheckpointPolicy>()> checkpoint;
+};
+
+struct ReplicationPlan {
+  std::uint64_t seed = 1;
+  std::uint64_t first_replication = 0;
+  std::uint64_t count = 1;
+  int threads = 0;  // 0 = all hardware threads
+};
+
+std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFactories& policies,
+                                        const ReplicationPlan& plan);
+
+int resolve_thread_count(int requested);
+
+}  // namespace spotsim

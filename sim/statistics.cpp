@@ -1,0 +1,58 @@
+#include "sim/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/math/distributions/students_t.hpp>
+
+namespace spotsim {
+
+double percentile_sorted(std::span<const double> sorted, double q) {
+  if (sorted.empty()) return NAN;
+  const double h = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+double student_t_quantile(double dof, double p) {
+  return boost::math::quantile(boost::math::students_t_distribution<double>(dof), p);
+}
+
+Summary summarize(std::span<const double> values, double confidence) {
+  Summary s;
+  s.n = values.size();
+  if (s.n == 0) {
+    s.mean = s.sd = s.min = s.max = s.p50 = s.p95 = s.p99 = s.ci_low = s.ci_high = NAN;
+    return s;
+  }
+  // Welford's update: numerically stable in one pass.
+  double mean = 0.0, m2 = 0.0;
+  std::size_t k = 0;
+  for (double v : values) {
+    ++k;
+    const double delta = v - mean;
+    mean += delta / static_cast<double>(k);
+    m2 += delta * (v - mean);
+  }
+  s.mean = mean;
+  s.sd = s.n > 1 ? std::sqrt(m2 / static_cast<double>(s.n - 1)) : 0.0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.p50 = percentile_sorted(sorted, 0.50);
+  s.p95 = percentile_sorted(sorted, 0.95);
+  s.p99 = percentile_sorted(sorted, 0.99);
+  if (s.n > 1) {
+    const double half = student_t_quantile(static_cast<double>(s.n - 1), 0.5 + confidence / 2.0) * s.sd /
+                        std::sqrt(static_cast<double>(s.n));
+    s.ci_low = s.mean - half;
+    s.ci_high = s.mean + half;
+  } else {
+    s.ci_low = s.ci_high = s.mean;
+  }
+  return s;
+}
+
+}  // namespace spotsim

@@ -1,0 +1,8 @@
+#pragma once
+// The subcommands of the `spotsim` executable. Each takes the arguments after its name (argv[0] = the command's
+// display name) and returns the process exit code; user errors are reported on stderr with a non-zero code.
+namespace spotsim {
+
+int simulate_command(int argc, const char* const* argv);
+
+}  // namespace spotsim

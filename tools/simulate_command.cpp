@@ -1,0 +1,188 @@
+// `spotsim simulate` / `simulate`: Monte Carlo simulation of one job under one selection and checkpoint policy.
+#include <iostream>
+#include <string>
+
+#include <boost/program_options.hpp>
+#include <unistd.h>
+
+#include "experiments/atomic_file.hpp"
+#include "experiments/job_reader.hpp"
+#include "experiments/report_writer.hpp"
+#include "experiments/simulation_request.hpp"
+#include "policies/policy_registry.hpp"
+#include "sim/duration.hpp"
+#include "sim/errors.hpp"
+#include "spotsim/version.hpp"
+#include "traces/json_fields.hpp"
+#include "tools/commands.hpp"
+
+namespace spotsim {
+
+namespace po = boost::program_options;
+
+namespace {
+
+void print_policies(std::ostream& out) {
+  const PolicyRegistry registry = builtin_policy_registry();
+  out << "Selection policies (--policy NAME[:key=value,...]):\n";
+  for (const auto& p : registry.selection_policies()) {
+    out << "  " << p.name << "\n      " << p.description << "\n";
+    if (!p.parameters.empty()) out << "      parameters: " << p.parameters << "\n";
+  }
+  out << "\nCheckpoint policies (--checkpoint NAME[:key=value,...]):\n";
+  for (const auto& p : registry.checkpoint_policies()) {
+    out << "  " << p.name << "\n      " << p.description << "\n";
+    if (!p.parameters.empty()) out << "      parameters: " << p.parameters << "\n";
+  }
+}
+
+po::options_description simulate_options() {
+  po::options_description general("General");
+  general.add_options()
+      ("help,h", "show this help and exit")
+      ("version", "print the version and exit")
+      ("list-policies", "list selection and checkpoint policies with their parameters and exit");
+  po::options_description run("Scenario");
+  run.add_options()
+      ("trace,t", po::value<std::string>()->default_value("us-west1"),
+       "trace file (spotsim trace format v1), or the name of a shipped trace in traces/ (e.g. us-west1)")
+      ("policy,p", po::value<std::string>()->default_value("adaptive"),
+       "selection policy NAME[:key=value,...]; see --list-policies")
+      ("checkpoint,c", po::value<std::string>()->default_value("young-daly"),
+       "checkpoint policy NAME[:key=value,...]; see --list-policies")
+      ("trace-start", po::value<std::string>()->default_value("random"),
+       "where in a recorded trace each replication starts: 'random' (uniform over the trace's span, drawn per "
+       "replication) or a duration such as 12h");
+  po::options_description job("Job (override --job; durations take a unit: 90s, 30m, 2h, 1.5d)");
+  job.add_options()
+      ("job", po::value<std::string>(), "job description JSON (see docs/outputs.md#job-files)")
+      ("work", po::value<std::string>(), "compute the job needs on its instance type [default 48h]")
+      ("steps", po::value<double>(), "training steps (with --step-time, instead of --work)")
+      ("step-time", po::value<std::string>(), "time per training step, e.g. 350ms")
+      ("nodes", po::value<int>(), "instances the job needs at once; any preemption interrupts all [default 1]")
+      ("checkpoint-write", po::value<std::string>(), "time to write a checkpoint; training pauses [default 1m]")
+      ("restore", po::value<std::string>(), "time to read the checkpoint after a restart [default 1m]")
+      ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
+      ("deadline", po::value<std::string>(), "deadline after the job's start [default none]")
+      ("give-up-after", po::value<std::string>(),
+       "stop a run that has not finished by then and report it as not completed [default max(20 x work, work + 30d)]");
+  po::options_description mc("Monte Carlo and output");
+  mc.add_options()
+      ("seed", po::value<std::uint64_t>()->default_value(1), "base seed; fixes every number of the output")
+      ("replications,n", po::value<std::uint64_t>()->default_value(1000), "independent replications")
+      ("threads", po::value<int>()->default_value(0), "worker threads (0 = all cores); never changes results")
+      ("format,f", po::value<std::string>(), "table | json | csv (per-run rows) [default: table, or from --output's extension]")
+      ("output,o", po::value<std::string>(), "write the result to this file (written atomically) instead of stdout");
+  po::options_description all;
+  all.add(general).add(run).add(job).add(mc);
+  return all;
+}
+
+Millis duration_option(const po::variables_map& vm, const char* name) {
+  return parse_duration(vm[name].as<std::string>(), std::string("--") + name);
+}
+
+SimulationRequest request_from(const po::variables_map& vm) {
+  SimulationRequest request;
+  request.trace = vm["trace"].as<std::string>();
+  request.policy = vm["policy"].as<std::string>();
+  request.checkpoint = vm["checkpoint"].as<std::string>();
+  request.job.work = 48 * kMillisPerHour;
+  if (vm.count("job")) apply_job_json(read_json_file(vm["job"].as<std::string>()), vm["job"].as<std::string>(), request.job);
+  if (vm.count("work") && (vm.count("steps") || vm.count("step-time"))) {
+    throw InputError("--work: give either --work or --steps with --step-time, not both");
+  }
+  if (vm.count("work")) request.job.work = duration_option(vm, "work");
+  if (vm.count("steps") != vm.count("step-time")) throw InputError("--steps and --step-time must be given together");
+  if (vm.count("steps")) {
+    const double steps = vm["steps"].as<double>();
+    if (!(steps >= 1.0 && steps <= 1e15)) throw InputError("--steps: expected a number of steps in [1, 1e15]");
+    request.job.work = static_cast<Millis>(steps * static_cast<double>(duration_option(vm, "step-time")));
+  }
+  if (vm.count("nodes")) request.job.nodes = vm["nodes"].as<int>();
+  if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");
+  if (vm.count("restore")) request.job.restore = duration_option(vm, "restore");
+  if (vm.count("startup")) request.job.startup = duration_option(vm, "startup");
+  if (vm.count("deadline")) request.job.deadline = duration_option(vm, "deadline");
+  if (vm.count("give-up-after")) request.job.give_up_after = duration_option(vm, "give-up-after");
+  validate_job(request.job, vm.count("job") ? vm["job"].as<std::string>() + " with command-line overrides" : "command line");
+  request.seed = vm["seed"].as<std::uint64_t>();
+  request.replications = vm["replications"].as<std::uint64_t>();
+  if (request.replications < 1 || request.replications > 1'000'000'000ULL) {
+    throw InputError("--replications: expected an integer in [1, 1000000000]");
+  }
+  request.threads = vm["threads"].as<int>();
+  if (request.threads < 0 || request.threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
+  const std::string start = vm["trace-start"].as<std::string>();
+  if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
+  return request;
+}
+
+std::string output_format(const po::variables_map& vm) {
+  std::string format;
+  if (vm.count("format")) {
+    format = vm["format"].as<std::string>();
+  } else if (vm.count("output")) {
+    const std::string path = vm["output"].as<std::string>();
+    const auto dot = path.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
+    if (ext != "json" && ext != "csv") {
+      throw InputError("--output '" + path + "': cannot tell the format from the extension; expected .json or .csv, or give --format");
+    }
+    format = ext;
+  } else {
+    format = "table";
+  }
+  if (format != "table" && format != "json" && format != "csv") {
+    throw InputError("--format '" + format + "': expected table, json or csv");
+  }
+  return format;
+}
+
+}  // namespace
+
+int simulate_command(int argc, const char* const* argv) {
+  const std::string program = argc > 0 ? argv[0] : "simulate";
+  try {
+    const auto options = simulate_options();
+    po::variables_map vm;
+    try {
+      po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+      po::notify(vm);
+    } catch (const po::error& e) {
+      throw InputError(e.what());
+    }
+    if (vm.count("help")) {
+      std::cout << "Usage: " << program << " [options]\n\n"
+                << "Simulate one training job on spot/preemptible and on-demand instances and report cost and\n"
+                << "completion time over Monte Carlo replications.\n\n"
+                << "Example: " << program << " --policy adaptive --trace traces/us-west1.json --work 48h --deadline 60h\n"
+                << options << "\n";
+      return 0;
+    }
+    if (vm.count("version")) {
+      std::cout << "spotsim " << kVersion << " (" << kGitRevision << ")\n";
+      return 0;
+    }
+    if (vm.count("list-policies")) {
+      print_policies(std::cout);
+      return 0;
+    }
+    const std::string format = output_format(vm);
+    const SimulationRequest request = request_from(vm);
+    const SimulationReport report = run_simulation(request);
+    const std::string text = format == "json" ? report_json(report) : format == "csv" ? report_csv(report) : report_table(report);
+    if (vm.count("output")) {
+      write_file_atomically(vm["output"].as<std::string>(), text);
+      std::cerr << program << ": wrote " << vm["output"].as<std::string>() << "\n";
+    } else {
+      std::cout << text;
+    }
+    return 0;
+  } catch (const InputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace spotsim

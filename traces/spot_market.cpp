@@ -1,0 +1,31 @@
+#include "traces/spot_market.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spotsim {
+
+Millis spot_mean_time_between_preemptions(const Zone& zone, int nodes) {
+  const SpotOffer& spot = zone.spot;
+  double rate_per_hour = 0.0;  // preemption processes are combined by adding their rates
+  if (spot.lifetime) rate_per_hour += 1.0 / spot.lifetime->mean_of_minimum(nodes);
+  if (spot.available && !spot.available->is_constant()) {
+    const StepSeries& a = *spot.available;
+    const auto enough = [nodes](double v) { return v >= nodes; };
+    const double up_hours = to_hours(a.span()) * a.fraction_where(enough);
+    int drops = 0;
+    const auto& v = a.values();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const double next = v[(i + 1) % v.size()];
+      if (enough(v[i]) && !enough(next)) ++drops;
+    }
+    if (drops > 0 && up_hours > 0.0) rate_per_hour += drops / up_hours;
+  }
+  if (!spot.preemption_times.empty() && spot.preemption_period != kNever) {
+    rate_per_hour += static_cast<double>(spot.preemption_times.size()) / to_hours(spot.preemption_period);
+  }
+  if (rate_per_hour <= 0.0) return kNever;
+  return millis_from_hours(1.0 / rate_per_hour);
+}
+
+}  // namespace spotsim

@@ -1,0 +1,60 @@
+#pragma once
+// The in-memory market every trace source is turned into: zones, each with an always-available on-demand offer
+// and a spot offer whose availability, price and preemptions come from a recording, a lifetime model, or both.
+// This is the one form the engine consumes; readers and importers produce it, writers serialise it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/time.hpp"
+#include "traces/lifetime_distribution.hpp"
+#include "traces/step_series.hpp"
+
+namespace spotsim {
+
+struct SpotOffer {
+  StepSeries price_per_hour;             // USD per instance-hour
+  std::optional<StepSeries> available;   // instances obtainable over time; nullopt = always available
+  std::vector<Millis> preemption_times;  // recorded preemptions (sorted, within one trace period)
+  Millis preemption_period = kNever;     // period with which preemption_times repeat (the trace span)
+  std::optional<LifetimeDistribution> lifetime;  // synthetic preemptions by instance age
+  Millis notice = 30 * kMillisPerSecond;         // warning before a preemption (GCP 30 s, AWS 120 s)
+};
+
+struct Zone {
+  std::string name;
+  std::string instance_type;
+  std::string gpu;
+  int gpus_per_instance = 1;
+  double on_demand_price_per_hour = 0.0;  // USD per instance-hour
+  SpotOffer spot;
+};
+
+struct Billing {
+  Millis minimum = kMillisPerMinute;  // GCP and AWS both bill at least one minute...
+  Millis increment = kMillisPerSecond;  // ...then per second
+};
+
+struct Provenance {
+  std::string source;
+  std::string date;
+  std::string license;
+  std::string notes;
+};
+
+struct SpotMarket {
+  std::string name;
+  std::string description;
+  Provenance provenance;
+  Billing billing;
+  std::vector<Zone> zones;
+  // Length of the recording, if the trace has one: replications may start anywhere within it.
+  Millis span = kNever;
+};
+
+// The expected time between preemptions of a job holding `nodes` spot instances in `zone`: from the lifetime
+// model (mean of the minimum of the nodes' lifetimes), else from the recording (available time per drop).
+// kNever if the zone is never preempted.
+Millis spot_mean_time_between_preemptions(const Zone& zone, int nodes);
+
+}  // namespace spotsim

@@ -1,0 +1,47 @@
+#include "traces/trace_locator.hpp"
+
+#include <filesystem>
+#include <vector>
+
+#include "sim/errors.hpp"
+
+namespace spotsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::vector<fs::path> library_directories() {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("SPOTSIM_TRACE_DIR")) dirs.emplace_back(env);
+  dirs.emplace_back(SPOTSIM_SOURCE_TRACE_DIR);
+  dirs.emplace_back(SPOTSIM_INSTALL_TRACE_DIR);
+  return dirs;
+}
+}  // namespace
+
+std::string shipped_trace_directory() {
+  for (const auto& dir : library_directories()) {
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) return dir.string();
+  }
+  return SPOTSIM_INSTALL_TRACE_DIR;
+}
+
+std::string locate_trace(const std::string& name_or_path) {
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  std::string searched;
+  if (name_or_path.find('/') == std::string::npos) {
+    for (const auto& dir : library_directories()) {
+      for (const std::string& candidate : {name_or_path, name_or_path + ".json"}) {
+        const fs::path p = dir / candidate;
+        if (fs::is_regular_file(p, ec)) return p.string();
+      }
+      searched += (searched.empty() ? "" : ", ") + dir.string();
+    }
+  }
+  throw InputError("--trace '" + name_or_path + "': no such file" +
+                   (searched.empty() ? std::string() : " (also looked for a shipped trace of that name in " + searched + ")"));
+}
+
+}  // namespace spotsim

@@ -1,0 +1,13 @@
+#pragma once
+// Writes a SpotMarket as spotsim trace format v1, the inverse of trace_reader (round-trips exactly up to
+// millisecond rounding of times).
+#include <nlohmann/json.hpp>
+
+#include "traces/spot_market.hpp"
+
+namespace spotsim {
+
+nlohmann::json trace_to_json(const SpotMarket& market);
+nlohmann::json lifetime_to_json(const LifetimeDistribution& lifetime);
+
+}  // namespace spotsim
