@@ -18,7 +18,7 @@ struct SimulationRequest {
   std::string trace = "us-west1";  // a path or the name of a shipped trace
   std::string policy = "adaptive";
   std::string checkpoint = "young-daly";
-  JobSpec job;
+  JobSpec job{48 * kMillisPerHour};  // the CLI's defaults: 48 h of work, see JobSpec for the rest
   std::uint64_t seed = 1;
   std::uint64_t replications = 1000;
   int threads = 0;  // 0 = all cores; never changes the results

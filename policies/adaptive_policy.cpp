@@ -32,6 +32,7 @@ void AdaptivePolicy::reset() {
   fallbacks_ = 0;
   preemptions_seen_ = 0;
   waiting_since_ = -1;
+  last_spot_zone_ = 0;
 }
 
 Millis AdaptivePolicy::restart_overhead(const Observation& obs) const {
@@ -42,8 +43,9 @@ int AdaptivePolicy::cluster_threshold(const Observation& obs) const {
   if (s_.cluster > 0) return s_.cluster;
   // k preemptions within the window need k fresh instances each dying within it: probability <= F(w)^k.
   // The smallest k with F(w)^k < significance is more than the preemption model explains.
-  if (obs.zone < 0) return std::numeric_limits<int>::max();
-  const ZoneView& v = obs.zones[static_cast<std::size_t>(obs.zone)];
+  // The zone of the instance just preempted (the engine has released it by the time the policy is asked).
+  const int zone = obs.zone >= 0 ? obs.zone : last_spot_zone_;
+  const ZoneView& v = obs.zones[static_cast<std::size_t>(zone)];
   double dies_within = 0.0;
   if (v.lifetime) dies_within = v.lifetime->cdf(to_hours(s_.window));
   else if (v.spot_mtbf != kNever) dies_within = -std::expm1(-static_cast<double>(s_.window) / static_cast<double>(v.spot_mtbf));
@@ -124,7 +126,10 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
   if (best_zone >= 0) {
     waiting_since_ = -1;
     const double threshold = obs.purchase == Purchase::kOnDemand ? 1.0 - s_.hysteresis : 1.0;
-    if (best_cost < od_cost * threshold) return SelectionDecision::spot(best_zone, review_at);
+    if (best_cost < od_cost * threshold) {
+      last_spot_zone_ = best_zone;
+      return SelectionDecision::spot(best_zone, review_at);
+    }
     return on_demand(periodic_review);
   }
 

@@ -54,6 +54,7 @@ class AdaptivePolicy final : public SelectionPolicy {
   int fallbacks_ = 0;
   int preemptions_seen_ = 0;
   Millis waiting_since_ = -1;  // elapsed time when the current wait for spot began; -1 = not waiting
+  int last_spot_zone_ = 0;     // where the job last ran on spot
 };
 
 }  // namespace spotsim

@@ -64,6 +64,11 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   interval_known_ = false;
   selection_.reset();
   checkpoint_.reset();
+  continuous_ = checkpoint_.continuous();
+  can_checkpoint_ = checkpoint_.can_checkpoint() && !continuous_;
+  interval_varies_ = checkpoint_.varies_within_instance();
+  on_notice_ = checkpoint_.checkpoint_on_notice();
+  phase_time_ = {};
 
   const SpotMarket& market = scenario_.market();
   const TraceStart& start = scenario_.trace_start();
@@ -93,7 +98,7 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
 void JobSimulation::dispatch(EventKind kind) {
   switch (kind) {
     case EventKind::kInstanceReady:
-      if (committed_ > 0 && !checkpoint_.continuous()) {
+      if (committed_ > 0 && !continuous_) {
         enter(Phase::kRestoring);
         schedule(now_ + scenario_.job().restore, EventKind::kRestoreDone);
       } else {
@@ -119,15 +124,8 @@ void JobSimulation::dispatch(EventKind kind) {
 // Books the time spent in the phase being left, then enters the new one. Progress advances only in kComputing.
 void JobSimulation::enter(Phase phase) {
   const Millis spent = now_ - phase_entered_;
-  switch (phase_) {
-    case Phase::kIdle: result_.wait_hours += to_hours(spent); break;
-    case Phase::kStarting: result_.startup_hours += to_hours(spent); break;
-    case Phase::kRestoring: result_.restore_hours += to_hours(spent); break;
-    case Phase::kComputing: progress_ += spent; break;
-    case Phase::kCheckpointing: result_.checkpoint_hours += to_hours(spent); break;
-    case Phase::kDraining: result_.wait_hours += to_hours(spent); break;
-    case Phase::kDone: break;
-  }
+  phase_time_[static_cast<std::size_t>(phase_)] += spent;
+  if (phase_ == Phase::kComputing) progress_ += spent;
   phase_ = phase;
   phase_entered_ = now_;
 }
@@ -157,7 +155,7 @@ Observation JobSimulation::observe() {
   obs.now = now_;
   obs.elapsed = now_ - job_start_;
   obs.progress = current_progress();
-  obs.committed = checkpoint_.continuous() ? obs.progress : committed_;
+  obs.committed = continuous_ ? obs.progress : committed_;
   obs.phase = phase_;
   obs.purchase = purchase_;
   obs.zone = zone_;
@@ -222,7 +220,7 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   interval_known_ = false;
   ++epochs_[kInstanceEpoch];
   ++epochs_[kComputeEpoch];
-  progress_ = checkpoint_.continuous() ? progress_ : committed_;
+  progress_ = continuous_ ? progress_ : committed_;
   enter(Phase::kStarting);
   schedule(now_ + scenario_.job().startup, EventKind::kInstanceReady);
   preempt_at_ = kNever;
@@ -294,8 +292,8 @@ void JobSimulation::begin_compute() {
   enter(Phase::kComputing);
   ++epochs_[kComputeEpoch];
   const Millis remaining = scenario_.job().work - progress_;
-  if (!checkpoint_.continuous() && checkpoint_.can_checkpoint()) {
-    if (!interval_known_ || checkpoint_.varies_within_instance()) {
+  if (can_checkpoint_) {
+    if (!interval_known_ || interval_varies_) {
       interval_ = checkpoint_.next_interval(observe());
       interval_known_ = true;
     }
@@ -332,8 +330,7 @@ void JobSimulation::on_checkpoint_done() {
 
 void JobSimulation::on_preemption_notice() {
   const Millis write = scenario_.job().checkpoint_write;
-  if (phase_ != Phase::kComputing || !checkpoint_.checkpoint_on_notice() || !checkpoint_.can_checkpoint() ||
-      checkpoint_.continuous() || now_ + write > preempt_at_) {
+  if (phase_ != Phase::kComputing || !on_notice_ || !can_checkpoint_ || now_ + write > preempt_at_) {
     return;
   }
   if (current_progress() == committed_) return;  // nothing new to save
@@ -343,7 +340,7 @@ void JobSimulation::on_preemption_notice() {
 
 void JobSimulation::on_preemption() {
   const Millis progress = current_progress();
-  if (checkpoint_.continuous()) {
+  if (continuous_) {
     committed_ = progress;
   } else if (phase_ == Phase::kCheckpointing) {
     result_.lost_work_hours += to_hours(checkpoint_progress_ - committed_);
@@ -366,10 +363,10 @@ void JobSimulation::switch_to(Purchase purchase, int zone) {
   switch_target_ = SelectionDecision{purchase, zone, kNever};
   switch (phase_) {
     case Phase::kComputing:
-      if (checkpoint_.continuous()) {
+      if (continuous_) {
         enter(Phase::kIdle);
         committed_ = progress_;
-      } else if (checkpoint_.can_checkpoint() && current_progress() > committed_) {
+      } else if (can_checkpoint_ && current_progress() > committed_) {
         switch_pending_ = true;
         start_checkpoint();
         return;
@@ -397,6 +394,11 @@ void JobSimulation::finish(bool completed) {
   result_.completion_hours = to_hours(now_ - job_start_);
   result_.deadline_met = completed && (scenario_.job().deadline == kNever || now_ - job_start_ <= scenario_.job().deadline);
   result_.cost_total = result_.cost_spot + result_.cost_on_demand;
+  const auto hours_in = [this](Phase p) { return to_hours(phase_time_[static_cast<std::size_t>(p)]); };
+  result_.wait_hours = hours_in(Phase::kIdle) + hours_in(Phase::kDraining);
+  result_.startup_hours = hours_in(Phase::kStarting);
+  result_.restore_hours = hours_in(Phase::kRestoring);
+  result_.checkpoint_hours = hours_in(Phase::kCheckpointing);
 }
 
 }  // namespace spotsim

@@ -94,6 +94,9 @@ class JobSimulation {
   Millis interval_ = kNever;        // cached periodic checkpoint interval for this instance
   bool interval_known_ = false;
   bool finished_ = false;
+  // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.
+  bool continuous_ = false, can_checkpoint_ = true, interval_varies_ = false, on_notice_ = false;
+  std::array<Millis, 7> phase_time_{};  // wall time spent in each Phase, converted to hours at the end
   std::array<std::uint32_t, 3> epochs_{};  // instance, compute, review
 };
 

@@ -79,13 +79,17 @@ double BathtubLifetime::quantile(double u) const {
   const std::size_t i = std::min(static_cast<std::size_t>(x), kTableSize - 1);
   double lo = quantile_table_[i], hi = quantile_table_[i + 1];
   double t = lo + (hi - lo) * (x - static_cast<double>(i));
-  // Safeguarded Newton: F is smooth and increasing, and the bracket [lo, hi] is tight, so three steps reach
-  // ~1e-12 hours; a step leaving the bracket falls back to bisection.
-  for (int step = 0; step < 4; ++step) {
-    const double f = raw_cdf(t) - u;
+  // Safeguarded Newton: F is smooth and increasing, and the bracket [lo, hi] is tight, so two or three steps reach
+  // full precision; a step leaving the bracket falls back to bisection.
+  for (int step = 0; step < 6 && hi > lo; ++step) {
+    // Both F and its density share the same two exponentials.
+    const double early = std::exp(-t / p_.tau1_hours), late = std::exp((t - p_.b_hours) / p_.tau2_hours);
+    const double f = p_.A * (1.0 - early + late) - u;
+    if (f == 0.0) break;
     if (f > 0.0) hi = t; else lo = t;
-    const double next = t - f / density(t);
-    t = (next > lo && next < hi) ? next : 0.5 * (lo + hi);
+    const double next = t - f / (p_.A * (early / p_.tau1_hours + late / p_.tau2_hours));
+    if (next == t) break;
+    t = (next >= lo && next <= hi) ? next : 0.5 * (lo + hi);
   }
   return t;
 }

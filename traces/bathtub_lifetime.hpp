@@ -37,7 +37,7 @@ class BathtubLifetime {
   double raw_cdf(double t) const;
   double solve_cdf(double u, double lo, double hi) const;
 
-  static constexpr std::size_t kTableSize = 512;
+  static constexpr std::size_t kTableSize = 1024;
   BathtubParameters p_;
   double end_ = 0.0;
   double cdf_at_zero_ = 0.0;

@@ -1,0 +1,175 @@
+// The `simulate` command end to end, in process: options, outputs and every user error (one clear message, exit
+// code 2, nothing written).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tools/commands.hpp"
+
+namespace spotsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome simulate(std::vector<std::string> args) {
+  args.insert(args.begin(), "simulate");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int code = simulate_command(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  return {code, out.str(), err.str()};
+}
+
+const std::string kTrace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+
+fs::path temp_dir() {
+  const fs::path dir = fs::temp_directory_path() / ("spotsim_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path p = temp_dir() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+void expect_error(const std::vector<std::string>& args, const std::string& message_part) {
+  const Outcome o = simulate(args);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find(message_part), std::string::npos) << "stderr was: " << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << "one line: " << o.err;
+}
+
+TEST(SimulateCli, RunsTheMainJobAndPrintsATable) {
+  const Outcome o = simulate({"--policy", "adaptive", "--trace", kTrace, "-n", "200"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("cost, total"), std::string::npos);
+  EXPECT_NE(o.out.find("95% CI of mean"), std::string::npos);
+}
+
+TEST(SimulateCli, FindsShippedTracesByName) {
+  EXPECT_EQ(simulate({"--trace", "us-west1", "-n", "10"}).code, 0);
+}
+
+TEST(SimulateCli, JsonHasManifestSummaryAndRuns) {
+  const Outcome o = simulate({"--trace", kTrace, "-n", "50", "--seed", "9", "--format", "json", "--work", "10h"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["manifest"]["seed"], 9);
+  EXPECT_EQ(j["manifest"]["policy"], "adaptive");
+  EXPECT_EQ(j["manifest"]["job"]["work_hours"], 10.0);
+  EXPECT_FALSE(j["manifest"]["git_revision"].get<std::string>().empty());
+  EXPECT_EQ(j["runs"].size(), 50u);
+  EXPECT_EQ(j["summary"]["cost_total"]["n"], 50);
+  EXPECT_LE(j["summary"]["cost_total"]["ci_low"].get<double>(), j["summary"]["cost_total"]["mean"].get<double>());
+}
+
+TEST(SimulateCli, CsvHasOneRowPerReplication) {
+  const fs::path out = temp_dir() / "runs.csv";
+  const Outcome o = simulate({"--trace", kTrace, "-n", "20", "--output", out.string()});
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::ifstream in(out);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("replication,cost_total,", 0), 0u);
+  int rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, 20);
+}
+
+TEST(SimulateCli, JobFileAndOverrides) {
+  const auto job = write("job.json", R"({"steps": 10000, "step_time_s": 1.8, "nodes": 2, "deadline_hours": 9})");
+  const Outcome o = simulate({"--trace", kTrace, "--job", job.string(), "-n", "5", "--format", "json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_DOUBLE_EQ(j["manifest"]["job"]["work_hours"].get<double>(), 5.0);
+  EXPECT_EQ(j["manifest"]["job"]["nodes"], 2);
+  EXPECT_DOUBLE_EQ(j["manifest"]["job"]["deadline_hours"].get<double>(), 9.0);
+}
+
+TEST(SimulateCli, HelpVersionAndPolicyList) {
+  const Outcome help = simulate({"--help"});
+  EXPECT_EQ(help.code, 0);
+  for (const char* option : {"--policy", "--checkpoint", "--trace", "--job", "--seed", "--replications", "--threads",
+                             "--output", "--format", "--deadline", "--startup", "--nodes"}) {
+    EXPECT_NE(help.out.find(option), std::string::npos) << option;
+  }
+  EXPECT_EQ(simulate({"--version"}).out.rfind("spotsim ", 0), 0u);
+  const Outcome list = simulate({"--list-policies"});
+  EXPECT_NE(list.out.find("adaptive"), std::string::npos);
+  EXPECT_NE(list.out.find("young-daly"), std::string::npos);
+}
+
+TEST(SimulateCli, BadInputGivesOneClearErrorAndExitCode2) {
+  expect_error({"--policy", "cheapest"}, "--policy 'cheapest': unknown policy; expected one of:");
+  expect_error({"--checkpoint", "fixed:every=1h"}, "unknown parameter 'every'");
+  expect_error({"--trace", "/nonexistent/trace.json"}, "--trace '/nonexistent/trace.json': no such file");
+  expect_error({"--trace", "no-such-shipped-trace"}, "also looked for a shipped trace of that name in");
+  expect_error({"--work", "48"}, "--work: expected a duration such as 30m");
+  expect_error({"--work", "-5h"}, "--work: expected a duration");
+  expect_error({"--work", "0h"}, "field 'work': expected a positive amount of compute");
+  expect_error({"--nodes", "0"}, "field 'nodes': expected an integer between 1 and 100000");
+  expect_error({"--replications", "0"}, "--replications: expected an integer in [1, 1000000000]");
+  expect_error({"--format", "xml"}, "--format 'xml': expected table, json or csv");
+  expect_error({"--output", "result.txt"}, "cannot tell the format from the extension");
+  expect_error({"--bogus"}, "unrecognised option '--bogus'");
+  expect_error({"--steps", "100"}, "--steps and --step-time must be given together");
+}
+
+TEST(SimulateCli, MalformedTraceFilesNameTheFileAndField) {
+  const auto bad_json = write("bad.json", "{\"format\": \"spotsim-trace\", ");
+  expect_error({"--trace", bad_json.string()}, bad_json.string() + ": not valid JSON");
+  const auto negative = write("negative.json", R"({"format":"spotsim-trace","version":1,"name":"x","zones":[
+      {"name":"a","on_demand_price_per_hour":-3,"spot":{"price_per_hour":1}}]})");
+  expect_error({"--trace", negative.string()},
+               negative.string() + ": field 'zones[0].on_demand_price_per_hour': expected a number in [0, 1e+06], got -3");
+  const auto wrong_type = write("type.json", R"({"format":"spotsim-trace","version":1,"name":"x","zones":[
+      {"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":"cheap"}}]})");
+  expect_error({"--trace", wrong_type.string()}, "field 'zones[0].spot.price_per_hour': expected a number");
+  const auto overlapping = write("overlap.json", R"({"format":"spotsim-trace","version":1,"name":"x","span_s":100,
+      "zones":[{"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":1,
+      "availability_intervals_s":[[0,50],[40,60]]}}]})");
+  expect_error({"--trace", overlapping.string()},
+               "field 'zones[0].spot.availability_intervals_s[1]': expected intervals sorted by start and not overlapping");
+  const auto version = write("version.json", R"({"format":"spotsim-trace","version":7,"name":"x","zones":[]})");
+  expect_error({"--trace", version.string()}, "field 'version': expected 1");
+  const auto no_lifetime_param = write("bathtub.json", R"({"format":"spotsim-trace","version":1,"name":"x","zones":[
+      {"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":1,"lifetime":{"model":"bathtub","A":0.4}}}]})");
+  expect_error({"--trace", no_lifetime_param.string()}, "field 'zones[0].spot.lifetime.tau1_hours': expected a value");
+}
+
+TEST(SimulateCli, MalformedJobFiles) {
+  const auto both = write("both.json", R"({"work_hours": 5, "steps": 10, "step_time_s": 1})");
+  expect_error({"--job", both.string()}, "either work_hours or steps with step_time_s, not both");
+  const auto typo = write("typo.json", R"({"work_hour": 5})");
+  expect_error({"--job", typo.string()}, "field 'work_hour': unknown field");
+  expect_error({"--job", (temp_dir() / "missing.json").string()}, "cannot open file for reading");
+}
+
+TEST(SimulateCli, AFailedRunNeverOverwritesTheOutput) {
+  const fs::path out = temp_dir() / "keep.json";
+  std::ofstream(out) << "previous result";
+  expect_error({"--policy", "nope", "--output", out.string()}, "unknown policy");
+  std::ifstream in(out);
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "previous result");
+}
+
+}  // namespace
+}  // namespace spotsim

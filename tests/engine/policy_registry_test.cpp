@@ -1,0 +1,44 @@
+#include "policies/policy_registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/errors.hpp"
+
+namespace spotsim {
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PolicyRegistry, EveryBuiltinIsListedAndConstructible) {
+  const PolicyRegistry registry = builtin_policy_registry();
+  for (const char* name : {"spot-only", "on-demand", "adaptive"}) EXPECT_TRUE(registry.selection_factory(name)());
+  for (const char* name : {"none", "fixed", "young", "daly", "young-daly", "continuous"}) {
+    EXPECT_TRUE(registry.checkpoint_factory(name)());
+  }
+  for (const auto& p : registry.selection_policies()) EXPECT_FALSE(p.description.empty()) << p.name;
+}
+
+TEST(PolicyRegistry, UnknownNamesAndParametersAreClearErrors) {
+  const PolicyRegistry registry = builtin_policy_registry();
+  EXPECT_EQ(error_of([&] { registry.selection_factory("cheapest"); }),
+            "--policy 'cheapest': unknown policy; expected one of: spot-only, on-demand, adaptive");
+  EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:intervall=2h"); }),
+            "--checkpoint 'fixed:intervall=2h': unknown parameter 'intervall'");
+  EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:interval=2"); }),
+            "--checkpoint 'fixed:interval=2': parameter 'interval': expected a duration such as 30m, 2h, 90s, "
+            "250ms or 1.5d, got '2'");
+  EXPECT_EQ(error_of([&] { registry.selection_factory("adaptive:cluster"); }),
+            "--policy 'adaptive:cluster': expected parameters as key=value separated by commas, got 'cluster'");
+  EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:interval=0s"); }),
+            "--checkpoint 'fixed:interval=0s': parameter 'interval': expected > 0");
+}
+
+}  // namespace
+}  // namespace spotsim
