@@ -36,6 +36,12 @@ class EventQueue {
     heap_.push_back(Entry{time, next_sequence_++, payload});
     sift_up(heap_.size() - 1);
   }
+  // A sequence number for an event kept outside the heap (see JobSimulation's timeline slot), so that it still
+  // orders against queued events exactly as if it had been pushed.
+  std::uint64_t take_sequence() { return next_sequence_++; }
+  static bool earlier(const Entry& a, const Entry& b) {
+    return a.time < b.time || (a.time == b.time && a.sequence < b.sequence);
+  }
 
   Entry pop() {
     assert(!heap_.empty());
@@ -47,10 +53,6 @@ class EventQueue {
   }
 
  private:
-  static bool earlier(const Entry& a, const Entry& b) {
-    return a.time < b.time || (a.time == b.time && a.sequence < b.sequence);
-  }
-
   void sift_up(std::size_t i) {
     Entry moving = heap_[i];
     while (i > 0) {

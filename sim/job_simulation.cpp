@@ -10,7 +10,7 @@ namespace spotsim {
 
 namespace {
 constexpr std::size_t kHistory = 32;
-constexpr std::size_t kInstanceEpoch = 0, kComputeEpoch = 1, kReviewEpoch = 2;
+constexpr std::size_t kInstanceEpoch = 0, kReviewEpoch = 1;
 
 // FNV-1a style mixing of (time, kind): cheap enough for every event, sensitive to any change of trajectory.
 inline std::uint64_t mix(std::uint64_t h, Millis time, std::uint8_t kind) {
@@ -31,11 +31,11 @@ std::uint32_t JobSimulation::epoch_of(EventKind kind) const {
   switch (kind) {
     case EventKind::kInstanceReady:
     case EventKind::kRestoreDone:
-    case EventKind::kPreemptionNotice:
-    case EventKind::kPreemption: return epochs_[kInstanceEpoch];
     case EventKind::kCheckpointDue:
     case EventKind::kCheckpointDone:
-    case EventKind::kWorkDone: return epochs_[kComputeEpoch];
+    case EventKind::kWorkDone: return 0;  // timeline events: replaced in their slot, never stale
+    case EventKind::kPreemptionNotice:
+    case EventKind::kPreemption: return epochs_[kInstanceEpoch];
     case EventKind::kReview:
     case EventKind::kSpotObtainable: return epochs_[kReviewEpoch];
     case EventKind::kGiveUp: return 0;
@@ -44,6 +44,10 @@ std::uint32_t JobSimulation::epoch_of(EventKind kind) const {
 }
 
 void JobSimulation::schedule(Millis time, EventKind kind) { queue_.push(time, Event{kind, epoch_of(kind)}); }
+
+void JobSimulation::schedule_timeline(Millis time, EventKind kind) {
+  timeline_ = TimelineSlot{true, kind, time, queue_.take_sequence()};
+}
 
 RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   seed_ = seed;
@@ -55,6 +59,7 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   result_.replication = replication;
   result_.fingerprint = 0xcbf29ce484222325ULL;
   epochs_ = {};
+  timeline_.active = false;
   progress_ = committed_ = checkpoint_progress_ = 0;
   emergency_checkpoint_ = switch_pending_ = finished_ = false;
   purchase_ = Purchase::kNone;
@@ -84,13 +89,26 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
 
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
   decide();
-  while (!finished_ && !queue_.empty()) {
-    const auto entry = queue_.pop();
-    if (entry.payload.kind != EventKind::kGiveUp && entry.payload.epoch != epoch_of(entry.payload.kind)) continue;
-    now_ = entry.time;
+  while (!finished_) {
+    EventKind kind;
+    const bool queued_first =
+        !queue_.empty() && (!timeline_.active ||
+                            EventQueue<Event>::earlier(queue_.top(), {timeline_.time, timeline_.sequence, Event{}}));
+    if (queued_first) {
+      const auto entry = queue_.pop();
+      kind = entry.payload.kind;
+      if (kind != EventKind::kGiveUp && entry.payload.epoch != epoch_of(kind)) continue;
+      now_ = entry.time;
+    } else if (timeline_.active) {
+      timeline_.active = false;
+      kind = timeline_.kind;
+      now_ = timeline_.time;
+    } else {
+      break;
+    }
     ++result_.events;
-    result_.fingerprint = mix(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(entry.payload.kind));
-    dispatch(entry.payload.kind);
+    result_.fingerprint = mix(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(kind));
+    dispatch(kind);
   }
   return result_;
 }
@@ -100,7 +118,7 @@ void JobSimulation::dispatch(EventKind kind) {
     case EventKind::kInstanceReady:
       if (committed_ > 0 && !continuous_) {
         enter(Phase::kRestoring);
-        schedule(now_ + scenario_.job().restore, EventKind::kRestoreDone);
+        schedule_timeline(now_ + scenario_.job().restore, EventKind::kRestoreDone);
       } else {
         begin_compute();
       }
@@ -219,10 +237,9 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   acquired_at_ = now_;
   interval_known_ = false;
   ++epochs_[kInstanceEpoch];
-  ++epochs_[kComputeEpoch];
   progress_ = continuous_ ? progress_ : committed_;
   enter(Phase::kStarting);
-  schedule(now_ + scenario_.job().startup, EventKind::kInstanceReady);
+  schedule_timeline(now_ + scenario_.job().startup, EventKind::kInstanceReady);
   preempt_at_ = kNever;
   if (purchase == Purchase::kSpot) {
     ++result_.spot_starts;
@@ -285,12 +302,11 @@ void JobSimulation::release() {
   zone_ = -1;
   preempt_at_ = kNever;
   ++epochs_[kInstanceEpoch];
-  ++epochs_[kComputeEpoch];
+  timeline_.active = false;
 }
 
 void JobSimulation::begin_compute() {
   enter(Phase::kComputing);
-  ++epochs_[kComputeEpoch];
   const Millis remaining = scenario_.job().work - progress_;
   if (can_checkpoint_) {
     if (!interval_known_ || interval_varies_) {
@@ -298,18 +314,17 @@ void JobSimulation::begin_compute() {
       interval_known_ = true;
     }
     if (interval_ < remaining) {
-      schedule(now_ + std::max<Millis>(interval_, 1), EventKind::kCheckpointDue);
+      schedule_timeline(now_ + std::max<Millis>(interval_, 1), EventKind::kCheckpointDue);
       return;
     }
   }
-  schedule(now_ + remaining, EventKind::kWorkDone);
+  schedule_timeline(now_ + remaining, EventKind::kWorkDone);
 }
 
 void JobSimulation::start_checkpoint() {
   checkpoint_progress_ = current_progress();
   enter(Phase::kCheckpointing);
-  ++epochs_[kComputeEpoch];
-  schedule(now_ + scenario_.job().checkpoint_write, EventKind::kCheckpointDone);
+  schedule_timeline(now_ + scenario_.job().checkpoint_write, EventKind::kCheckpointDone);
 }
 
 void JobSimulation::on_checkpoint_done() {

@@ -2,9 +2,14 @@
 // One replication of one training job on the spot/on-demand market: the discrete-event model.
 //
 // The job moves through phases (idle -> starting -> restoring -> computing <-> checkpointing -> done); every
-// phase change is an event in the queue, so time advances from event to event and never by a fixed tick.
-// Events are 8-byte PODs (a kind and an epoch); an event whose epoch is stale (its instance was released, or the
-// compute plan changed) is dropped when popped: cheaper than deleting it from the heap.
+// phase change is an event, so time advances from event to event and never by a fixed tick.
+//
+// The job's own timeline has at most one pending event at a time (the end of the current start-up, restore,
+// compute stretch or checkpoint write), so it lives in a single slot instead of the heap: rescheduling it is an
+// overwrite, and the heap holds only the rare external events (preemptions, notices, policy reviews, spot
+// becoming obtainable, giving up). Slot and heap share one (time, sequence) order. Heap events are 8-byte PODs
+// (a kind and an epoch); one whose epoch is stale (its instance was released, or a newer decision superseded
+// it) is dropped when popped: cheaper than deleting it from the heap.
 //
 // A JobSimulation is reused across replications on one thread (its queue and buffers are allocated once).
 #include <array>
@@ -65,6 +70,7 @@ class JobSimulation {
   Observation observe();
   std::uint32_t epoch_of(EventKind kind) const;
   void schedule(Millis time, EventKind kind);
+  void schedule_timeline(Millis time, EventKind kind);
 
   const Scenario& scenario_;
   SelectionPolicy& selection_;
@@ -97,7 +103,13 @@ class JobSimulation {
   // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.
   bool continuous_ = false, can_checkpoint_ = true, interval_varies_ = false, on_notice_ = false;
   std::array<Millis, 7> phase_time_{};  // wall time spent in each Phase, converted to hours at the end
-  std::array<std::uint32_t, 3> epochs_{};  // instance, compute, review
+  std::array<std::uint32_t, 2> epochs_{};  // instance, review
+  struct TimelineSlot {
+    bool active = false;
+    EventKind kind = EventKind::kWorkDone;
+    Millis time = 0;
+    std::uint64_t sequence = 0;
+  } timeline_;
 };
 
 }  // namespace spotsim
