@@ -6,20 +6,30 @@ namespace spotsim {
 void register_spot_only(PolicyRegistry&);
 void register_on_demand(PolicyRegistry&);
 void register_adaptive(PolicyRegistry&);
+void register_greedy(PolicyRegistry&);
+void register_uniform_progress(PolicyRegistry&);
+void register_zone_failover(PolicyRegistry&);
 void register_no_checkpoint(PolicyRegistry&);
 void register_fixed_checkpoint(PolicyRegistry&);
 void register_young_daly_checkpoints(PolicyRegistry&);
 void register_continuous_checkpoint(PolicyRegistry&);
+void register_hazard_checkpoint(PolicyRegistry&);
+void register_optimal_dp_checkpoint(PolicyRegistry&);
 
 PolicyRegistry builtin_policy_registry() {
   PolicyRegistry registry;
   register_spot_only(registry);
   register_on_demand(registry);
   register_adaptive(registry);
+  register_greedy(registry);
+  register_uniform_progress(registry);
+  register_zone_failover(registry);
   register_no_checkpoint(registry);
   register_fixed_checkpoint(registry);
   register_young_daly_checkpoints(registry);
   register_continuous_checkpoint(registry);
+  register_hazard_checkpoint(registry);
+  register_optimal_dp_checkpoint(registry);
   return registry;
 }
 

@@ -180,6 +180,7 @@ Observation JobSimulation::observe() {
   obs.instance_age = purchase_ == Purchase::kNone ? 0 : now_ - acquired_at_;
   obs.preemptions = result_.preemptions;
   obs.recent_preemptions = recent_preemptions_;
+  obs.lossless = continuous_;
   obs.spot_time = spot_time_ + (purchase_ == Purchase::kSpot ? now_ - acquired_at_ : 0);
   obs.job = &scenario_.job();
   obs.zones = zone_views_;
@@ -263,8 +264,11 @@ Millis JobSimulation::draw_preemption_time(int zone) {
   if (spot.lifetime) {
     auto& stream = lifetime_streams_[static_cast<std::size_t>(zone)];
     if (!stream) stream.emplace(seed_, replication_, StreamPurpose::kSpotLifetime, static_cast<std::uint64_t>(zone));
+    // With probability node_correlation every node shares one lifetime (a zone-wide reclaim); the extra draw is
+    // only taken when it matters, so single-node streams are unchanged.
+    const bool shared = nodes > 1 && spot.node_correlation > 0.0 && stream->uniform01() < spot.node_correlation;
     double shortest = INFINITY;
-    for (int n = 0; n < nodes; ++n) shortest = std::min(shortest, spot.lifetime->sample(stream->uniform_open01()));
+    for (int n = 0; n < (shared ? 1 : nodes); ++n) shortest = std::min(shortest, spot.lifetime->sample(stream->uniform_open01()));
     if (std::isfinite(shortest)) at = now_ + static_cast<Millis>(std::ceil(shortest * kMillisPerHour));
   }
   if (spot.available) {

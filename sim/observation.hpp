@@ -44,6 +44,7 @@ struct Observation {
   int preemptions = 0;
   std::span<const Millis> recent_preemptions;  // elapsed times of the latest preemptions, oldest first
   Millis spot_time = 0;       // total time spot instances have been held so far
+  bool lossless = false;      // progress is never lost and needs no restore (continuous checkpointing)
   const JobSpec* job = nullptr;
   std::span<const ZoneView> zones;
 

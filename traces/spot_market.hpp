@@ -19,6 +19,9 @@ struct SpotOffer {
   Millis preemption_period = kNever;     // period with which preemption_times repeat (the trace span)
   std::optional<LifetimeDistribution> lifetime;  // synthetic preemptions by instance age
   Millis notice = 30 * kMillisPerSecond;         // warning before a preemption (GCP 30 s, AWS 120 s)
+  // Multi-node jobs: the chance that all of a launch's nodes share one lifetime (a zone-wide reclaim) instead of
+  // independent ones. Each node's lifetime keeps the model's distribution either way.
+  double node_correlation = 0.0;
 };
 
 struct Zone {

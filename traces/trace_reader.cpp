@@ -113,7 +113,7 @@ StepSeries parse_intervals(const JsonFields& f, const std::string& key, Millis s
 
 SpotOffer parse_spot(const JsonFields& f, Millis span) {
   f.reject_unknown({"price_per_hour", "price_series", "availability", "availability_intervals_s", "preemptions_s",
-                    "lifetime", "notice_s"});
+                    "lifetime", "notice_s", "node_correlation"});
   SpotOffer spot;
   if (f.has("price_per_hour") == f.has("price_series")) {
     f.fail("price_per_hour", "exactly one of 'price_per_hour' (a number) or 'price_series'");
@@ -143,6 +143,7 @@ SpotOffer parse_spot(const JsonFields& f, Millis span) {
     spot.lifetime = parse_lifetime_fields(lifetime);
   }
   spot.notice = millis_from_seconds(f.optional_number("notice_s", 0.0, 3600.0).value_or(30.0));
+  spot.node_correlation = f.optional_number("node_correlation", 0.0, 1.0).value_or(0.0);
   return spot;
 }
 

@@ -73,6 +73,7 @@ nlohmann::json trace_to_json(const SpotMarket& market) {
     }
     if (s.lifetime) spot["lifetime"] = lifetime_to_json(*s.lifetime);
     spot["notice_s"] = to_seconds(s.notice);
+    if (s.node_correlation > 0.0) spot["node_correlation"] = s.node_correlation;
     z["spot"] = spot;
     zones.push_back(z);
   }

@@ -18,8 +18,10 @@ std::string error_of(const std::function<void()>& f) {
 
 TEST(PolicyRegistry, EveryBuiltinIsListedAndConstructible) {
   const PolicyRegistry registry = builtin_policy_registry();
-  for (const char* name : {"spot-only", "on-demand", "adaptive"}) EXPECT_TRUE(registry.selection_factory(name)());
-  for (const char* name : {"none", "fixed", "young", "daly", "young-daly", "continuous"}) {
+  for (const char* name : {"spot-only", "on-demand", "adaptive", "greedy", "uniform-progress", "zone-failover"}) {
+    EXPECT_TRUE(registry.selection_factory(name)());
+  }
+  for (const char* name : {"none", "fixed", "young", "daly", "young-daly", "continuous", "hazard", "on-notice", "optimal-dp"}) {
     EXPECT_TRUE(registry.checkpoint_factory(name)());
   }
   for (const auto& p : registry.selection_policies()) EXPECT_FALSE(p.description.empty()) << p.name;
@@ -28,7 +30,8 @@ TEST(PolicyRegistry, EveryBuiltinIsListedAndConstructible) {
 TEST(PolicyRegistry, UnknownNamesAndParametersAreClearErrors) {
   const PolicyRegistry registry = builtin_policy_registry();
   EXPECT_EQ(error_of([&] { registry.selection_factory("cheapest"); }),
-            "--policy 'cheapest': unknown policy; expected one of: spot-only, on-demand, adaptive");
+            "--policy 'cheapest': unknown policy; expected one of: spot-only, on-demand, adaptive, greedy, "
+            "uniform-progress, zone-failover");
   EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:intervall=2h"); }),
             "--checkpoint 'fixed:intervall=2h': unknown parameter 'intervall'");
   EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:interval=2"); }),

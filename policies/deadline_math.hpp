@@ -1,0 +1,21 @@
+#pragma once
+// Time arithmetic shared by the deadline-aware selection policies (greedy, uniform progress, adaptive,
+// zone failover).
+#include "sim/observation.hpp"
+
+namespace spotsim {
+
+// The changeover delay d of Wu et al. (NSDI'24): what moving to a new instance costs before training resumes
+// (start-up, plus reading the checkpoint unless progress is lossless or nothing has been saved).
+Millis changeover(const Observation& obs);
+
+// Wall time from now to finish the job if it moved to on-demand now: the cheaper of saving progress first
+// (a checkpoint write) or abandoning the unsaved part, then the changeover, then the remaining work.
+// If the job already runs on on-demand: just what is left.
+Millis on_demand_finish_time(const Observation& obs);
+
+// Deadline slack if the job moved to on-demand now: time to the deadline minus on_demand_finish_time();
+// kNever without a deadline.
+Millis on_demand_slack(const Observation& obs);
+
+}  // namespace spotsim
