@@ -98,7 +98,7 @@ double EmpiricalLifetime::quantile(double u) const {
   const std::size_t j = static_cast<std::size_t>(it - survival_.begin());
   const std::size_t i = j - 1;
   const double s0 = survival_[i], s1 = survival_[j];
-  if (s1 <= 0.0) return times_[i];
+  if (s1 <= 0.0) return times_[j];  // the last drop is an atom at the knot where S reaches 0
   const double frac = std::log(target / s0) / std::log(s1 / s0);
   return times_[i] + frac * (times_[j] - times_[i]);
 }
