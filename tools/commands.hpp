@@ -4,5 +4,6 @@
 namespace spotsim {
 
 int simulate_command(int argc, const char* const* argv);
+int trace_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/errors.hpp"
+#include "traces/fit/kaplan_meier.hpp"
 
 namespace spotsim {
 
@@ -23,23 +24,15 @@ EmpiricalLifetime::EmpiricalLifetime(std::vector<LifetimeRecord> records) {
   }
   times_.push_back(0.0);
   survival_.push_back(1.0);
-  double s = 1.0;
-  std::size_t at_risk = records.size();
-  for (std::size_t i = 0; i < records.size();) {
-    const double t = records[i].hours;
-    std::size_t deaths = 0, leaving = 0;
-    for (; i < records.size() && records[i].hours == t; ++i, ++leaving) deaths += records[i].preempted ? 1 : 0;
-    if (deaths > 0) {
-      s *= 1.0 - static_cast<double>(deaths) / static_cast<double>(at_risk);
-      if (t == 0.0) {
-        survival_.front() = s;  // deaths at age 0: an atom at the origin
-      } else {
-        times_.push_back(t);
-        survival_.push_back(s);
-      }
+  for (const KaplanMeierStep& step : kaplan_meier(records)) {
+    if (step.time == 0.0) {
+      survival_.front() = step.survival;  // deaths at age 0: an atom at the origin
+    } else {
+      times_.push_back(step.time);
+      survival_.push_back(step.survival);
     }
-    at_risk -= leaving;
   }
+  const double s = survival_.back();
   // Censored tail: survival stays at s after the last event; put the rest of the mass at the longest record.
   const double longest = records.back().hours;
   if (s > 0.0) {

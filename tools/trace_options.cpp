@@ -1,0 +1,141 @@
+// Options and plumbing shared by the `spotsim trace` subcommands.
+#include <iostream>
+
+#include "experiments/atomic_file.hpp"
+#include "sim/duration.hpp"
+#include "sim/errors.hpp"
+#include "tools/trace_subcommands.hpp"
+#include "traces/importers/trace_importer.hpp"
+
+namespace spotsim {
+
+namespace po = boost::program_options;
+
+po::options_description input_options() {
+  std::string formats;
+  for (const auto& f : trace_formats()) formats += std::string("\n  ") + f.name + ": " + f.description;
+  po::options_description o("Reading the input");
+  o.add_options()
+      ("input,i", po::value<std::vector<std::string>>(), "input file(s); also given as positional arguments")
+      ("from", po::value<std::string>()->default_value("auto"), ("input format, or auto (detected from the content):" + formats).c_str())
+      ("zone-name", po::value<std::vector<std::string>>(),
+       "name of the zone of each single-zone input, in order [default: from the data or the file name, e.g. "
+       "us-west-2a_v100_1.json -> us-west-2a]")
+      ("only-zone", po::value<std::string>(), "multi-zone inputs: keep only this zone")
+      ("time-unit", po::value<std::string>(), "unit of the times of a plain 'time,count' file: ms, s, min or h (required for it)")
+      ("span", po::value<std::string>(),
+       "length of an event-based recording (node events, counts, AWS prices, GCP preemptions), e.g. 12h "
+       "[default: see docs/traces.md]");
+  return o;
+}
+
+po::options_description offer_options() {
+  po::options_description o("What the zones offer (where the input does not say)");
+  o.add_options()
+      ("instance-type", po::value<std::string>(), "instance type, e.g. p3.2xlarge")
+      ("gpu", po::value<std::string>(), "GPU model, e.g. V100-16GB")
+      ("gpus-per-instance", po::value<int>()->default_value(1), "GPUs per instance")
+      ("on-demand-price", po::value<double>(), "on-demand USD per instance-hour")
+      ("spot-price", po::value<double>(), "spot USD per instance-hour, for inputs that record no price")
+      ("notice", po::value<std::string>(), "preemption notice, e.g. 30s [default: 120s AWS, 30s GCP]");
+  return o;
+}
+
+namespace {
+
+double price_option(const po::variables_map& vm, const char* name) {
+  const double v = vm[name].as<double>();
+  if (!(v >= 0.0 && v <= 1e6)) throw InputError(std::string("--") + name + ": expected a price in [0, 1000000] USD per hour");
+  return v;
+}
+
+}  // namespace
+
+ImportOptions import_options_from(const po::variables_map& vm) {
+  ImportOptions o;
+  if (vm.count("only-zone")) o.only_zone = vm["only-zone"].as<std::string>();
+  if (vm.count("time-unit")) {
+    const std::string unit = vm["time-unit"].as<std::string>();
+    if (unit == "ms") o.time_unit = 1;
+    else if (unit == "s") o.time_unit = kMillisPerSecond;
+    else if (unit == "min") o.time_unit = kMillisPerMinute;
+    else if (unit == "h") o.time_unit = kMillisPerHour;
+    else throw InputError("--time-unit '" + unit + "': expected ms, s, min or h");
+  }
+  if (vm.count("span")) o.span = parse_duration(vm["span"].as<std::string>(), "--span");
+  if (o.span && *o.span <= 0) throw InputError("--span: expected a positive duration");
+  if (vm.count("instance-type")) o.instance_type = vm["instance-type"].as<std::string>();
+  if (vm.count("gpu")) o.gpu = vm["gpu"].as<std::string>();
+  if (vm.count("gpus-per-instance")) {
+    o.gpus_per_instance = vm["gpus-per-instance"].as<int>();
+    if (o.gpus_per_instance < 1 || o.gpus_per_instance > 1024) throw InputError("--gpus-per-instance: expected 1 to 1024");
+  }
+  if (vm.count("on-demand-price")) o.on_demand_price_per_hour = price_option(vm, "on-demand-price");
+  if (vm.count("spot-price")) o.spot_price_per_hour = price_option(vm, "spot-price");
+  if (vm.count("notice")) o.notice = parse_duration(vm["notice"].as<std::string>(), "--notice");
+  return o;
+}
+
+ImportedTrace import_inputs(const po::variables_map& vm) {
+  if (!vm.count("input")) throw InputError("no input file given");
+  const auto inputs = vm["input"].as<std::vector<std::string>>();
+  const auto names = vm.count("zone-name") ? vm["zone-name"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (!names.empty() && names.size() != inputs.size()) {
+    throw InputError("--zone-name: expected one per input (" + std::to_string(inputs.size()) + "), got " + std::to_string(names.size()));
+  }
+  const ImportOptions base = import_options_from(vm);
+  std::vector<ImportedTrace> parts;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    ImportOptions options = base;
+    if (!names.empty()) options.zone_name = names[i];
+    parts.push_back(import_trace_file(inputs[i], vm["from"].as<std::string>(), options));
+  }
+  return merge_imported(std::move(parts));
+}
+
+po::variables_map parse_trace_options(int argc, const char* const* argv, const po::options_description& options,
+                                      bool positional_inputs) {
+  po::variables_map vm;
+  try {
+    po::positional_options_description positional;
+    if (positional_inputs) positional.add("input", -1);
+    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(e.what());
+  }
+  return vm;
+}
+
+void emit(const po::variables_map& vm, const std::string& text, const std::string& program) {
+  if (vm.count("output")) {
+    write_file_atomically(vm["output"].as<std::string>(), text);
+    std::cerr << program << ": wrote " << vm["output"].as<std::string>() << "\n";
+  } else {
+    std::cout << text;
+  }
+}
+
+std::string table_or_json(const po::variables_map& vm) {
+  std::string format = "table";
+  if (vm.count("format")) {
+    format = vm["format"].as<std::string>();
+  } else if (vm.count("output")) {
+    const std::string path = vm["output"].as<std::string>();
+    if (path.size() >= 5 && path.substr(path.size() - 5) == ".json") format = "json";
+  }
+  if (format != "table" && format != "json") throw InputError("--format '" + format + "': expected table or json");
+  return format;
+}
+
+int run_reporting_errors(const std::string& program, int (*body)(int, const char* const*, const std::string&), int argc,
+                         const char* const* argv) {
+  try {
+    return body(argc, argv, program);
+  } catch (const InputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace spotsim

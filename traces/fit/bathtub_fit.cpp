@@ -1,0 +1,123 @@
+#include "traces/fit/bathtub_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/errors.hpp"
+#include "traces/fit/bounded_optimizers.hpp"
+#include "traces/fit/parametric_fits.hpp"
+
+namespace spotsim {
+
+namespace {
+
+double raw_cdf(const BathtubParameters& p, double t) {
+  return p.A * (1.0 - std::exp(-t / p.tau1_hours) + std::exp((t - p.b_hours) / p.tau2_hours));
+}
+
+BathtubParameters from_vector(const Eigen::VectorXd& x) {
+  BathtubParameters p;
+  p.A = x[0];
+  p.tau1_hours = x[1];
+  p.tau2_hours = x[2];
+  p.b_hours = x[3];
+  return p;
+}
+
+Eigen::VectorXd to_vector(const BathtubParameters& p) {
+  Eigen::VectorXd x(4);
+  x << p.A, p.tau1_hours, p.tau2_hours, p.b_hours;
+  return x;
+}
+
+std::vector<ParameterBounds> bathtub_bounds(double t_max) {
+  return {{1e-4, 1.0}, {1e-4 * t_max, 10.0 * t_max}, {1e-4 * t_max, t_max}, {1e-4 * t_max, 3.0 * t_max}};
+}
+
+}  // namespace
+
+double bathtub_formula_cdf(const BathtubParameters& p, double t) {
+  if (t < 0.0) return 0.0;
+  return std::clamp(raw_cdf(p, t), 0.0, 1.0);
+}
+
+double bathtub_formula_density(const BathtubParameters& p, double t) {
+  if (t < 0.0) return 0.0;
+  return p.A * (std::exp(-t / p.tau1_hours) / p.tau1_hours + std::exp((t - p.b_hours) / p.tau2_hours) / p.tau2_hours);
+}
+
+BathtubFit fit_bathtub_least_squares(const EmpiricalCdf& target) {
+  if (target.times.empty()) throw InputError("bathtub fit: expected at least one preempted lifetime");
+  const double t_max = target.times.back();
+  if (!(t_max > 0.0)) throw InputError("bathtub fit: expected a preempted lifetime longer than 0");
+  const auto bounds = bathtub_bounds(t_max);
+  const auto n = static_cast<int>(target.times.size());
+  const auto residuals = [&](const Eigen::VectorXd& x, Eigen::VectorXd& r) {
+    const BathtubParameters p = from_vector(x);
+    for (std::size_t j = 0; j < target.times.size(); ++j) {
+      r[static_cast<Eigen::Index>(j)] = bathtub_formula_cdf(p, target.times[j]) - target.after[j];
+    }
+  };
+  // A: the plateau between the two rushes, read off the empirical CDF at mid-life.
+  const auto mid = std::upper_bound(target.times.begin(), target.times.end(), 0.5 * t_max) - target.times.begin();
+  const double plateau = std::clamp(mid > 0 ? target.after[static_cast<std::size_t>(mid) - 1] : 0.5, 0.02, 0.98);
+  BathtubFit best;
+  double best_cost = INFINITY;
+  for (double tau1 : {0.02, 0.1, 0.3}) {
+    for (double tau2 : {0.01, 0.05}) {
+      for (double b : {1.0, 1.05}) {
+        BathtubParameters start;
+        start.A = plateau;
+        start.tau1_hours = tau1 * t_max;
+        start.tau2_hours = tau2 * t_max;
+        start.b_hours = b * t_max;
+        const auto result = levenberg_marquardt(residuals, n, to_vector(start), bounds);
+        if (result.value < best_cost) {
+          best_cost = result.value;
+          best.parameters = from_vector(result.parameters);
+          best.converged = result.converged;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, const BathtubParameters& p) {
+  const double t_event = longest_event(records);
+  if (raw_cdf(p, t_event) > 1.0) return -INFINITY;
+  for (const auto& r : records) {
+    if (!r.preempted && raw_cdf(p, r.hours) >= 1.0) return -INFINITY;
+  }
+  return censored_log_likelihood(
+      records, [&](double t) { return bathtub_formula_density(p, t); },
+      [&](double t) { return 1.0 - raw_cdf(p, t); });
+}
+
+BathtubFit fit_bathtub_mle(const std::vector<LifetimeRecord>& records, const std::vector<BathtubParameters>& starts) {
+  const double t_max = longest_event(records);
+  if (!(t_max > 0.0)) throw InputError("bathtub fit: expected a preempted lifetime longer than 0");
+  const auto bounds = bathtub_bounds(t_max);
+  const auto objective = [&](const Eigen::VectorXd& x) { return -bathtub_log_likelihood(records, from_vector(x)); };
+  BathtubFit best;
+  double best_value = INFINITY;
+  for (const BathtubParameters& start : starts) {
+    // Move the start inside the feasible set: a later deadline rush (larger b), then a lower plateau.
+    BathtubParameters p = start;
+    for (int i = 0; i < 400 && !std::isfinite(bathtub_log_likelihood(records, p)); ++i) {
+      if (p.b_hours + p.tau2_hours < 0.999 * bounds[3].upper) p.b_hours += p.tau2_hours;
+      else p.A = std::max(0.9 * p.A, 2e-4);
+    }
+    // Two passes: restarting the simplex at its own optimum guards against a collapsed simplex stopping early.
+    auto result = nelder_mead(objective, to_vector(p), bounds);
+    result = nelder_mead(objective, result.parameters, bounds);
+    if (result.value < best_value || best_value == INFINITY) {
+      best_value = result.value;
+      best.parameters = std::isfinite(result.value) ? from_vector(result.parameters) : p;
+      best.converged = result.converged && std::isfinite(result.value);
+    }
+  }
+  return best;
+}
+
+}  // namespace spotsim

@@ -1,0 +1,111 @@
+#include "traces/fit/parametric_fits.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/errors.hpp"
+#include "traces/fit/bounded_optimizers.hpp"
+
+namespace spotsim {
+
+namespace {
+constexpr double kShortestLifetime = 1e-9;  // hours
+
+std::size_t event_count(const std::vector<LifetimeRecord>& records) {
+  const auto d = static_cast<std::size_t>(std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
+  if (d == 0) throw InputError("lifetime fit: expected at least one preempted (uncensored) lifetime");
+  return d;
+}
+}  // namespace
+
+double longest_lifetime(const std::vector<LifetimeRecord>& records) {
+  double longest = 0.0;
+  for (const auto& r : records) longest = std::max(longest, r.hours);
+  return longest;
+}
+
+double longest_event(const std::vector<LifetimeRecord>& records) {
+  double longest = 0.0;
+  for (const auto& r : records) {
+    if (r.preempted) longest = std::max(longest, r.hours);
+  }
+  return longest;
+}
+
+ExponentialLifetime fit_exponential_mle(const std::vector<LifetimeRecord>& records) {
+  const std::size_t d = event_count(records);
+  double total = 0.0;
+  for (const auto& r : records) total += r.hours;
+  if (!(total > 0.0)) throw InputError("lifetime fit: expected some lifetime longer than 0");
+  return ExponentialLifetime{total / static_cast<double>(d)};
+}
+
+WeibullLifetime fit_weibull_mle(const std::vector<LifetimeRecord>& records) {
+  const std::size_t d = event_count(records);
+  const double scale_out = longest_lifetime(records);  // work with t / t_max: t^k stays in [0, 1]
+  if (!(scale_out > 0.0)) throw InputError("lifetime fit: expected some lifetime longer than 0");
+  std::vector<double> x, log_x;
+  double mean_event_log = 0.0;
+  for (const auto& r : records) {
+    const double t = std::max(r.hours, kShortestLifetime) / scale_out;
+    x.push_back(t);
+    log_x.push_back(std::log(t));
+    if (r.preempted) mean_event_log += std::log(t);
+  }
+  mean_event_log /= static_cast<double>(d);
+  const auto profile = [&](double k) {
+    double sum = 0.0, weighted = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double p = std::pow(x[i], k);
+      sum += p;
+      weighted += p * log_x[i];
+    }
+    return weighted / sum - 1.0 / k - mean_event_log;
+  };
+  double lo = std::log(0.02), hi = std::log(100.0);
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (profile(std::exp(mid)) > 0.0 ? hi : lo) = mid;
+  }
+  const double k = std::exp(0.5 * (lo + hi));
+  double sum = 0.0;
+  for (double t : x) sum += std::pow(t, k);
+  return WeibullLifetime{k, scale_out * std::pow(sum / static_cast<double>(d), 1.0 / k)};
+}
+
+ExponentialLifetime fit_exponential_least_squares(const EmpiricalCdf& target, ExponentialLifetime start) {
+  const double t_max = target.times.back() > 0.0 ? target.times.back() : 1.0;
+  const auto residuals = [&](const Eigen::VectorXd& p, Eigen::VectorXd& r) {
+    const ExponentialLifetime m{p[0]};
+    for (std::size_t j = 0; j < target.times.size(); ++j) r[static_cast<Eigen::Index>(j)] = m.cdf(target.times[j]) - target.after[j];
+  };
+  Eigen::VectorXd x0(1);
+  x0 << start.mean_hours;
+  const auto result = levenberg_marquardt(residuals, static_cast<int>(target.times.size()), x0, {{1e-4 * t_max, 1e3 * t_max}});
+  return ExponentialLifetime{result.parameters[0]};
+}
+
+WeibullLifetime fit_weibull_least_squares(const EmpiricalCdf& target, WeibullLifetime start) {
+  const double t_max = target.times.back() > 0.0 ? target.times.back() : 1.0;
+  const auto residuals = [&](const Eigen::VectorXd& p, Eigen::VectorXd& r) {
+    const WeibullLifetime m{p[0], p[1]};
+    for (std::size_t j = 0; j < target.times.size(); ++j) r[static_cast<Eigen::Index>(j)] = m.cdf(target.times[j]) - target.after[j];
+  };
+  Eigen::VectorXd x0(2);
+  x0 << std::clamp(start.shape, 0.06, 19.0), std::clamp(start.scale_hours, 2e-4 * t_max, 500.0 * t_max);
+  const auto result = levenberg_marquardt(residuals, static_cast<int>(target.times.size()), x0,
+                                          {{0.05, 20.0}, {1e-4 * t_max, 1e3 * t_max}});
+  return WeibullLifetime{result.parameters[0], result.parameters[1]};
+}
+
+double censored_log_likelihood(const std::vector<LifetimeRecord>& records, const std::function<double(double)>& density,
+                               const std::function<double(double)>& survival) {
+  double total = 0.0;
+  for (const auto& r : records) {
+    const double t = std::max(r.hours, kShortestLifetime);
+    total += std::log(r.preempted ? density(t) : survival(t));
+  }
+  return total;
+}
+
+}  // namespace spotsim

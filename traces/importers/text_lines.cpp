@@ -1,0 +1,80 @@
+#include "traces/importers/text_lines.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "sim/errors.hpp"
+
+namespace spotsim {
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open file for reading");
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+TextLines::TextLines(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {}
+
+bool TextLines::next(std::vector<std::string>& fields) {
+  while (position_ < text_.size()) {
+    const auto end = text_.find('\n', position_);
+    const std::size_t stop = end == std::string::npos ? text_.size() : end;
+    const std::string_view line = trim(std::string_view(text_).substr(position_, stop - position_));
+    position_ = stop + 1;
+    ++line_number_;
+    if (line.empty()) continue;
+    fields.clear();
+    std::size_t start = 0;
+    while (true) {
+      const auto comma = line.find(',', start);
+      fields.emplace_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    return true;
+  }
+  return false;
+}
+
+void TextLines::fail(const std::string& field, const std::string& expected, const std::string& got) const {
+  std::string shown = got.size() > 40 ? got.substr(0, 37) + "..." : got;
+  throw InputError(file_ + ":" + std::to_string(line_number_) + ": " + field + ": expected " + expected + ", got '" +
+                   shown + "'");
+}
+
+double TextLines::number(const std::string& text, const std::string& field, double min, double max) const {
+  std::ostringstream expected;
+  expected << "a number in [" << min << ", " << max << "]";
+  if (text.empty()) fail(field, expected.str(), text);
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value) || value < min || value > max) {
+    fail(field, expected.str(), text);
+  }
+  return value;
+}
+
+long long TextLines::integer(const std::string& text, const std::string& field, long long min, long long max) const {
+  const std::string expected = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  if (text.empty()) fail(field, expected, text);
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (end != text.c_str() + text.size() || errno == ERANGE || value < min || value > max) fail(field, expected, text);
+  return value;
+}
+
+}  // namespace spotsim
