@@ -166,6 +166,7 @@ Observation JobSimulation::observe() {
     view.spot_price_per_hour = zone.spot.price_per_hour.at(now_);
     view.on_demand_price_per_hour = zone.on_demand_price_per_hour;
     view.spot_mtbf = scenario_.zone_spot_mtbf(static_cast<int>(z));
+    view.spot_availability = scenario_.zone_spot_availability(static_cast<int>(z));
     view.notice = zone.spot.notice;
     view.lifetime = zone.spot.lifetime ? &*zone.spot.lifetime : nullptr;
   }
@@ -181,6 +182,7 @@ Observation JobSimulation::observe() {
   obs.preemptions = result_.preemptions;
   obs.recent_preemptions = recent_preemptions_;
   obs.lossless = continuous_;
+  obs.wait_time = phase_time_[static_cast<std::size_t>(Phase::kIdle)] + (phase_ == Phase::kIdle ? now_ - phase_entered_ : 0);
   obs.spot_time = spot_time_ + (purchase_ == Purchase::kSpot ? now_ - acquired_at_ : 0);
   obs.job = &scenario_.job();
   obs.zones = zone_views_;

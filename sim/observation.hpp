@@ -28,6 +28,7 @@ struct ZoneView {
   double spot_price_per_hour = 0.0;    // per instance
   double on_demand_price_per_hour = 0.0;
   Millis spot_mtbf = kNever;           // expected time between preemptions of the job's spot nodes
+  double spot_availability = 1.0;      // long-run fraction of time spot can be obtained (1 without a recording)
   Millis notice = 0;
   const LifetimeDistribution* lifetime = nullptr;  // null when preemptions come only from a recording
 };
@@ -44,6 +45,7 @@ struct Observation {
   int preemptions = 0;
   std::span<const Millis> recent_preemptions;  // elapsed times of the latest preemptions, oldest first
   Millis spot_time = 0;       // total time spot instances have been held so far
+  Millis wait_time = 0;       // total time with no instance held so far
   bool lossless = false;      // progress is never lost and needs no restore (continuous checkpointing)
   const JobSpec* job = nullptr;
   std::span<const ZoneView> zones;

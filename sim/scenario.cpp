@@ -8,7 +8,12 @@ Scenario::Scenario(const SpotMarket& market, const JobSpec& job, TraceStart star
     : market_(&market), job_(job), start_(start) {
   if (market.zones.empty()) throw InputError("trace '" + market.name + "': expected at least one zone");
   validate_job(job_, "job");
-  for (const Zone& zone : market.zones) spot_mtbf_.push_back(spot_mean_time_between_preemptions(zone, job_.nodes));
+  const int nodes = job_.nodes;
+  for (const Zone& zone : market.zones) {
+    spot_mtbf_.push_back(spot_mean_time_between_preemptions(zone, nodes));
+    const auto& available = zone.spot.available;
+    spot_availability_.push_back(available ? available->fraction_where([nodes](double v) { return v >= nodes; }) : 1.0);
+  }
 }
 
 }  // namespace spotsim

@@ -21,6 +21,7 @@ class Scenario {
   const JobSpec& job() const { return job_; }
   const TraceStart& trace_start() const { return start_; }
   Millis zone_spot_mtbf(int zone) const { return spot_mtbf_[static_cast<std::size_t>(zone)]; }
+  double zone_spot_availability(int zone) const { return spot_availability_[static_cast<std::size_t>(zone)]; }
   int zone_count() const { return static_cast<int>(market_->zones.size()); }
 
  private:
@@ -28,6 +29,7 @@ class Scenario {
   JobSpec job_;
   TraceStart start_;
   std::vector<Millis> spot_mtbf_;
+  std::vector<double> spot_availability_;
 };
 
 }  // namespace spotsim

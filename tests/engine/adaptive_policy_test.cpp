@@ -75,19 +75,62 @@ TEST(Adaptive, DeadlineSafetyNetCommitsToOnDemand) {
   testing::ObservationBuilder b;
   b.job.deadline = 50 * kMillisPerHour;
   b.obs.elapsed = b.obs.now = 10 * kMillisPerHour;
-  b.obs.progress = 10 * kMillisPerHour;
-  // Slack = 40 h to go - (38 h of work + 5 min start-up + 1 min write; nothing to restore yet) = 1 h 54 min.
+  b.obs.progress = b.obs.committed = 10 * kMillisPerHour;
+  // On-demand from here needs 5 min start-up + 1 min restore + 38 h: slack 1 h 54 min; keeping one changeover
+  // (6 min) aside, the last safe moment is 1 h 48 min away.
   AdaptivePolicy policy{AdaptiveSettings{}};
   const auto d = policy.decide(b.build());
   EXPECT_EQ(d.purchase, Purchase::kSpot);
-  // The policy asks to be woken when the slack would reach the margin.
-  EXPECT_EQ(d.review_at, b.obs.now + (40 * kMillisPerHour - 38 * kMillisPerHour - 6 * kMillisPerMinute - kMillisPerHour));
-  b.obs.elapsed = b.obs.now = 11 * kMillisPerHour;  // no progress for an hour: slack below the margin
+  EXPECT_EQ(d.review_at, b.obs.now + kMillisPerHour + 48 * kMillisPerMinute);
+  b.obs.elapsed = b.obs.now = 11 * kMillisPerHour + 48 * kMillisPerMinute;  // no progress since
   const auto late = policy.decide(b.build());
   EXPECT_EQ(late.purchase, Purchase::kOnDemand);
   EXPECT_EQ(late.review_at, kNever);
   b.zones[0].spot_price_per_hour = 0.01;
   EXPECT_EQ(policy.decide(b.build()).purchase, Purchase::kOnDemand) << "committed for good";
+}
+
+// Deadline pacing on a recorded trace: spot available 80% of the time, lossless progress, d = 12 min.
+testing::ObservationBuilder pacing(Millis elapsed, Millis progress) {
+  testing::ObservationBuilder b;
+  b.job.work = 48 * kMillisPerHour;
+  b.job.deadline = 64 * kMillisPerHour;
+  b.job.startup = 12 * kMillisPerMinute;
+  b.job.restore = 0;
+  b.obs.lossless = true;
+  b.zones[0].spot_available = false;
+  b.zones[0].spot_availability = 0.8;
+  b.zones[0].spot_mtbf = kNever;  // no preemption overhead: the factor is 1/availability
+  b.obs.elapsed = b.obs.now = elapsed;
+  b.obs.progress = b.obs.committed = progress;
+  return b;
+}
+
+TEST(Adaptive, WaitsThroughASpotGapWhileTheExpectedSpotPaceMeetsTheDeadline) {
+  // 10 h done at 10 h: 38 h to go at the spot pace, 54 h left less one 12-minute changeover.
+  auto b = pacing(10 * kMillisPerHour, 10 * kMillisPerHour);
+  b.obs.spot_time = 10 * kMillisPerHour;
+  b.obs.wait_time = 0;
+  AdaptivePolicy policy{AdaptiveSettings{}};
+  const auto d = policy.decide(b.build());
+  EXPECT_EQ(d.purchase, Purchase::kNone);
+  // Availability updated by 10 h of spot and no waiting: (0.8 x 6 + 10) / 16; the deficit turns positive
+  // after waiting for its magnitude.
+  const double a = (0.8 * 6 + 10) / 16.0;
+  const double deficit_h = 38.0 / a - (54.0 - 0.2);
+  EXPECT_NEAR(to_hours(d.review_at - b.obs.now), -deficit_h, 1e-3);
+}
+
+TEST(Adaptive, FillsASpotGapWithOnDemandWhenTheSpotPaceFallsBehind) {
+  auto b = pacing(20 * kMillisPerHour, 12 * kMillisPerHour);  // 36 h to go at pace 1.25: 45 h > 44 h left
+  AdaptivePolicy policy{AdaptiveSettings{}};
+  EXPECT_EQ(policy.decide(b.build()).purchase, Purchase::kOnDemand);
+  // Once on on-demand and comfortably ahead (deficit below -2d), it releases the instance and waits.
+  auto ahead = pacing(20 * kMillisPerHour, 20 * kMillisPerHour);
+  ahead.obs.purchase = Purchase::kOnDemand;
+  ahead.obs.phase = Phase::kComputing;
+  ahead.obs.zone = 0;
+  EXPECT_EQ(policy.decide(ahead.build()).purchase, Purchase::kNone);
 }
 
 TEST(Adaptive, WaitsForSpotWithoutADeadlineOnlyUpToMaxWait) {

@@ -17,7 +17,7 @@ struct ObservationBuilder {
     job.startup = 5 * kMillisPerMinute;
     job.restore = kMillisPerMinute;
     job.checkpoint_write = kMillisPerMinute;
-    zones.push_back(ZoneView{true, 1.0, 3.0, 10 * kMillisPerHour, 30000, nullptr});
+    zones.push_back(ZoneView{true, 1.0, 3.0, 10 * kMillisPerHour, 1.0, 30000, nullptr});
   }
   Observation& build() {
     obs.job = &job;
