@@ -1,19 +1,60 @@
 #include "experiments/job_reader.hpp"
 
+#include "sim/errors.hpp"
+#include "sim/steptime/gpu_spec_table.hpp"
 #include "traces/json_fields.hpp"
 
 namespace spotsim {
 
-void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job) {
+namespace {
+
+constexpr double kMaxHours = 100.0 * 365 * 24;
+
+GpuStepTimes read_step_times_by_gpu(const JsonFields& f) {
+  if (f.has("work_hours") || f.has("step_time_s")) {
+    f.fail("step_time_s_by_gpu", "either step_time_s_by_gpu or work_hours/step_time_s, not both");
+  }
+  GpuStepTimes times;
+  times.file = f.file();
+  times.steps = f.number("steps", 1.0, 1e15);
+  const JsonFields map = f.object("step_time_s_by_gpu");
+  for (const auto& [gpu, value] : f.raw("step_time_s_by_gpu").items()) {
+    const double seconds = map.number(gpu, 1e-6, 1e6);
+    if (times.steps * seconds > kMaxHours * 3600.0) map.fail(gpu, "steps x step time of at most 100 years");
+    times.step_time_s[canonical_gpu_name(gpu)] = seconds;
+  }
+  if (times.step_time_s.empty()) f.fail("step_time_s_by_gpu", "an object with at least one GPU, e.g. {\"A100-40GB\": 0.21}");
+  return times;
+}
+
+}  // namespace
+
+Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu) {
+  const auto it = times.step_time_s.find(canonical_gpu_name(gpu));
+  if (it == times.step_time_s.end()) {
+    std::string known;
+    for (const auto& [name, seconds] : times.step_time_s) known += (known.empty() ? "" : ", ") + name;
+    throw InputError(times.file + ": field 'step_time_s_by_gpu': no step time for the trace's GPU '" + gpu +
+                     "'; the job has " + known + " (rerun spotsim steptime with --target " + gpu + ")");
+  }
+  return millis_from_seconds(times.steps * it->second);
+}
+
+void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job,
+                    std::optional<GpuStepTimes>* per_gpu) {
   const JsonFields f(document, file, "");
-  f.reject_unknown({"name", "work_hours", "steps", "step_time_s", "nodes", "checkpoint_write_s", "restore_s",
-                    "startup_s", "deadline_hours", "give_up_after_hours", "notes"});
-  constexpr double kMaxHours = 100.0 * 365 * 24;
+  f.reject_unknown({"name", "work_hours", "steps", "step_time_s", "step_time_s_by_gpu", "nodes", "checkpoint_write_s",
+                    "restore_s", "checkpoint_size_gb", "startup_s", "deadline_hours", "give_up_after_hours", "notes"});
+  if (f.has("step_time_s_by_gpu")) {
+    if (per_gpu == nullptr) f.fail("step_time_s_by_gpu", "a single step_time_s here (the GPU is not known)");
+    *per_gpu = read_step_times_by_gpu(f);
+  }
+  if (f.has("checkpoint_size_gb")) f.number("checkpoint_size_gb", 0.0, 1e9);  // informational; checked only
   if (f.has("work_hours") && (f.has("steps") || f.has("step_time_s"))) {
     f.fail("work_hours", "either work_hours or steps with step_time_s, not both");
   }
   if (f.has("work_hours")) job.work = millis_from_hours(f.number("work_hours", 1e-6, kMaxHours));
-  if (f.has("steps") || f.has("step_time_s")) {
+  if (!f.has("step_time_s_by_gpu") && (f.has("steps") || f.has("step_time_s"))) {
     const double steps = f.number("steps", 1.0, 1e15);
     const double step_time = f.number("step_time_s", 1e-6, 1e6);
     if (steps * step_time > kMaxHours * 3600.0) f.fail("steps", "steps x step_time_s of at most 100 years");

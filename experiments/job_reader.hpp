@@ -1,6 +1,8 @@
 #pragma once
 // Reads a job description (docs/outputs.md#job-files): the work as hours or as steps x step time, the node count,
 // checkpoint/restore/start-up times and an optional deadline.
+#include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,8 +11,20 @@
 
 namespace spotsim {
 
+// A job whose step time depends on the GPU type ("step_time_s_by_gpu", written by `spotsim steptime
+// --job-out`): its work is steps x the step time of the trace's GPU, resolved by work_on_gpu().
+struct GpuStepTimes {
+  std::string file;
+  double steps = 0;
+  std::map<std::string, double> step_time_s;  // canonical GPU name (sim/steptime/gpu_spec_table.hpp) -> s
+};
+
 JobSpec read_job_file(const std::string& path);
-// Applies the fields present in `document` on top of `job` (so a file can override defaults).
-void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job);
+// Applies the fields present in `document` on top of `job` (so a file can override defaults). A file with
+// step_time_s_by_gpu fills `per_gpu` (and is rejected when `per_gpu` is null).
+void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job,
+                    std::optional<GpuStepTimes>* per_gpu = nullptr);
+// steps x step time on `gpu` (any alias); InputError naming the job file and the GPUs it has if absent.
+Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu);
 
 }  // namespace spotsim

@@ -3,6 +3,8 @@
 #include "experiments/run_metrics.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/duration.hpp"
+#include "sim/errors.hpp"
+#include "sim/steptime/gpu_spec_table.hpp"
 #include "sim/replication_runner.hpp"
 #include "spotsim/version.hpp"
 #include "traces/trace_locator.hpp"
@@ -21,6 +23,24 @@ nlohmann::json job_to_json(const JobSpec& job) {
   j["deadline_hours"] = job.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(job.deadline));
   return j;
 }
+
+// The GPU every zone of the trace offers; a per-GPU job cannot be simulated on a trace that mixes GPU types,
+// since the engine holds one amount of work per job.
+std::string single_gpu_of(const SpotMarket& market, const std::string& trace_path, const std::string& job_file) {
+  std::string gpu;
+  for (const Zone& zone : market.zones) {
+    if (zone.gpu.empty()) {
+      throw InputError(trace_path + ": zone '" + zone.name + "' names no gpu, which " + job_file +
+                       " (step_time_s_by_gpu) needs to pick a step time");
+    }
+    if (!gpu.empty() && canonical_gpu_name(zone.gpu) != canonical_gpu_name(gpu)) {
+      throw InputError(job_file + ": step_time_s_by_gpu needs a trace with one GPU type, but " + trace_path +
+                       " has zones with '" + gpu + "' and '" + zone.gpu + "'");
+    }
+    gpu = zone.gpu;
+  }
+  return gpu;
+}
 }  // namespace
 
 SimulationReport run_simulation(const SimulationRequest& request) {
@@ -29,7 +49,14 @@ SimulationReport run_simulation(const SimulationRequest& request) {
   const PolicyRegistry registry = builtin_policy_registry();
   PolicyFactories factories{registry.selection_factory(request.policy),
                             registry.checkpoint_factory(request.checkpoint)};
-  const Scenario scenario(market, request.job, request.trace_start);
+  JobSpec job = request.job;
+  std::string job_gpu;
+  if (request.gpu_step_times) {
+    job_gpu = single_gpu_of(market, trace_path, request.gpu_step_times->file);
+    job.work = work_on_gpu(*request.gpu_step_times, job_gpu);
+    validate_job(job, request.gpu_step_times->file);
+  }
+  const Scenario scenario(market, job, request.trace_start);
 
   SimulationReport report;
   report.runs = run_replications(scenario, factories,
@@ -49,12 +76,17 @@ SimulationReport run_simulation(const SimulationRequest& request) {
       {"trace", {{"path", trace_path}, {"name", market.name}, {"zones", market.zones.size()}}},
       {"policy", request.policy},
       {"checkpoint", request.checkpoint},
-      {"job", job_to_json(request.job)},
+      {"job", job_to_json(job)},
       {"seed", request.seed},
       {"replications", request.replications},
       {"trace_start", request.trace_start.random ? nlohmann::json("random")
                                                  : nlohmann::json(format_duration(request.trace_start.offset))},
   };
+  if (request.gpu_step_times) {
+    report.manifest["job"]["gpu"] = canonical_gpu_name(job_gpu);
+    report.manifest["job"]["steps"] = request.gpu_step_times->steps;
+    report.manifest["job"]["step_time_s_by_gpu"] = request.gpu_step_times->step_time_s;
+  }
   return report;
 }
 

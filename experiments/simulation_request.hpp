@@ -2,11 +2,13 @@
 // One `simulate` invocation as data: what the command line, a job file or the Python module fill in, and what
 // run_simulation() executes. Keeping it a plain struct lets every front end share one code path.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/job_reader.hpp"
 #include "sim/job.hpp"
 #include "sim/run_result.hpp"
 #include "sim/scenario.hpp"
@@ -19,6 +21,8 @@ struct SimulationRequest {
   std::string policy = "adaptive";
   std::string checkpoint = "young-daly";
   JobSpec job{48 * kMillisPerHour};  // the CLI's defaults: 48 h of work, see JobSpec for the rest
+  // Set by a job file with step_time_s_by_gpu: job.work is then steps x the step time of the trace's GPU.
+  std::optional<GpuStepTimes> gpu_step_times;
   std::uint64_t seed = 1;
   std::uint64_t replications = 1000;
   int threads = 0;  // 0 = all cores; never changes the results

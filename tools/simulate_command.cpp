@@ -88,7 +88,11 @@ SimulationRequest request_from(const po::variables_map& vm) {
   request.policy = vm["policy"].as<std::string>();
   request.checkpoint = vm["checkpoint"].as<std::string>();
   request.job.work = 48 * kMillisPerHour;
-  if (vm.count("job")) apply_job_json(read_json_file(vm["job"].as<std::string>()), vm["job"].as<std::string>(), request.job);
+  if (vm.count("job")) {
+    apply_job_json(read_json_file(vm["job"].as<std::string>()), vm["job"].as<std::string>(), request.job,
+                   &request.gpu_step_times);
+  }
+  if (vm.count("work") || vm.count("steps")) request.gpu_step_times.reset();  // the command line sets the work
   if (vm.count("work") && (vm.count("steps") || vm.count("step-time"))) {
     throw InputError("--work: give either --work or --steps with --step-time, not both");
   }

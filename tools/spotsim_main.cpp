@@ -16,6 +16,7 @@ struct Subcommand {
 
 constexpr Subcommand kSubcommands[] = {
     {"simulate", "simulate a training job on spot/on-demand instances (Monte Carlo)", spotsim::simulate_command},
+    {"steptime", "per-step GPU time from a PyTorch profiler trace, predicted on other GPUs", spotsim::steptime_command},
     {"trace", "convert, inspect, fit and generate spot traces (see docs/traces.md)", spotsim::trace_command},
 };
 

@@ -1,0 +1,39 @@
+#pragma once
+// A file read in chunks through zlib's gz* interface, which inflates gzip'd files and passes plain files through
+// unchanged, so one reader handles `trace.json` and `trace.json.gz` without holding either in memory.
+// Exposed as a std::streambuf so a streaming parser (nlohmann::json::sax_parse) can pull bytes from it.
+#include <cstddef>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include <zlib.h>
+
+namespace spotsim {
+
+class CompressedTextSource : public std::streambuf {
+ public:
+  // Throws InputError naming `path` if the file cannot be opened.
+  explicit CompressedTextSource(const std::string& path);
+  ~CompressedTextSource() override;
+  CompressedTextSource(const CompressedTextSource&) = delete;
+  CompressedTextSource& operator=(const CompressedTextSource&) = delete;
+
+  // Non-empty when reading stopped on a zlib error (e.g. "unexpected end of file" for a truncated gzip stream):
+  // the parser then sees end of input, and the caller reports this message instead of a JSON syntax error.
+  const std::string& read_error() const { return read_error_; }
+  bool was_compressed() const { return compressed_; }
+  std::size_t bytes_read() const { return bytes_read_; }
+
+ protected:
+  int_type underflow() override;
+
+ private:
+  gzFile file_ = nullptr;
+  std::vector<char> buffer_;
+  std::string read_error_;
+  bool compressed_ = false;
+  std::size_t bytes_read_ = 0;
+};
+
+}  // namespace spotsim

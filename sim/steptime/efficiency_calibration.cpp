@@ -1,0 +1,127 @@
+#include "sim/steptime/efficiency_calibration.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+
+#include "sim/statistics.hpp"
+#include "sim/steptime/csv_table.hpp"
+#include "sim/steptime/gpu_spec_table.hpp"
+
+namespace spotsim {
+
+namespace {
+
+bool binary_elementwise(const std::string& op) { return op == "add" || op == "mul" || op == "div" || op == "pow"; }
+
+KernelFamily family_of_table(const std::string& table) {
+  if (table == "linear" || table == "bmm") return KernelFamily::Gemm;
+  if (table == "ln") return KernelFamily::Normalization;
+  if (table == "softmax") return KernelFamily::Reduction;
+  return KernelFamily::Elementwise;
+}
+
+void read_op_table(const std::string& dir, const std::string& table, std::vector<OpMeasurement>& out) {
+  const CsvTable csv = CsvTable::read(dir + "/test_" + table + ".csv");
+  const bool matrix = table == "linear" || table == "bmm";
+  const std::size_t c_op = csv.column("OPName"), c_latency = csv.column("Latency"), c_device = csv.column("Device");
+  const std::size_t c_gx = csv.column("Grid x"), c_gy = csv.column("Grid y"), c_gz = csv.column("Grid z");
+  const std::size_t c_bx = csv.column("Block x"), c_by = csv.column("Block y"), c_bz = csv.column("Block z");
+  const std::vector<std::string> dims = matrix ? std::vector<std::string>{"B", "M", "N", "K"} : std::vector<std::string>{"B", "H"};
+  std::vector<std::size_t> c_dims;
+  for (const auto& d : dims) c_dims.push_back(csv.column(d));
+  for (std::size_t r = 0; r < csv.rows(); ++r) {
+    const GpuSpec* gpu = match_device_name(csv.text(r, c_device));
+    if (gpu == nullptr) continue;
+    OpMeasurement m;
+    m.table = table;
+    m.op = csv.text(r, c_op);
+    m.gpu = gpu->name;
+    m.shape = table + ":" + m.op;
+    double product = 1.0;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      m.shape += " " + dims[i] + "=" + csv.text(r, c_dims[i]);
+      product *= csv.number(r, c_dims[i]);
+    }
+    m.latency_us = csv.number(r, c_latency) * 1000.0;  // the tables are in milliseconds
+    if (matrix) {
+      m.flops = 2.0 * product;  // 2 * B * M * N * K
+    } else {
+      const double inputs = table == "elem" && binary_elementwise(m.op) ? 2.0 : 1.0;
+      m.bytes = (inputs + 1.0) * product * 4.0;  // fp32 inputs read + output written
+    }
+    GpuActivity& k = m.kernel;
+    k.duration_us = m.latency_us;
+    k.kind.family = family_of_table(table);
+    k.kind.kernel_class = matrix ? KernelClass::Matrix : KernelClass::MemoryBound;
+    k.kind.precision = Precision::FP32;
+    k.grid_blocks = static_cast<std::int64_t>(csv.number(r, c_gx) * csv.number(r, c_gy) * csv.number(r, c_gz));
+    k.block_threads = static_cast<std::int32_t>(csv.number(r, c_bx) * csv.number(r, c_by) * csv.number(r, c_bz));
+    out.push_back(std::move(m));
+  }
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return percentile_sorted(v, 0.5);
+}
+
+void add_deepbench(const std::string& path, std::vector<FractionEstimate>& out) {
+  const CsvTable csv = CsvTable::read(path);
+  const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"), c_tflops = csv.column("tflops");
+  struct Target { const char* device; const char* precision; const char* gpu; const char* quantity; Precision peak; };
+  // DeepBench's "NV_V100" is the SXM2 card of a DGX-1; its fp16 rows are tensor-core GEMMs with fp32 accumulation.
+  const Target targets[] = {{"NV_V100", "fp32", "V100", "matrix.fp32", Precision::FP32},
+                            {"NV_V100", "fp16in_fp16mul_fp32acc", "V100", "matrix.fp16", Precision::FP16},
+                            {"NV_T4", "fp32", "T4", "matrix.fp32", Precision::FP32},
+                            {"NV_T4", "fp16in_fp16mul_fp32acc", "T4", "matrix.fp16", Precision::FP16}};
+  for (const Target& t : targets) {
+    const double peak = gpu_spec_or_throw(t.gpu, path).peak(t.peak);
+    std::vector<double> fractions;
+    for (std::size_t r = 0; r < csv.rows(); ++r) {
+      if (csv.text(r, c_device) == t.device && csv.text(r, c_precision) == t.precision) {
+        fractions.push_back(csv.number(r, c_tflops) / peak);
+      }
+    }
+    if (!fractions.empty()) out.push_back({t.gpu, t.quantity, "DeepBench", median_of(fractions), fractions.size()});
+  }
+}
+
+}  // namespace
+
+std::vector<OpMeasurement> read_neusight_ops(const std::string& op_latency_dir) {
+  std::vector<OpMeasurement> ops;
+  for (const char* table : {"linear", "bmm", "elem", "ln", "softmax"}) read_op_table(op_latency_dir, table, ops);
+  return ops;
+}
+
+bool in_calibration_half(const std::string& shape) {
+  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a, 64 bit
+  for (unsigned char c : shape) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  return (hash >> 7) % 2 == 0;
+}
+
+std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& kernels_dir) {
+  const auto ops = read_neusight_ops(kernels_dir + "/tables/neusight/op_latency");
+  std::map<std::pair<std::string, std::string>, std::vector<double>> fractions;
+  for (const OpMeasurement& m : ops) {
+    if (!in_calibration_half(m.shape)) continue;
+    const GpuSpec& gpu = gpu_spec_or_throw(m.gpu, "calibration");
+    const double seconds = m.latency_us * 1e-6;
+    if (m.flops > 0.0) {
+      fractions[{m.gpu, "matrix.fp32"}].push_back(m.flops / seconds / (gpu.peak(Precision::FP32) * 1e12));
+    } else {
+      const std::string quantity = to_string(m.kernel.kind.family);
+      fractions[{m.gpu, quantity}].push_back(m.bytes / seconds / (gpu.memory_bandwidth_gbps * 1e9));
+    }
+  }
+  std::vector<FractionEstimate> out;
+  for (auto& [key, values] : fractions) out.push_back({key.first, key.second, "NeuSight", median_of(values), values.size()});
+  add_deepbench(kernels_dir + "/tables/deepbench/deepbench_train_gemm.csv", out);
+  return out;
+}
+
+}  // namespace spotsim

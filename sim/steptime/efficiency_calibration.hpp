@@ -1,0 +1,42 @@
+#pragma once
+// Calibration of the achieved fractions in the GPU spec table from measured tables (docs/step-time.md#
+// calibration): NeuSight's per-op latencies (Lee et al., ASPLOS'25; FP32, TF32 off) and Baidu DeepBench's
+// training GEMMs. The NeuSight ops are split in two halves by a hash of the op's shape; only the calibration
+// half sets fractions, the other half is kept for validation (op_table_validation.hpp).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "sim/steptime/kineto_trace.hpp"
+
+namespace spotsim {
+
+struct OpMeasurement {
+  std::string table;   // "linear", "bmm", "elem", "ln", "softmax"
+  std::string op;      // NeuSight OPName: "linear", "add", "relu", ...
+  std::string shape;   // op name and dimensions; identifies the same op across GPUs
+  std::string gpu;     // spec-table name of the GPU it was measured on
+  double latency_us = 0;
+  double flops = 0;    // matrix ops
+  double bytes = 0;    // memory-bound ops: bytes read + written
+  GpuActivity kernel;  // as a trace would record it: duration, grid, block, class (no registers)
+};
+
+// Reads test_{linear,bmm,elem,ln,softmax}.csv from `op_latency_dir`; rows of GPUs outside the spec table
+// (P100, P4) are skipped.
+std::vector<OpMeasurement> read_neusight_ops(const std::string& op_latency_dir);
+// Deterministic half split by an FNV-1a hash of `shape`.
+bool in_calibration_half(const std::string& shape);
+
+struct FractionEstimate {
+  std::string gpu;       // spec-table name
+  std::string quantity;  // "matrix.fp32", "matrix.fp16", "elementwise", "normalization", "reduction"
+  std::string source;    // "NeuSight" or "DeepBench"
+  double value = 0;      // median of achieved / peak
+  std::size_t samples = 0;
+};
+
+// `kernels_dir` is shared/data/kernels (tables/neusight/op_latency and tables/deepbench inside).
+std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& kernels_dir);
+
+}  // namespace spotsim

@@ -1,0 +1,154 @@
+#include "sim/steptime/step_time_predictor.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/errors.hpp"
+
+namespace spotsim {
+
+namespace {
+
+// cuBLAS/cuDNN SGEMM and implicit-GEMM tiles use 128-255 registers per thread, so matrix kernels are
+// register-limited; used only when a trace (or table) does not record registers per thread.
+constexpr int kAssumedMatrixRegistersPerThread = 128;
+
+double memory_fraction(const GpuSpec& gpu, KernelFamily family) {
+  switch (family) {
+    case KernelFamily::Normalization: return gpu.achieved.normalization;
+    case KernelFamily::Reduction: return gpu.achieved.reduction;
+    default: return gpu.achieved.elementwise;
+  }
+}
+
+// Achieved bytes/s (memory-bound) or FLOP/s (matrix) up to a common unit: only ratios are used.
+double matrix_rate(const GpuSpec& gpu, Precision p) {
+  return gpu.peak(p) * gpu.achieved.matrix[static_cast<std::size_t>(p)];
+}
+
+double memory_rate(const GpuSpec& gpu, KernelFamily family) {
+  return gpu.memory_bandwidth_gbps * memory_fraction(gpu, family);
+}
+
+}  // namespace
+
+Precision target_precision(Precision measured, KernelFamily family, const GpuSpec& target, Tf32Policy policy) {
+  switch (measured) {
+    case Precision::FP32: {
+      const bool tf32 = policy == Tf32Policy::All || (policy == Tf32Policy::ConvolutionsOnly && family == KernelFamily::Convolution);
+      return tf32 && target.supports(Precision::TF32) ? Precision::TF32 : Precision::FP32;
+    }
+    case Precision::TF32:
+      return target.supports(Precision::TF32) ? Precision::TF32 : Precision::FP32;
+    case Precision::BF16:  // no bf16 tensor-core path before Ampere: PyTorch falls back to fp32 arithmetic
+      return target.supports(Precision::BF16) ? Precision::BF16 : Precision::FP32;
+    case Precision::FP16:
+      return target.supports(Precision::FP16) ? Precision::FP16 : Precision::FP32;
+  }
+  return Precision::FP32;
+}
+
+int resident_blocks_per_sm(const GpuActivity& a, const GpuSpec& gpu) {
+  const int threads = std::max(a.block_threads, 1);
+  int blocks = std::min(gpu.max_blocks_per_sm, gpu.max_threads_per_sm / threads);
+  int registers = a.registers_per_thread;
+  if (registers <= 0 && a.kind.kernel_class == KernelClass::Matrix) registers = kAssumedMatrixRegistersPerThread;
+  if (registers > 0) blocks = std::min(blocks, gpu.registers_per_sm / (registers * threads));
+  if (a.shared_memory_bytes > 0) blocks = std::min(blocks, gpu.shared_memory_per_sm_bytes / a.shared_memory_bytes);
+  return std::max(blocks, 1);
+}
+
+double wave_efficiency(const GpuActivity& a, const GpuSpec& gpu) {
+  if (a.grid_blocks <= 0) return 1.0;
+  const double wave = static_cast<double>(gpu.sms) * resident_blocks_per_sm(a, gpu);
+  const double blocks = static_cast<double>(a.grid_blocks);
+  return blocks / (std::ceil(blocks / wave) * wave);
+}
+
+double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, const GpuSpec& target,
+                              const PredictionOptions& options) {
+  const double t = a.duration_us;
+  double rate_ratio = 1.0;  // R_measured / R_target
+  bool wave_scaled = true;
+  switch (a.kind.kernel_class) {
+    case KernelClass::Communication:
+      if (options.measured_link_gbps && options.target_link_gbps) return t * *options.measured_link_gbps / *options.target_link_gbps;
+      return t;
+    case KernelClass::MemcpyMemset:
+      if (a.host_transfer) return t;  // PCIe/host bound: does not depend on the GPU's memory
+      rate_ratio = memory_rate(measured, KernelFamily::Elementwise) / memory_rate(target, KernelFamily::Elementwise);
+      wave_scaled = false;
+      break;
+    case KernelClass::Matrix: {
+      const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
+      const Precision to = target_precision(from, a.kind.family, target, options.tf32);
+      rate_ratio = matrix_rate(measured, from) / matrix_rate(target, to);
+      break;
+    }
+    case KernelClass::MemoryBound:
+      rate_ratio = memory_rate(measured, a.kind.family) / memory_rate(target, a.kind.family);
+      break;
+    case KernelClass::Other:  // unrecognised kernels are mostly small helpers: treated as memory-bound
+      rate_ratio = memory_rate(measured, KernelFamily::Elementwise) / memory_rate(target, KernelFamily::Elementwise);
+      break;
+  }
+  const double wave_ratio = wave_scaled ? wave_efficiency(a, measured) / wave_efficiency(a, target) : 1.0;
+  return t * rate_ratio * wave_ratio;
+}
+
+double StepPrediction::predicted_compute_us() const {
+  return predicted_kernel_sum_us - predicted_by_class_us[static_cast<std::size_t>(KernelClass::Communication)];
+}
+
+double StepPrediction::measured_compute_us() const {
+  return measured_kernel_sum_us - measured_by_class_us[static_cast<std::size_t>(KernelClass::Communication)];
+}
+
+StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile, const GpuSpec& measured,
+                            const GpuSpec& target, const PredictionOptions& options) {
+  StepPrediction p;
+  p.target = target.name;
+  const auto steady = profile.steady_steps();
+  for (const StepStats* step : steady) {
+    for (std::size_t i : step->activities) {
+      const GpuActivity& a = trace.activities[i];
+      const auto c = static_cast<std::size_t>(a.kind.kernel_class);
+      const double predicted = predict_kernel_time_us(a, measured, target, options);
+      p.measured_by_class_us[c] += a.duration_us;
+      p.predicted_by_class_us[c] += predicted;
+    }
+  }
+  const double n = static_cast<double>(std::max<std::size_t>(steady.size(), 1));
+  for (std::size_t c = 0; c < p.measured_by_class_us.size(); ++c) {
+    p.measured_by_class_us[c] /= n;
+    p.predicted_by_class_us[c] /= n;
+    p.measured_kernel_sum_us += p.measured_by_class_us[c];
+    p.predicted_kernel_sum_us += p.predicted_by_class_us[c];
+  }
+  p.measured_busy_us = profile.gpu_busy.mean;
+  p.predicted_busy_us = p.measured_kernel_sum_us > 0.0
+                            ? p.measured_busy_us * p.predicted_kernel_sum_us / p.measured_kernel_sum_us
+                            : 0.0;
+  p.host_gap_us = std::max(0.0, profile.step.mean - profile.gpu_busy.mean);
+  p.predicted_step_us = p.host_gap_us + p.predicted_busy_us;
+  return p;
+}
+
+const GpuSpec& measured_gpu_of(const KinetoTrace& trace, const std::string& override_name) {
+  const TraceDevice* device = trace.main_device();
+  if (device != nullptr && device->vendor == GpuVendor::Amd) {
+    throw InputError(trace.path + ": recorded on an AMD GPU ('" + device->name + "', ROCm); spotsim's scaling model "
+                     "is calibrated on NVIDIA GPUs only, so it cannot predict other GPUs from this trace (the "
+                     "per-step statistics above are still valid)");
+  }
+  if (!override_name.empty()) return gpu_spec_or_throw(override_name, "--measured-gpu");
+  if (device == nullptr) {
+    throw InputError(trace.path + ": the trace has no deviceProperties entry for GPU " +
+                     std::to_string(trace.main_device_id()) + "; give the GPU it was recorded on with --measured-gpu");
+  }
+  if (const GpuSpec* spec = match_device_name(device->name, device->total_memory_bytes)) return *spec;
+  throw InputError(trace.path + ": GPU '" + device->name + "' is not in the spec table; give the closest one with "
+                   "--measured-gpu");
+}
+
+}  // namespace spotsim

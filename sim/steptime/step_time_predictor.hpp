@@ -1,0 +1,69 @@
+#pragma once
+// Predicts how long a measured kernel takes on another GPU (docs/step-time.md#model). Each kernel keeps its
+// measured time and is rescaled by the ratio of the rates that bound it on the two GPUs:
+//
+//   t_target = t_measured * (R_measured / R_target) * (U_measured / U_target)
+//
+// R is the achieved rate: datasheet peak x calibrated achieved fraction, in FLOP/s of the kernel's precision
+// for matrix/convolution kernels and in bytes/s for memory-bound ones. This is the "wave scaling" of Habitat
+// (Yu et al., USENIX ATC'21), whose memory-boundness exponent γ is taken here as 1 for memory-bound classes
+// and 0 for matrix kernels (a trace carries no arithmetic intensity), with achieved rather than peak rates.
+// U is the wave efficiency B / (ceil(B / W) * W) of a grid of B thread blocks on a GPU that runs W blocks at
+// once (SMs x resident blocks per SM): the ceil(B / W) wave count of Habitat's wave scaling and of NeuSight's
+// tile/wave model (Lee et al., ASPLOS'25). Communication kernels keep their time unless link bandwidths are
+// given.
+#include <array>
+#include <optional>
+#include <string>
+
+#include "sim/steptime/gpu_spec_table.hpp"
+#include "sim/steptime/kineto_trace.hpp"
+#include "sim/steptime/step_profile.hpp"
+
+namespace spotsim {
+
+// Which FP32 matrix kernels run on TF32 tensor cores on a GPU that has them. PyTorch's defaults since 1.12:
+// cuDNN convolutions yes (torch.backends.cudnn.allow_tf32 = True), matmuls no
+// (torch.backends.cuda.matmul.allow_tf32 = False).
+enum class Tf32Policy { ConvolutionsOnly, All, Off };
+
+struct PredictionOptions {
+  Tf32Policy tf32 = Tf32Policy::ConvolutionsOnly;
+  std::optional<double> measured_link_gbps;  // both set: communication scales by measured / target
+  std::optional<double> target_link_gbps;
+};
+
+// Precision a matrix kernel measured in `measured` runs in on `target`.
+Precision target_precision(Precision measured, KernelFamily family, const GpuSpec& target, Tf32Policy policy);
+// Thread blocks of `a` resident on one SM of `gpu` at once (at least 1).
+int resident_blocks_per_sm(const GpuActivity& a, const GpuSpec& gpu);
+// B / (ceil(B / W) * W); 1 when the grid is unknown.
+double wave_efficiency(const GpuActivity& a, const GpuSpec& gpu);
+
+double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, const GpuSpec& target,
+                              const PredictionOptions& options);
+
+struct StepPrediction {
+  std::string target;
+  double measured_kernel_sum_us = 0.0;   // per steady-state step
+  double predicted_kernel_sum_us = 0.0;
+  std::array<double, kKernelClassCount> measured_by_class_us{};
+  std::array<double, kKernelClassCount> predicted_by_class_us{};
+  double measured_busy_us = 0.0;
+  double predicted_busy_us = 0.0;  // busy scaled like the kernel sum (stream overlap kept proportional)
+  double host_gap_us = 0.0;        // step - busy: time the GPU waits on the host, assumed GPU-independent
+  double predicted_step_us = 0.0;  // host gap + predicted busy
+
+  double predicted_compute_us() const;  // everything but communication
+  double measured_compute_us() const;
+};
+
+StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile, const GpuSpec& measured,
+                            const GpuSpec& target, const PredictionOptions& options);
+
+// The GPU a trace was recorded on, from its deviceProperties (or `override_name` if non-empty). Throws
+// InputError naming the trace for an AMD/ROCm trace (the model's fractions are calibrated on NVIDIA GPUs
+// only) and for an NVIDIA GPU missing from the spec table.
+const GpuSpec& measured_gpu_of(const KinetoTrace& trace, const std::string& override_name);
+
+}  // namespace spotsim

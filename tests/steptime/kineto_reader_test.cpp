@@ -1,0 +1,131 @@
+// The Kineto reader on real shared traces (current and legacy schema, gzip) and on plain-JSON fixtures, plus
+// every error a user can run into.
+#include <fstream>
+#include <iterator>
+
+#include <gtest/gtest.h>
+
+#include "sim/errors.hpp"
+#include "sim/steptime/kineto_trace_reader.hpp"
+#include "sim/steptime/step_time_predictor.hpp"
+#include "test_paths.hpp"
+
+namespace spotsim {
+namespace {
+
+using test::fixture;
+using test::hta_trace;
+
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::string error_of(const std::string& path) {
+  try {
+    read_kineto_trace(path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(KinetoReader, PlainFixtureCurrentSchema) {
+  const KinetoTrace t = read_kineto_trace(fixture("three_steps.json"));
+  EXPECT_EQ(t.schema, TraceSchema::Current);
+  ASSERT_EQ(t.devices.size(), 1u);
+  EXPECT_EQ(t.devices[0].name, "Tesla V100-SXM2-16GB");
+  EXPECT_EQ(t.devices[0].num_sms, 80);
+  EXPECT_EQ(t.devices[0].vendor, GpuVendor::Nvidia);
+  EXPECT_EQ(t.activities.size(), 9u);  // 7 kernels + 1 memcpy + 1 memset
+  ASSERT_EQ(t.steps.size(), 3u);        // the gpu_user_annotation copy is not a step
+  EXPECT_EQ(t.steps[1].name, "ProfilerStep#2");
+  EXPECT_EQ(t.launch_time_us.size(), 8u);
+  const GpuActivity& first = t.activities.front();
+  EXPECT_EQ(t.name_of(first), "volta_sgemm_128x64_nn");
+  EXPECT_EQ(first.grid_blocks, 160);
+  EXPECT_EQ(first.block_threads, 256);
+  EXPECT_EQ(first.registers_per_thread, 128);
+  EXPECT_EQ(first.stream, 7);
+  EXPECT_EQ(first.correlation, 1);
+}
+
+TEST(KinetoReader, PlainFixtureLegacySchema) {
+  const KinetoTrace t = read_kineto_trace(fixture("legacy_no_steps.json"));
+  EXPECT_EQ(t.schema, TraceSchema::Legacy);
+  ASSERT_EQ(t.activities.size(), 3u);
+  EXPECT_TRUE(t.steps.empty());
+  // Sorted by start: the HtoD copy (990), the conv (1010), the ReLU on "stream 13" given only by its tid.
+  EXPECT_TRUE(t.activities[0].host_transfer);
+  EXPECT_EQ(t.activities[1].kind.family, KernelFamily::Convolution);
+  EXPECT_EQ(t.activities[2].stream, 13);
+  // Times are relative to the first timestamp (1000): the launch at 0, its kernel 10 us later.
+  EXPECT_DOUBLE_EQ(t.launch_time_us.at(11), 0.0);
+  EXPECT_DOUBLE_EQ(t.activities[1].start_us, 10.0);
+}
+
+TEST(KinetoReader, RealGzipCurrentSchema) {
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  const KinetoTrace t = read_kineto_trace(hta_trace("v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz"));
+  EXPECT_EQ(t.schema, TraceSchema::Current);
+  EXPECT_EQ(t.steps.size(), 5u);
+  // 4350 kernels + 1600 memcpy + 145 memset in the file (counted independently with Python's json module).
+  EXPECT_EQ(t.activities.size(), 4350u + 1600u + 145u);
+  ASSERT_NE(t.main_device(), nullptr);
+  EXPECT_EQ(t.main_device()->name, "Tesla V100-SXM2-32GB");
+  EXPECT_EQ(measured_gpu_of(t, "").name, "V100");
+}
+
+TEST(KinetoReader, RealGzipLegacySchema) {
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  const KinetoTrace t = read_kineto_trace(test::legacy_trace());
+  EXPECT_EQ(t.schema, TraceSchema::Legacy);
+  EXPECT_EQ(t.steps.size(), 6u);  // ProfilerStep#5..#10, cat "Operator"
+  EXPECT_EQ(t.activities.size(), 8772u + 312u + 12u);
+  EXPECT_GT(t.launch_time_us.size(), 8000u);
+}
+
+TEST(KinetoReader, RocmTraceIsReadButNotScaled) {
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  const KinetoTrace t = read_kineto_trace(hta_trace("mi250_minitoy_train_rocm62_tiny.json.gz"));
+  ASSERT_NE(t.main_device(), nullptr);
+  EXPECT_EQ(t.main_device()->vendor, GpuVendor::Amd);
+  EXPECT_EQ(t.main_device_id(), 2);  // kernels run on device 2; deviceProperties lists only device 0
+  EXPECT_EQ(t.activities.size(), 16u);
+  try {
+    measured_gpu_of(t, "A100-40GB");
+    FAIL() << "an AMD trace must not be scaled to NVIDIA GPUs";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("AMD"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KinetoReader, NotAChromeTrace) {
+  test::TempDir dir("notchrome");
+  write_text(dir.file("job.json"), R"({"name": "job", "work_hours": 3})");
+  EXPECT_NE(error_of(dir.file("job.json")).find("not a Chrome trace"), std::string::npos);
+  write_text(dir.file("broken.json"), R"({"traceEvents": [ {"ph": "X", )");
+  const std::string broken = error_of(dir.file("broken.json"));
+  EXPECT_NE(broken.find("not valid JSON"), std::string::npos) << broken;
+  EXPECT_NE(broken.find("broken.json"), std::string::npos) << broken;
+  EXPECT_NE(error_of(dir.file("missing.json")).find("cannot open"), std::string::npos);
+}
+
+TEST(KinetoReader, NoKernelEvents) {
+  test::TempDir dir("nokernels");
+  write_text(dir.file("cpu_only.json"),
+             R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 0, "dur": 3}]})");
+  EXPECT_NE(error_of(dir.file("cpu_only.json")).find("no GPU kernel events"), std::string::npos);
+}
+
+TEST(KinetoReader, TruncatedGzip) {
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  test::TempDir dir("truncated");
+  std::ifstream in(hta_trace("a100_alexnet_benchmark_small.json.gz"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  write_text(dir.file("cut.json.gz"), bytes.substr(0, bytes.size() / 2));
+  const std::string message = error_of(dir.file("cut.json.gz"));
+  EXPECT_NE(message.find("truncated or corrupt"), std::string::npos) << message;
+  EXPECT_NE(message.find("cut.json.gz"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace spotsim

@@ -1,0 +1,226 @@
+// `spotsim steptime`: per-step statistics of a PyTorch profiler trace, predicted step time on other GPUs,
+// checkpoint cost, and a job description for `spotsim simulate --job` (docs/step-time.md).
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "experiments/atomic_file.hpp"
+#include "sim/errors.hpp"
+#include "sim/steptime/checkpoint_cost.hpp"
+#include "sim/steptime/kineto_trace_reader.hpp"
+#include "sim/steptime/steptime_report.hpp"
+#include "sim/steptime/validation_report.hpp"
+#include "tools/commands.hpp"
+
+namespace spotsim {
+
+namespace po = boost::program_options;
+
+namespace {
+
+po::options_description steptime_options() {
+  po::options_description general("General");
+  general.add_options()
+      ("help,h", "show this help and exit")
+      ("trace", po::value<std::string>(), "PyTorch profiler (Kineto) Chrome trace, .json or .json.gz (positional)")
+      ("validate", po::value<std::string>(),
+       "instead of a trace: recompute the calibration and validation errors of docs/step-time.md from a directory "
+       "laid out like shared/data/kernels");
+  po::options_description predict("Prediction");
+  predict.add_options()
+      ("target", po::value<std::string>(),
+       "comma-separated GPUs to predict the step time on, e.g. A100-80GB,H100,L4 (spec table: T4, V100, "
+       "V100-PCIE, A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE, L4, H100, H100-PCIE, H200)")
+      ("measured-gpu", po::value<std::string>(),
+       "the GPU the trace was recorded on, if its deviceProperties name is not recognised")
+      ("tf32", po::value<std::string>()->default_value("conv"),
+       "which FP32 matrix kernels use TF32 tensor cores on GPUs that have them: conv (PyTorch default: cuDNN "
+       "convolutions only), all (also matmuls, torch.backends.cuda.matmul.allow_tf32 = True), off")
+      ("measured-link-gbps", po::value<double>(), "interconnect bandwidth of the traced run, GB/s (with --target-link-gbps)")
+      ("target-link-gbps", po::value<double>(),
+       "interconnect bandwidth on the targets, GB/s; communication kernels scale by measured/target (default: kept)");
+  po::options_description checkpoint("Checkpoint cost");
+  checkpoint.add_options()
+      ("params", po::value<std::string>(), "model parameters, e.g. 25.6M, 1.3B, 7e9")
+      ("training-setup", po::value<std::string>()->default_value("adam-mixed"),
+       "adam-mixed (14 B/param checkpointed, 16 in memory), adam-fp32 (12/16), sgd-momentum-fp32 (8/12), sgd-fp32 (4/8)")
+      ("bytes-per-param", po::value<double>(), "checkpointed bytes per parameter (overrides --training-setup)")
+      ("write-gbps", po::value<double>()->default_value(1.0), "storage write bandwidth per writer, GB/s")
+      ("read-gbps", po::value<double>()->default_value(1.0), "storage read bandwidth per reader, GB/s")
+      ("checkpoint-writers", po::value<int>()->default_value(1), "ranks writing shards in parallel (sharded checkpoints)");
+  po::options_description job("Job file");
+  job.add_options()
+      ("job-out", po::value<std::string>(),
+       "write a job description for `spotsim simulate --job` with the step time on the measured GPU and every "
+       "--target (needs --steps)")
+      ("steps", po::value<double>(), "training steps of the job")
+      ("job-name", po::value<std::string>(), "name recorded in the job file [default: the trace's file name]");
+  po::options_description all;
+  all.add(general).add(predict).add(checkpoint).add(job);
+  return all;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  if (out.empty()) throw InputError("--target: expected a comma-separated list of GPUs, got '" + text + "'");
+  return out;
+}
+
+double parse_count(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string suffix = used == 0 ? "?" : text.substr(used);
+  const double scale = suffix.empty() ? 1.0 : suffix == "K" || suffix == "k" ? 1e3 : suffix == "M" ? 1e6
+                     : suffix == "B" || suffix == "G" ? 1e9 : suffix == "T" ? 1e12 : -1.0;
+  if (used == 0 || scale < 0.0 || !std::isfinite(value)) {
+    throw InputError(what + ": expected a count such as 25.6M, 1.3B or 7e9, got '" + text + "'");
+  }
+  return value * scale;
+}
+
+Tf32Policy tf32_policy(const std::string& text) {
+  if (text == "conv") return Tf32Policy::ConvolutionsOnly;
+  if (text == "all") return Tf32Policy::All;
+  if (text == "off") return Tf32Policy::Off;
+  throw InputError("--tf32: expected conv, all or off, got '" + text + "'");
+}
+
+PredictionOptions prediction_options(const po::variables_map& vm) {
+  PredictionOptions options;
+  options.tf32 = tf32_policy(vm["tf32"].as<std::string>());
+  if (vm.count("measured-link-gbps") != vm.count("target-link-gbps")) {
+    throw InputError("--measured-link-gbps and --target-link-gbps must be given together");
+  }
+  if (vm.count("measured-link-gbps")) {
+    options.measured_link_gbps = vm["measured-link-gbps"].as<double>();
+    options.target_link_gbps = vm["target-link-gbps"].as<double>();
+    if (!(*options.measured_link_gbps > 0.0) || !(*options.target_link_gbps > 0.0)) {
+      throw InputError("--measured-link-gbps/--target-link-gbps: expected bandwidths > 0 GB/s");
+    }
+  }
+  return options;
+}
+
+std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const po::variables_map& vm) {
+  if (!vm.count("params")) {
+    if (vm.count("bytes-per-param")) throw InputError("--bytes-per-param needs --params");
+    return std::nullopt;
+  }
+  CheckpointSetup setup;
+  setup.parameters = parse_count(vm["params"].as<std::string>(), "--params");
+  setup.bytes_per_parameter = vm.count("bytes-per-param")
+                                  ? vm["bytes-per-param"].as<double>()
+                                  : training_state_layout(vm["training-setup"].as<std::string>(), "--training-setup").checkpoint_bytes();
+  setup.write_gbps = vm["write-gbps"].as<double>();
+  setup.read_gbps = vm["read-gbps"].as<double>();
+  setup.writers = vm["checkpoint-writers"].as<int>();
+  return std::make_pair(setup, checkpoint_cost(setup, "spotsim steptime"));
+}
+
+std::string file_stem(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  for (const char* ext : {".gz", ".json", ".trace", ".pt"}) {
+    const std::string e = ext;
+    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) name.resize(name.size() - e.size());
+  }
+  return name;
+}
+
+int run(const po::variables_map& vm) {
+  if (vm.count("validate")) {
+    std::cout << validation_report(vm["validate"].as<std::string>());
+    return 0;
+  }
+  if (!vm.count("trace")) throw InputError("expected a trace file (spotsim steptime TRACE [options]); see --help");
+  const std::string path = vm["trace"].as<std::string>();
+  if (vm.count("job-out") && !vm.count("steps")) throw InputError("--job-out needs --steps (the job's training steps)");
+  if (vm.count("steps") && !(vm["steps"].as<double>() >= 1.0 && vm["steps"].as<double>() <= 1e15)) {
+    throw InputError("--steps: expected a number of steps in [1, 1e15]");
+  }
+  const PredictionOptions options = prediction_options(vm);
+  const auto checkpoint = checkpoint_from(vm);
+  std::vector<const GpuSpec*> targets;
+  if (vm.count("target")) {
+    for (const auto& name : split_list(vm["target"].as<std::string>())) targets.push_back(&gpu_spec_or_throw(name, "--target"));
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const KinetoTrace trace = read_kineto_trace(path);
+  const StepProfile profile = build_step_profile(trace);
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << format_step_profile(trace, profile, read_seconds);
+  std::cout.flush();
+
+  JobDescription job;
+  job.name = vm.count("job-name") ? vm["job-name"].as<std::string>() : file_stem(path);
+  if (!targets.empty() || vm.count("job-out")) {
+    const GpuSpec& measured = measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
+    std::vector<StepPrediction> predictions;
+    predictions.push_back(predict_step(trace, profile, measured, measured, options));
+    for (const GpuSpec* target : targets) {
+      if (target != &measured) predictions.push_back(predict_step(trace, profile, measured, *target, options));
+    }
+    if (!targets.empty()) std::cout << format_predictions(measured.name, predictions);
+    for (const auto& p : predictions) job.step_time_s_by_gpu[p.target] = p.predicted_step_us * 1e-6;
+    job.notes = "step times from " + path + " (measured on " + measured.name + ", steady state over " +
+                std::to_string(profile.wall.n) + " steps) by spotsim steptime";
+  }
+  if (checkpoint) {
+    std::cout << format_checkpoint(checkpoint->first, checkpoint->second);
+    job.checkpoint = checkpoint->second;
+  }
+  if (vm.count("job-out")) {
+    job.steps = vm["steps"].as<double>();
+    write_file_atomically(vm["job-out"].as<std::string>(), job_description_json(job).dump(2) + "\n");
+    std::cerr << "spotsim steptime: wrote " << vm["job-out"].as<std::string>() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int steptime_command(int argc, const char* const* argv) {
+  const std::string program = argc > 0 ? argv[0] : "spotsim steptime";
+  try {
+    const auto options = steptime_options();
+    po::positional_options_description positional;
+    positional.add("trace", 1);
+    po::variables_map vm;
+    try {
+      po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
+      po::notify(vm);
+    } catch (const po::error& e) {
+      throw InputError(e.what());
+    }
+    if (vm.count("help")) {
+      std::cout << "Usage: " << program << " TRACE [options]\n\n"
+                << "Per-step statistics of a PyTorch profiler (Kineto) trace, the predicted step time on other GPUs,\n"
+                << "checkpoint cost, and a job file for `spotsim simulate --job` (docs/step-time.md).\n\n"
+                << "Example: " << program << " trace.json.gz --target A100-80GB,H100 --params 25.6M --steps 450000 "
+                << "--job-out job.json\n"
+                << options << "\n";
+      return 0;
+    }
+    return run(vm);
+  } catch (const InputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace spotsim
