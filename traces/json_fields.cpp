@@ -16,6 +16,9 @@ nlohmann::json read_json_file(const std::string& path) {
     return nlohmann::json::parse(in);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double ("1e4444") is out_of_range, not a parse_error (found by fuzzing).
+    throw InputError(path + ": not valid JSON: " + e.what());
   }
 }
 

@@ -32,6 +32,8 @@ TEST(CantBeLateErrors, NameTheField) {
   expect_error(R"({"metadata":{"gap_seconds":60},"data":[1],"prices":[-2]})", "cant-be-late", "field 'prices[0]'");
   expect_error(R"({"metadata":{"gap_seconds":60},"data":[1],"price":[2]})", "cant-be-late", "field 'price': unknown field");
   expect_error(R"({"metadata":{"gap_seconds":60},"data":[1)", "cant-be-late", "not valid JSON");
+  // Found by fuzzing: a number beyond the range of a double is an out_of_range error inside the JSON parser.
+  expect_error(R"({"metadata":{"gap_seconds":60},"data":[1e4444]})", "auto", "not valid JSON");
 }
 
 TEST(NodeEventErrors, NameTheLine) {

@@ -1,6 +1,9 @@
 // The spotsim trace reader rejects malformed traces with the file, the field and what was expected.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -36,6 +39,15 @@ TEST(TraceReaderErrors, MalformedJsonNamesTheFile) {
   const std::string path = testing::fixture_path("malformed_trace.json");
   const std::string message = testing::error_of([&] { read_trace_file(path); });
   EXPECT_NE(message.find("malformed_trace.json: not valid JSON (byte"), std::string::npos) << message;
+}
+
+TEST(TraceReaderErrors, NumberBeyondDoubleRangeIsAnInputError) {
+  // Found by fuzzing: nlohmann reports "1e4444" as out_of_range rather than parse_error.
+  const auto path = std::filesystem::temp_directory_path() / "spotsim-huge-number-trace.json";
+  std::ofstream(path) << R"({"format":"spotsim-trace","version":1,"span_s":1e4444})";
+  const std::string message = testing::error_of([&] { read_trace_file(path.string()); });
+  std::filesystem::remove(path);
+  EXPECT_NE(message.find("spotsim-huge-number-trace.json: not valid JSON"), std::string::npos) << message;
 }
 
 TEST(TraceReaderErrors, WrongTypes) {

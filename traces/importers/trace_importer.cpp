@@ -76,6 +76,9 @@ nlohmann::json parse_json_text(const std::string& content, const std::string& fi
     return nlohmann::json::parse(content);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(file + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double ("1e4444") is out_of_range, not a parse_error (found by fuzzing).
+    throw InputError(file + ": not valid JSON: " + e.what());
   }
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of the trace JSON reader and every importer with clang
+# (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
+# Not part of the CMake build, which uses g++. Usage: tests/fuzz/run_fuzzers.sh [seconds per target, default 20]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds="${1:-20}"
+shared="${SPOTSIM_SHARED_DIR:-$(pwd)/../shared}/data/preemption"
+out="${SPOTSIM_FUZZ_DIR:-build-fuzz}"
+
+if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+  echo "== installing clang and libclang-rt-14-dev"
+  sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq clang libclang-rt-14-dev >/dev/null
+fi
+
+mkdir -p "$out/obj"
+flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+       -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces\")
+sources=(traces/bathtub_lifetime.cpp traces/empirical_lifetime.cpp traces/lifetime_distribution.cpp
+         traces/spot_market.cpp traces/step_series.cpp traces/trace_reader.cpp traces/json_fields.cpp
+         traces/fit/kaplan_meier.cpp sim/random_streams.cpp traces/importers/*.cpp)
+objects=()
+for src in "${sources[@]}"; do
+  obj="$out/obj/$(echo "$src" | tr '/' '_').o"
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then clang++ "${flags[@]}" -c "$src" -o "$obj"; fi
+  objects+=("$obj")
+done
+
+# format name -> seed files (small real files and the fixtures written from the cloud APIs' documentation)
+declare -A seeds=(
+  [spotsim]="traces/us-west1.json traces/aws-us-west-2-v100-prices.json"
+  [cant-be-late]="$shared/aws-gcp-spot-availability/availability/1-node/aws-10-26-2022/us-west-2a_v100_1.json $shared/aws-gcp-spot-availability/preemption/4-node/aws-08-03-2023/us-east-1f_v100_1.json"
+  [node-events]="$shared/bamboo-node-events/traces/g4dn-trace.csv $shared/parcae-node-events/liveput/traces/fake.csv"
+  [instance-counts]="$shared/bamboo-node-events/traces/gcloud/a100x1-east1b.txt $shared/bamboo-node-events/doc/data/aws-spot-instances-p2-xlarge-us-east-1e-2020-11-23-1700-to-2020-11-24-0700.csv"
+  [lifetime-csv]="tests/fuzz/seeds/lifetimes_head.csv"
+  [gcp-lifetime-json]="tests/fuzz/seeds/gcp_lifetime_records.json"
+  [aws-spot-prices]="tests/traces/fixtures/aws_spot_price_history.json"
+  [gcp-preemptions]="tests/traces/fixtures/gcp_preemption_operations.json"
+)
+status=0
+for format in "${!seeds[@]}"; do
+  target="$out/fuzz_${format//-/_}"
+  clang++ "${flags[@]}" -fsanitize=fuzzer -DSPOTSIM_FUZZ_FORMAT="\"$format\"" tests/fuzz/trace_input_fuzzer.cpp "${objects[@]}" -o "$target"
+  corpus="$out/corpus_${format//-/_}"
+  mkdir -p "$corpus"
+  for f in ${seeds[$format]}; do if [ -f "$f" ]; then cp "$f" "$corpus/"; fi; done
+  echo "== fuzzing $format for ${seconds}s"
+  if ! "$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=0 \
+        -artifact_prefix="$out/crash_${format//-/_}_" 2>"$out/log_${format//-/_}.txt"; then
+    echo "!! $format: libFuzzer found a problem; see $out/log_${format//-/_}.txt and $out/crash_${format//-/_}_*"
+    tail -n 30 "$out/log_${format//-/_}.txt"
+    status=1
+  else
+    grep -E "^#[0-9]+.*DONE" "$out/log_${format//-/_}.txt" | tail -n 1 || true
+  fi
+done
+exit $status
