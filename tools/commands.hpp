@@ -6,5 +6,6 @@ namespace spotsim {
 int simulate_command(int argc, const char* const* argv);
 int steptime_command(int argc, const char* const* argv);
 int trace_command(int argc, const char* const* argv);
+int advise_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

@@ -18,6 +18,7 @@ constexpr Subcommand kSubcommands[] = {
     {"simulate", "simulate a training job on spot/on-demand instances (Monte Carlo)", spotsim::simulate_command},
     {"steptime", "per-step GPU time from a PyTorch profiler trace, predicted on other GPUs", spotsim::steptime_command},
     {"trace", "convert, inspect, fit and generate spot traces (see docs/traces.md)", spotsim::trace_command},
+    {"advise", "where should I train this? rank GPU offers and policies by simulated cost and time", spotsim::advise_command},
 };
 
 void usage(std::ostream& out) {

@@ -1,0 +1,199 @@
+#include "experiments/advise/advice_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "experiments/report_writer.hpp"
+
+namespace spotsim {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::string pad(const std::string& text, std::size_t width, bool right) {
+  if (text.size() >= width) return text;
+  const std::string fill(width - text.size(), ' ');
+  return right ? fill + text : text + fill;
+}
+
+std::string place(const GpuOffer& offer) { return offer.zone.empty() ? offer.region : offer.zone; }
+
+bool has_deadline(const AdviceReport& report) { return !report.manifest["job"]["deadline_hours"].is_null(); }
+
+// One table column: header, alignment and how a row fills it.
+struct Column {
+  std::string header;
+  bool right;
+  std::string (*cell)(const AdviceRow&);
+};
+
+const std::vector<Column>& columns() {
+  static const std::vector<Column> all = {
+      {"rank", true, [](const AdviceRow& r) { return r.ranked.rank > 0 ? std::to_string(r.ranked.rank) : std::string("-"); }},
+      {"P", false, [](const AdviceRow& r) { return std::string(r.ranked.pareto ? "*" : ""); }},
+      {"cloud", false, [](const AdviceRow& r) { return r.offer.cloud; }},
+      {"zone/region", false, [](const AdviceRow& r) { return place(r.offer); }},
+      {"instance", false, [](const AdviceRow& r) { return r.offer.instance_type; }},
+      {"GPU", false, [](const AdviceRow& r) { return r.offer.gpu; }},
+      {"n", true, [](const AdviceRow& r) { return std::to_string(r.instances); }},
+      {"policy", false, [](const AdviceRow& r) { return r.policy; }},
+      {"step ms", true, [](const AdviceRow& r) { return fixed(r.step_time_s * 1e3, 2); }},
+      {"work h", true, [](const AdviceRow& r) { return fixed(r.work_hours, 2); }},
+      {"E[cost] $", true, [](const AdviceRow& r) { return fixed(r.metrics.mean_cost, 2); }},
+      {"p95 cost $", true, [](const AdviceRow& r) { return fixed(r.metrics.p95_cost, 2); }},
+      {"E[time] h", true, [](const AdviceRow& r) { return fixed(r.metrics.mean_hours, 2); }},
+      {"p95 time h", true, [](const AdviceRow& r) { return fixed(r.metrics.p95_hours, 2); }},
+      {"P(deadline)", true, [](const AdviceRow& r) { return fixed(r.metrics.deadline_probability, 3); }},
+      {"preempt", true, [](const AdviceRow& r) { return fixed(r.metrics.mean_preemptions, 2); }},
+      {"OD $/h", true, [](const AdviceRow& r) { return fixed(r.offer.on_demand_per_hour, 3); }},
+      {"spot $/h", true, [](const AdviceRow& r) { return fixed(r.offer.spot_per_hour, 3) + (r.offer.spot_price_estimated ? "~" : " "); }},
+      {"preemptions from", false, [](const AdviceRow& r) { return r.preemption_basis + ": " + r.preemption_origin; }},
+  };
+  return all;
+}
+
+}  // namespace
+
+std::string advice_table(const AdviceReport& report) {
+  const nlohmann::json& m = report.manifest;
+  const nlohmann::json& job = m["job"];
+  std::ostringstream out;
+  out << "spotsim " << m["version"].get<std::string>() << "  advise  catalogue " << m["catalogue"].get<std::string>() << "\n";
+  out << "job: " << (job["name"].get<std::string>().empty() ? job["file"].get<std::string>() : job["name"].get<std::string>())
+      << ", " << format_number(job["steps"].get<double>()) << " steps on " << job["gpus"].get<int>() << " GPU(s), checkpoint write "
+      << format_number(job["checkpoint_write_s"].get<double>()) << " s, restore " << format_number(job["restore_s"].get<double>())
+      << " s, start-up " << format_number(job["startup_s"].get<double>()) << " s, deadline "
+      << (has_deadline(report) ? format_number(job["deadline_hours"].get<double>()) + " h" : std::string("none")) << "\n";
+  std::string policies;
+  for (const auto& p : m["policies"]) policies += (policies.empty() ? "" : ", ") + p.get<std::string>();
+  out << "policies: " << policies << "; checkpoint " << m["checkpoint"].get<std::string>() << "; "
+      << m["replications"].get<std::uint64_t>() << " replications per row, seed " << m["seed"].get<std::uint64_t>()
+      << " (the same for every offer)\n";
+  out << "rank = by expected cost among rows passing the filters (ties: expected time, p95 cost, p95 time, ...); "
+         "P * = Pareto-optimal on (expected cost, expected time); ~ = estimated spot price\n\n";
+
+  std::vector<const Column*> shown;
+  for (const Column& c : columns()) {
+    if (c.header == "P(deadline)" && !has_deadline(report)) continue;
+    shown.push_back(&c);
+  }
+  std::vector<std::size_t> width;
+  for (const Column* c : shown) {
+    std::size_t w = c->header.size();
+    for (const AdviceRow& row : report.rows) w = std::max(w, c->cell(row).size());
+    width.push_back(w);
+  }
+  const auto print_line = [&](const std::vector<std::string>& cells, const std::string& tail) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], shown[i]->right);
+    line += tail;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  };
+  std::vector<std::string> headers;
+  for (const Column* c : shown) headers.push_back(c->header);
+  print_line(headers, "");
+  for (const AdviceRow& row : report.rows) {
+    std::vector<std::string> cells;
+    for (const Column* c : shown) cells.push_back(c->cell(row));
+    print_line(cells, row.ranked.excluded_because.empty() ? "" : "  (excluded: " + row.ranked.excluded_because + ")");
+  }
+  if (!report.skipped.empty()) {
+    out << "\nskipped offers:\n";
+    for (const SkippedOffer& s : report.skipped) out << "  " << s.offer.label() << ": " << s.reason << "\n";
+  }
+  out << "\n" << report.recommendation << "\n";
+  return out.str();
+}
+
+namespace {
+
+nlohmann::json row_json(const AdviceRow& r) {
+  return {{"rank", r.ranked.rank > 0 ? nlohmann::json(r.ranked.rank) : nlohmann::json(nullptr)},
+          {"pareto", r.ranked.pareto},
+          {"excluded_because", r.ranked.excluded_because},
+          {"cloud", r.offer.cloud},
+          {"region", r.offer.region},
+          {"zone", r.offer.zone},
+          {"instance_type", r.offer.instance_type},
+          {"gpu", r.offer.gpu},
+          {"gpus_per_instance", r.offer.gpus_per_instance},
+          {"instances", r.instances},
+          {"idle_gpus", r.idle_gpus},
+          {"policy", r.policy},
+          {"on_demand_per_hour", r.offer.on_demand_per_hour},
+          {"spot_per_hour", r.offer.spot_per_hour},
+          {"spot_price_estimated", r.offer.spot_price_estimated},
+          {"preemption", r.offer.preemption},
+          {"preemption_basis", r.preemption_basis},
+          {"step_time_s", r.step_time_s},
+          {"step_time_origin", r.step_time_origin},
+          {"work_hours", r.work_hours},
+          {"mean_cost", r.metrics.mean_cost},
+          {"p95_cost", r.metrics.p95_cost},
+          {"mean_hours", r.metrics.mean_hours},
+          {"p95_hours", r.metrics.p95_hours},
+          {"deadline_probability", r.metrics.deadline_probability},
+          {"completed_fraction", r.metrics.completed_fraction},
+          {"mean_preemptions", r.metrics.mean_preemptions}};
+}
+
+// Column order of the CSV: the JSON row's keys in the order written above.
+const std::vector<std::string>& csv_columns() {
+  static const std::vector<std::string> names = {
+      "rank", "pareto", "excluded_because", "cloud", "region", "zone", "instance_type", "gpu", "gpus_per_instance",
+      "instances", "idle_gpus", "policy", "on_demand_per_hour", "spot_per_hour", "spot_price_estimated", "preemption",
+      "preemption_basis", "step_time_s", "step_time_origin", "work_hours", "mean_cost", "p95_cost", "mean_hours",
+      "p95_hours", "deadline_probability", "completed_fraction", "mean_preemptions"};
+  return names;
+}
+
+std::string csv_cell(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+  if (v.is_number()) return format_number(v.get<double>());
+  const std::string text = v.get<std::string>();
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::string advice_json(const AdviceReport& report) {
+  nlohmann::json j = {{"manifest", report.manifest}, {"recommendation", report.recommendation}};
+  j["rows"] = nlohmann::json::array();
+  for (const AdviceRow& row : report.rows) j["rows"].push_back(row_json(row));
+  j["skipped"] = nlohmann::json::array();
+  for (const SkippedOffer& s : report.skipped) j["skipped"].push_back({{"offer", s.offer.label()}, {"reason", s.reason}});
+  return j.dump(2) + "\n";
+}
+
+std::string advice_csv(const AdviceReport& report) {
+  std::string out;
+  // Appending piecewise (not "," + cell) also keeps GCC 12's -Wrestrict false positive on operator+ away.
+  const auto append_row = [&out](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) out += ',';
+      out += cells[i];
+    }
+    out += '\n';
+  };
+  append_row(csv_columns());
+  for (const AdviceRow& row : report.rows) {
+    const nlohmann::json j = row_json(row);
+    std::vector<std::string> cells;
+    for (const std::string& name : csv_columns()) cells.push_back(csv_cell(j.at(name)));
+    append_row(cells);
+  }
+  return out;
+}
+
+}  // namespace spotsim

@@ -1,0 +1,69 @@
+#pragma once
+// `spotsim advise` as data (docs/advise.md): for every catalogue offer that passes the filters and every
+// selection policy, predict the job's step time on the offer's GPU, simulate it with Monte Carlo on a one-zone
+// market built from the offer, and rank the rows. Every offer runs the same seed, so offers and policies are
+// compared on common random numbers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "experiments/advise/advice_ranking.hpp"
+#include "experiments/advise/advise_job.hpp"
+#include "experiments/advise/gpu_offer_catalogue.hpp"
+
+namespace spotsim {
+
+struct OfferFilter {
+  std::vector<std::string> clouds;   // empty = all; matched case-insensitively
+  std::vector<std::string> gpus;     // any alias of the spec table
+  std::vector<std::string> regions;  // a region or zone name
+  bool allow_idle_gpus = false;      // offers whose instances would leave GPUs unused
+};
+
+struct AdviceRequest {
+  AdviseJob job;
+  GpuOfferCatalogue catalogue;
+  std::vector<std::string> policies = {"on-demand", "spot-only", "adaptive"};
+  std::string checkpoint = "young-daly";
+  OfferFilter filter;
+  RankingCriteria criteria;
+  // Data-parallel scaling efficiency once the job spans several instances: Horovod measured about 90% on
+  // 128 GPUs for ResNet-101 and Inception V3 (Sergeev & Del Balso, arXiv 1802.05799, §5).
+  double cross_instance_efficiency = 0.9;
+  std::uint64_t seed = 1;
+  std::uint64_t replications = 300;
+  int threads = 0;
+};
+
+struct AdviceRow {
+  GpuOffer offer;
+  std::string preemption_basis;   // of the offer's preemption source: "recorded", "fitted", "default"
+  std::string preemption_origin;  // "us-west1.json:us-west1-b", "exponential mean 2538 h"
+  std::string policy;
+  int instances = 1;
+  int idle_gpus = 0;
+  double step_time_s = 0.0;
+  std::string step_time_origin;  // "job file", "predicted from V100", "measured"
+  double work_hours = 0.0;       // steps x step time (/ cross-instance efficiency)
+  AdviceMetrics metrics;
+  RankedEntry ranked;
+};
+
+struct SkippedOffer {
+  GpuOffer offer;
+  std::string reason;
+};
+
+struct AdviceReport {
+  nlohmann::json manifest;       // version, revision, catalogue, job, policies, filters, seed, replications
+  std::vector<AdviceRow> rows;   // best first (ranked, then excluded)
+  std::vector<SkippedOffer> skipped;
+  std::string recommendation;    // one line
+};
+
+// InputError for bad policies, filters matching no offer, or a job no offer can run.
+AdviceReport run_advice(const AdviceRequest& request);
+
+}  // namespace spotsim

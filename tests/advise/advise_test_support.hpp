@@ -1,0 +1,46 @@
+#pragma once
+// Helpers shared by the advise tests: temporary files and a small catalogue written on the fly.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace spotsim::test {
+
+inline std::string shared_dir() { return SPOTSIM_SHARED_DIR; }
+inline bool have_shared_preemption_data() { return std::filesystem::exists(shared_dir() + "/data/preemption"); }
+
+// A fresh directory under the system temp dir, removed when the object goes away.
+class AdviseTempDir {
+ public:
+  explicit AdviseTempDir(const std::string& tag)
+      : path_(std::filesystem::temp_directory_path() / ("spotsim_advise_" + tag + "_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~AdviseTempDir() { std::filesystem::remove_all(path_); }
+  std::string write(const std::string& name, const nlohmann::json& content) const {
+    const std::string file = (path_ / name).string();
+    std::ofstream(file) << content.dump(2);
+    return file;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// One offer with the given prices and shape; preemptions from an exponential lifetime of `mean_hours`.
+inline nlohmann::json one_offer_catalogue(double on_demand, double spot, int gpus_per_instance, double mean_hours,
+                                          const std::string& gpu = "A100-40GB") {
+  return {{"format", "spotsim-gpu-offers"},
+          {"version", 1},
+          {"preemption_sources",
+           {{"exp", {{"lifetime", {{"model", "exponential"}, {"mean_hours", mean_hours}}}, {"notice_s", 30}, {"basis", "default"}}}}},
+          {"offers",
+           {{{"cloud", "gcp"}, {"region", "test-region"}, {"instance_type", "test-1g"}, {"gpu", gpu},
+             {"gpus_per_instance", gpus_per_instance}, {"on_demand_per_hour", on_demand}, {"spot_per_hour", spot},
+             {"date", "2026-01-01"}, {"source", "test"}, {"preemption", "exp"}}}}};
+}
+
+}  // namespace spotsim::test

@@ -1,0 +1,240 @@
+// `spotsim advise`: where should I train this? Ranks every GPU offer of the price catalogue under a set of
+// selection policies by the simulated cost and time of the job (docs/advise.md).
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "experiments/advise/advice_report.hpp"
+#include "experiments/advise/advisor.hpp"
+#include "experiments/atomic_file.hpp"
+#include "sim/duration.hpp"
+#include "sim/errors.hpp"
+#include "traces/json_fields.hpp"
+#include "tools/commands.hpp"
+
+namespace spotsim {
+
+namespace po = boost::program_options;
+
+namespace {
+
+po::options_description advise_options() {
+  po::options_description job("Job (a job file, or the options below; options override the file)");
+  job.add_options()
+      ("job", po::value<std::string>(),
+       "job JSON: from `spotsim steptime --job-out` (step_time_s_by_gpu), or steps + step_time_s + measured_gpu "
+       "(docs/advise.md#job)")
+      ("steps", po::value<double>(), "training steps")
+      ("step-time", po::value<std::string>(), "step time measured on --measured-gpu, e.g. 95.38ms (us, ms or s)")
+      ("measured-gpu", po::value<std::string>(), "the GPU the step time was measured on (spec table name, e.g. V100)")
+      ("matrix-fraction", po::value<double>(), "share of the measured step in matrix/conv kernels [default 0.63]")
+      ("precision", po::value<std::string>(), "matrix precision: fp32 | tf32 | fp16 | bf16 [default fp32]")
+      ("gpus", po::value<int>(), "GPUs the job trains on at once (data parallel) [default 1]")
+      ("params", po::value<std::string>(), "model parameters, e.g. 25.6M or 7B (checkpoint = 14 B/param, mixed-precision Adam)")
+      ("storage-gbps", po::value<double>(), "checkpoint write and read bandwidth, GB/s: sets write/restore from the checkpoint size")
+      ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
+      ("deadline", po::value<std::string>(), "deadline after the job's start, e.g. 24h [default none]");
+  po::options_description offers("Offers and ranking");
+  offers.add_options()
+      ("catalogue", po::value<std::string>()->default_value("gpu_offers"),
+       "price catalogue: a file, or the name of a shipped one in traces/catalogue/")
+      ("cloud", po::value<std::vector<std::string>>()->composing(), "only these clouds (gcp, aws; repeat or comma-separate)")
+      ("gpu", po::value<std::vector<std::string>>()->composing(), "only these GPU types (spec-table names or aliases)")
+      ("region", po::value<std::vector<std::string>>()->composing(), "only these regions or zones")
+      ("allow-idle-gpus", "include offers whose instances would leave some of their GPUs unused")
+      ("policy", po::value<std::vector<std::string>>()->composing(),
+       "selection policy NAME[:key=value,...]; repeat for several [default: on-demand, spot-only, adaptive]")
+      ("checkpoint", po::value<std::string>()->default_value("young-daly"), "checkpoint policy NAME[:key=value,...]")
+      ("cross-instance-efficiency", po::value<double>()->default_value(0.9),
+       "data-parallel scaling efficiency when the job spans several instances, in (0, 1]")
+      ("max-hours", po::value<double>(), "rank only rows whose p95 completion time is at most this many hours")
+      ("budget", po::value<double>(), "rank only rows whose p95 cost is at most this many USD")
+      ("min-deadline-probability", po::value<double>()->default_value(0.9),
+       "with --deadline: rank only rows that meet it in at least this fraction of runs");
+  po::options_description mc("Monte Carlo and output");
+  mc.add_options()
+      ("seed", po::value<std::uint64_t>()->default_value(1), "base seed, the same for every offer (common random numbers)")
+      ("replications,n", po::value<std::uint64_t>()->default_value(300), "replications per offer and policy")
+      ("threads", po::value<int>()->default_value(0), "worker threads (0 = all cores); never changes results")
+      ("format,f", po::value<std::string>(), "table | json | csv [default: table, or from --output's extension]")
+      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
+      ("help,h", "show this help and exit");
+  po::options_description all;
+  all.add(job).add(offers).add(mc);
+  return all;
+}
+
+// "a,b" and repeated options alike.
+std::vector<std::string> list_option(const po::variables_map& vm, const char* name) {
+  std::vector<std::string> items;
+  if (!vm.count(name)) return items;
+  for (const std::string& value : vm[name].as<std::vector<std::string>>()) {
+    std::stringstream parts(value);
+    for (std::string item; std::getline(parts, item, ',');) {
+      if (!item.empty()) items.push_back(item);
+    }
+  }
+  return items;
+}
+
+// "25.6M", "1.3B", "7e9": the way model sizes are quoted (the same spellings as `spotsim steptime --params`).
+double parameter_count(const std::string& text) {
+  static const std::vector<std::pair<char, double>> suffixes = {{'K', 1e3}, {'k', 1e3}, {'M', 1e6}, {'B', 1e9}, {'G', 1e9}, {'T', 1e12}};
+  std::string digits = text;
+  double scale = 1.0;
+  for (const auto& [suffix, factor] : suffixes) {
+    if (!digits.empty() && digits.back() == suffix) {
+      digits.pop_back();
+      scale = factor;
+      break;
+    }
+  }
+  std::istringstream in(digits);
+  double value = 0.0;
+  if (digits.empty() || !(in >> value) || !in.eof() || !(value > 0.0) || !std::isfinite(value * scale)) {
+    throw InputError("--params: expected a parameter count such as 25.6M, 1.3B or 7e9, got '" + text + "'");
+  }
+  return value * scale;
+}
+
+// A step time keeps its sub-millisecond digits ("95.38ms"), which a duration in whole milliseconds would drop.
+double step_seconds(const std::string& text) {
+  static const std::vector<std::pair<std::string, double>> units = {{"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+  for (const auto& [unit, factor] : units) {
+    if (text.size() <= unit.size() || !text.ends_with(unit)) continue;
+    std::istringstream in(text.substr(0, text.size() - unit.size()));
+    double value = 0.0;
+    if (in >> value && in.eof() && value > 0.0 && std::isfinite(value)) return value * factor;
+    break;
+  }
+  throw InputError("--step-time: expected a step time such as 95.38ms, 0.2s or 800us, got '" + text + "'");
+}
+
+// The job file with the command line's job options written over it, read by the one job reader.
+AdviseJob job_from(const po::variables_map& vm) {
+  nlohmann::json document = nlohmann::json::object();
+  std::string where = "command line";
+  if (vm.count("job")) {
+    where = vm["job"].as<std::string>();
+    document = read_json_file(where);
+    if (!document.is_object()) throw InputError(where + ": expected a JSON object (a job description)");
+  }
+  const bool overridden = vm.count("steps") || vm.count("step-time") || vm.count("measured-gpu") || vm.count("gpus") ||
+                          vm.count("params") || vm.count("startup") || vm.count("deadline") ||
+                          vm.count("matrix-fraction") || vm.count("precision");
+  if (vm.count("job") && overridden) where += " with command-line options";
+  if (vm.count("steps")) document["steps"] = vm["steps"].as<double>();
+  if (vm.count("step-time")) {
+    document.erase("step_time_s_by_gpu");
+    document.erase("work_hours");
+    document["step_time_s"] = step_seconds(vm["step-time"].as<std::string>());
+  }
+  if (vm.count("measured-gpu")) document["measured_gpu"] = vm["measured-gpu"].as<std::string>();
+  if (vm.count("matrix-fraction")) document["matrix_fraction"] = vm["matrix-fraction"].as<double>();
+  if (vm.count("precision")) document["precision"] = vm["precision"].as<std::string>();
+  if (vm.count("gpus")) document["gpus"] = vm["gpus"].as<int>();
+  if (vm.count("params")) {
+    for (const char* field : {"checkpoint_size_gb", "checkpoint_write_s", "restore_s"}) document.erase(field);
+    document["parameters"] = parameter_count(vm["params"].as<std::string>());
+  }
+  if (vm.count("startup")) document["startup_s"] = to_seconds(parse_duration(vm["startup"].as<std::string>(), "--startup"));
+  if (vm.count("deadline")) document["deadline_hours"] = to_hours(parse_duration(vm["deadline"].as<std::string>(), "--deadline"));
+  if (document.empty()) throw InputError("expected a job: --job FILE, or --steps with --step-time and --measured-gpu");
+  AdviseJob job = read_advise_job(document, where);
+  if (vm.count("storage-gbps")) apply_storage_bandwidth(job, vm["storage-gbps"].as<double>(), "--storage-gbps");
+  return job;
+}
+
+std::optional<double> positive_option(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return std::nullopt;
+  const double value = vm[name].as<double>();
+  if (!(value > 0.0 && value < 1e12)) throw InputError(std::string("--") + name + ": expected a positive number");
+  return value;
+}
+
+AdviceRequest request_from(const po::variables_map& vm) {
+  AdviceRequest request;
+  request.job = job_from(vm);
+  request.catalogue = read_gpu_offer_catalogue(locate_gpu_offer_catalogue(vm["catalogue"].as<std::string>()));
+  // Repeated, not comma-separated: a policy's own parameters are comma-separated.
+  if (vm.count("policy")) request.policies = vm["policy"].as<std::vector<std::string>>();
+  request.checkpoint = vm["checkpoint"].as<std::string>();
+  request.filter = {list_option(vm, "cloud"), list_option(vm, "gpu"), list_option(vm, "region"),
+                    vm.count("allow-idle-gpus") > 0};
+  request.cross_instance_efficiency = vm["cross-instance-efficiency"].as<double>();
+  request.criteria.max_hours = positive_option(vm, "max-hours");
+  request.criteria.budget = positive_option(vm, "budget");
+  if (request.job.base.deadline != kNever) {
+    const double p = vm["min-deadline-probability"].as<double>();
+    if (!(p >= 0.0 && p <= 1.0)) throw InputError("--min-deadline-probability: expected a fraction in [0, 1]");
+    request.criteria.min_deadline_probability = p;
+  }
+  request.seed = vm["seed"].as<std::uint64_t>();
+  request.replications = vm["replications"].as<std::uint64_t>();
+  if (request.replications < 1 || request.replications > 100'000'000ULL) {
+    throw InputError("--replications: expected an integer in [1, 100000000]");
+  }
+  request.threads = vm["threads"].as<int>();
+  if (request.threads < 0 || request.threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
+  return request;
+}
+
+std::string output_format_of(const po::variables_map& vm) {
+  std::string format = "table";
+  if (vm.count("format")) {
+    format = vm["format"].as<std::string>();
+  } else if (vm.count("output")) {
+    const std::string path = vm["output"].as<std::string>();
+    format = path.size() > 5 && path.ends_with(".json") ? "json" : path.size() > 4 && path.ends_with(".csv") ? "csv" : "";
+    if (format.empty()) throw InputError("--output '" + path + "': expected a .json or .csv file, or give --format");
+  }
+  if (format != "table" && format != "json" && format != "csv") {
+    throw InputError("--format '" + format + "': expected table, json or csv");
+  }
+  return format;
+}
+
+}  // namespace
+
+int advise_command(int argc, const char* const* argv) {
+  const std::string program = argc > 0 ? argv[0] : "spotsim advise";
+  try {
+    const auto options = advise_options();
+    po::variables_map vm;
+    try {
+      po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+      po::notify(vm);
+    } catch (const po::error& e) {
+      throw InputError(e.what());
+    }
+    if (vm.count("help")) {
+      std::cout << "Usage: " << program << " --job job.json [options]\n\n"
+                << "Where should I train this? For every GPU offer of the price catalogue and each selection policy,\n"
+                << "predict the job's step time on that GPU, simulate it (Monte Carlo) and rank the offers by expected\n"
+                << "cost, marking the Pareto-optimal ones on cost and time.\n\n"
+                << "Example: " << program << " --job job.json --deadline 24h --cloud gcp\n"
+                << options << "\n";
+      return 0;
+    }
+    const std::string format = output_format_of(vm);
+    const AdviceReport report = run_advice(request_from(vm));
+    const std::string text = format == "json" ? advice_json(report) : format == "csv" ? advice_csv(report) : advice_table(report);
+    if (vm.count("output")) {
+      write_file_atomically(vm["output"].as<std::string>(), text);
+      std::cerr << program << ": wrote " << vm["output"].as<std::string>() << "\n" << report.recommendation << "\n";
+    } else {
+      std::cout << text;
+    }
+    return 0;
+  } catch (const InputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace spotsim
