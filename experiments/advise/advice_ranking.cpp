@@ -4,11 +4,17 @@
 #include <numeric>
 #include <tuple>
 
-#include "experiments/report_writer.hpp"
+#include <cstdio>
 
 namespace spotsim {
 
 namespace {
+
+std::string fraction_text(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", f);
+  return buf;
+}
 
 // Lower is better in every component; higher-is-better metrics enter negated.
 auto sort_key(const AdviceMetrics& m) {
@@ -29,9 +35,9 @@ bool dominates(const AdviceMetrics& a, const AdviceMetrics& b) {
 }
 
 std::string exclusion_reason(const AdviceMetrics& m, const RankingCriteria& criteria) {
-  if (m.completed_fraction < 1.0) return "not every run completed (" + format_number(m.completed_fraction) + ")";
+  if (m.completed_fraction < 1.0) return "not every run completed (" + fraction_text(m.completed_fraction) + ")";
   if (criteria.min_deadline_probability && m.deadline_probability < *criteria.min_deadline_probability) {
-    return "P(deadline) " + format_number(m.deadline_probability) + " < " + format_number(*criteria.min_deadline_probability);
+    return "P(deadline) " + fraction_text(m.deadline_probability) + " < " + fraction_text(*criteria.min_deadline_probability);
   }
   if (criteria.budget && m.p95_cost > *criteria.budget) return "p95 cost over --budget";
   if (criteria.max_hours && m.p95_hours > *criteria.max_hours) return "p95 time over --max-hours";

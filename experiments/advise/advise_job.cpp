@@ -110,15 +110,13 @@ StepTimeOnGpu step_time_on(const AdviseJob& job, const std::string& gpu) {
   if (const auto it = job.step_time_s_by_gpu.find(name); it != job.step_time_s_by_gpu.end()) {
     return {it->second, "job file"};
   }
-  if (!job.measured_gpu.empty()) {
-    if (name == job.measured_gpu) return {job.measured_step_time_s, "measured"};
-    if (find_gpu_spec(name) != nullptr) {
-      return {predict_step_time_s(job.measured_step_time_s, job.measured_gpu, name, job.matrix_fraction, job.precision),
-              "predicted from " + job.measured_gpu};
-    }
-    return {std::nullopt, "not in the GPU spec table, so no prediction; add it to the job's step_time_s_by_gpu"};
+  if (find_gpu_spec(name) == nullptr) {
+    return {std::nullopt, "not in the GPU spec table, so no prediction; give its step time in the job's step_time_s_by_gpu"};
   }
-  return {std::nullopt, "no step time in the job (rerun spotsim steptime with --target " + name + ")"};
+  if (job.measured_gpu.empty()) return {std::nullopt, "no step time in the job (rerun spotsim steptime with --target " + name + ")"};
+  if (name == job.measured_gpu) return {job.measured_step_time_s, "measured"};
+  return {predict_step_time_s(job.measured_step_time_s, job.measured_gpu, name, job.matrix_fraction, job.precision),
+          "predicted from " + job.measured_gpu};
 }
 
 }  // namespace spotsim
