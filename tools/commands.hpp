@@ -7,5 +7,7 @@ int simulate_command(int argc, const char* const* argv);
 int steptime_command(int argc, const char* const* argv);
 int trace_command(int argc, const char* const* argv);
 int advise_command(int argc, const char* const* argv);
+int sweep_command(int argc, const char* const* argv);
+int regress_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

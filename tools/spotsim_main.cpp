@@ -19,6 +19,8 @@ constexpr Subcommand kSubcommands[] = {
     {"steptime", "per-step GPU time from a PyTorch profiler trace, predicted on other GPUs", spotsim::steptime_command},
     {"trace", "convert, inspect, fit and generate spot traces (see docs/traces.md)", spotsim::trace_command},
     {"advise", "where should I train this? rank GPU offers and policies by simulated cost and time", spotsim::advise_command},
+    {"sweep", "run an experiment spec: policies x traces x jobs, summaries, Pareto, tuning", spotsim::sweep_command},
+    {"regress", "re-run committed baselines; fail on regressions beyond Monte Carlo noise", spotsim::regress_command},
 };
 
 void usage(std::ostream& out) {

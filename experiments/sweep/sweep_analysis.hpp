@@ -1,0 +1,45 @@
+#pragma once
+// What a sweep's runs say, per configuration: every metric's Summary, paired differences against the baseline
+// policy, and whether the configuration is on the Pareto frontier of cost vs completion time; plus, where the
+// spec sweeps checkpoint intervals, the empirically best interval (checkpoint_tuning.hpp).
+//
+// Paired differences: configuration c and its baseline b (same trace, job and checkpoint policy, the baseline
+// selection policy) share the seed, so replication r of both sees the same preemptions. d_r = x_c,r − x_b,r is
+// summarised like any sample: its Student-t interval is much tighter than the difference of two independent
+// means because the common noise cancels (common random numbers; Law, Simulation Modeling and Analysis, 5th ed.,
+// §11.2, paired-t confidence interval).
+//
+// Pareto frontier: within each (trace, job) group — comparing policies on the same job and market — over the
+// means of (cost_total, completion_hours), and separately over their 95th percentiles.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiments/sweep/checkpoint_tuning.hpp"
+#include "experiments/sweep/sweep_plan.hpp"
+#include "sim/run_result.hpp"
+#include "sim/statistics.hpp"
+
+namespace spotsim {
+
+struct PairedDifference {
+  std::size_t baseline_configuration = 0;
+  std::vector<Summary> by_metric;  // summaries of x_c,r − x_b,r, one per entry of run_metrics()
+};
+
+struct ConfigurationResult {
+  std::vector<Summary> summaries;  // one per entry of run_metrics()
+  std::optional<PairedDifference> vs_baseline;
+  bool pareto_mean = false;
+  bool pareto_p95 = false;
+};
+
+struct SweepAnalysis {
+  std::vector<ConfigurationResult> configurations;
+  std::vector<CheckpointTuning> tuning;
+};
+
+// `runs` holds every run of the plan, in run order.
+SweepAnalysis analyse_sweep(const SweepPlan& plan, const std::vector<RunResult>& runs);
+
+}  // namespace spotsim

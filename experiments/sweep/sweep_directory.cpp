@@ -1,0 +1,93 @@
+#include "experiments/sweep/sweep_directory.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "experiments/atomic_file.hpp"
+#include "sim/errors.hpp"
+#include "spotsim/version.hpp"
+#include "traces/json_fields.hpp"
+
+namespace spotsim {
+
+namespace fs = std::filesystem;
+
+std::string sweep_state_path(const std::string& dir) { return (fs::path(dir) / "sweep.json").string(); }
+
+std::string chunk_path(const std::string& dir, std::uint64_t chunk) {
+  char name[40];
+  std::snprintf(name, sizeof name, "chunk-%08llu.csv", static_cast<unsigned long long>(chunk));
+  return (fs::path(dir) / "chunks" / name).string();
+}
+
+nlohmann::json sweep_state_json(const SweepPlan& plan, ShardSelection shard) {
+  nlohmann::json traces = nlohmann::json::array();
+  for (const TraceInfo& t : plan.traces) traces.push_back(trace_info_json(t));
+  const ChunkRange range = shard_chunks(plan, shard);
+  return {{"format", "spotsim-sweep-state"},
+          {"version", 1},
+          {"tool_version", kVersion},
+          {"git_revision", kGitRevision},
+          {"spec_hash", plan.spec_hash},
+          {"spec", plan.spec.canonical},
+          {"traces", traces},
+          {"shard", {{"index", shard.index}, {"count", shard.count}}},
+          {"chunks", {{"total", plan.chunk_count()}, {"first", range.first}, {"end", range.end}}}};
+}
+
+SweepState read_sweep_state(const std::string& dir) {
+  const std::string file = sweep_state_path(dir);
+  const nlohmann::json doc = read_json_file(file);
+  const JsonFields f(doc, file, "");
+  if (f.string("format") != "spotsim-sweep-state") f.fail_value("format", "\"spotsim-sweep-state\"", f.raw("format"));
+  std::vector<TraceInfo> traces;
+  for (const auto& t : f.array("traces")) traces.push_back(trace_info_from_json(t, file));
+  SweepState state{plan_sweep(parse_experiment_spec(f.raw("spec"), file + " (field 'spec')"), std::move(traces)),
+                   {},
+                   {},
+                   f.string("tool_version"),
+                   f.string("git_revision")};
+  if (state.plan.spec_hash != f.string("spec_hash")) f.fail("spec_hash", "the hash of field 'spec' (was the file edited?)");
+  const JsonFields shard = f.object("shard");
+  state.shard.count = static_cast<std::uint64_t>(shard.integer("count", 1, 1'000'000'000));
+  state.shard.index = static_cast<std::uint64_t>(shard.integer("index", 1, static_cast<std::int64_t>(state.shard.count)));
+  state.chunks = shard_chunks(state.plan, state.shard);
+  return state;
+}
+
+void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, ShardSelection shard, bool resume) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "chunks", ec);
+  if (ec) throw InputError(dir + ": cannot create the output directory: " + ec.message());
+  const std::string state_file = sweep_state_path(dir);
+  const nlohmann::json state = sweep_state_json(plan, shard);
+  if (fs::exists(state_file)) {
+    if (!resume) {
+      throw InputError(dir + ": already holds a sweep (" + state_file +
+                       "); pass --resume to continue it, or choose another --out");
+    }
+    const nlohmann::json old = read_json_file(state_file);
+    for (const char* key : {"spec_hash", "traces", "shard", "tool_version", "git_revision"}) {
+      if (!old.contains(key) || old[key] != state[key]) {
+        throw InputError(state_file + ": field '" + key + "': expected " + state[key].dump() + " to resume this sweep, got " +
+                         (old.contains(key) ? old[key].dump() : std::string("nothing")) +
+                         "; results of a different spec, trace, shard or build cannot be mixed: use another --out");
+      }
+    }
+    // Leftovers of writes cut short by an interruption: never renamed into place, so never counted as results.
+    for (const auto& entry : fs::directory_iterator(fs::path(dir) / "chunks")) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(".chunk-", 0) == 0 && name.find(".tmp.") != std::string::npos) fs::remove(entry.path(), ec);
+    }
+  }
+  write_file_atomically(state_file, state.dump(2) + "\n");
+}
+
+std::vector<bool> finished_chunks(const std::string& dir, ChunkRange range) {
+  std::vector<bool> done(range.end - range.first, false);
+  std::error_code ec;
+  for (std::uint64_t c = range.first; c < range.end; ++c) done[c - range.first] = fs::is_regular_file(chunk_path(dir, c), ec);
+  return done;
+}
+
+}  // namespace spotsim

@@ -1,0 +1,29 @@
+#pragma once
+// The result files of a finished sweep (docs/outputs.md#sweep-outputs): runs.csv (one row per run),
+// summary.json (per configuration: summaries, paired differences, Pareto flags; checkpoint tuning),
+// summary.md (the same as tables for people and for docs/validation.md) and manifest.json (version, git revision,
+// canonical spec, seeds). They are rendered from the chunk files alone, so a single run, a resumed run and a
+// merge of shards give byte-identical files.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "experiments/sweep/sweep_analysis.hpp"
+#include "experiments/sweep/sweep_plan.hpp"
+#include "sim/run_result.hpp"
+
+namespace spotsim {
+
+// Every run of the plan, in run order, from the chunk files under `dirs` (each chunk from the first directory
+// that has it); InputError naming the first missing chunk.
+std::vector<RunResult> read_all_runs(const SweepPlan& plan, const std::vector<std::string>& dirs);
+
+nlohmann::json sweep_manifest_json(const SweepPlan& plan);
+nlohmann::json sweep_summary_json(const SweepPlan& plan, const SweepAnalysis& analysis);
+std::string sweep_summary_markdown(const SweepPlan& plan, const SweepAnalysis& analysis);
+
+// Reads the chunks under `dir`, writes the four result files there (each atomically) and returns the markdown.
+std::string write_sweep_outputs(const SweepPlan& plan, const std::string& dir);
+
+}  // namespace spotsim

@@ -1,0 +1,105 @@
+// summary.md of a sweep: the per-configuration table and the checkpoint tuning table, in Markdown so that they
+// read well on a terminal and paste into docs/validation.md unchanged.
+#include <cstdio>
+
+#include "experiments/run_metrics.hpp"
+#include "experiments/sweep/configuration_samples.hpp"
+#include "experiments/sweep/sweep_outputs.hpp"
+#include "sim/duration.hpp"
+
+namespace spotsim {
+
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string with_interval(const Summary& s, int decimals) {
+  return fixed(s.mean, decimals) + " [" + fixed(s.ci_low, decimals) + ", " + fixed(s.ci_high, decimals) + "]";
+}
+
+std::string signed_interval(const Summary& s, int decimals) {
+  auto sign = [&](double v) {
+    std::string text = v > 0 ? "+" : "";  // built step by step: GCC 12 warns falsely (-Wrestrict) on "+" + string
+    text += fixed(v, decimals);
+    return text;
+  };
+  return sign(s.mean) + " [" + sign(s.ci_low) + ", " + sign(s.ci_high) + "]";
+}
+
+std::string hours_or_dash(double h) { return h < 0 ? "–" : fixed(h, 2) + " h"; }
+
+std::string pareto_marks(const ConfigurationResult& r) {
+  if (r.pareto_mean && r.pareto_p95) return "mean, p95";
+  if (r.pareto_mean) return "mean";
+  if (r.pareto_p95) return "p95";
+  return "";
+}
+
+void configurations_table(const SweepPlan& plan, const SweepAnalysis& analysis, std::string& out) {
+  const std::size_t cost = metric_index("cost_total", "summary"), time = metric_index("completion_hours", "summary");
+  const std::size_t met = metric_index("deadline_met", "summary"), done = metric_index("completed", "summary");
+  const std::string baseline = plan.spec.baseline_policy ? *plan.spec.baseline_policy : "";
+  out += "| # | trace | job | policy | checkpoint | cost USD [95% CI] | cost p95 | completion h [95% CI] | completion p95 "
+         "| completed | deadline met | Δ cost vs " + (baseline.empty() ? std::string("baseline") : baseline) +
+         " [95% CI] | Pareto |\n";
+  out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const Configuration& c : plan.configurations) {
+    const ConfigurationResult& r = analysis.configurations[c.index];
+    const auto& s = r.summaries;
+    out += "| " + std::to_string(c.index) + " | " + plan.traces[c.trace].name + " | " + plan.job_label_of(c) + " | `" +
+           plan.policy_of(c) + "` | `" + plan.checkpoint_of(c) + "` | " + with_interval(s[cost], 2) + " | " +
+           fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) + " | " + fixed(s[time].p95, 2) + " | " +
+           fixed(s[done].mean, 3) + " | " + fixed(s[met].mean, 3) + " | " +
+           (r.vs_baseline ? signed_interval(r.vs_baseline->by_metric[cost], 2) : std::string("–")) + " | " +
+           pareto_marks(r) + " |\n";
+  }
+}
+
+void tuning_tables(const SweepPlan& plan, const SweepAnalysis& analysis, std::string& out) {
+  const std::string& metric = plan.spec.tuning_metric;
+  out += "\n## Checkpoint interval\n\nBest fixed interval by mean " + metric +
+         " (lower is better" + (metric_higher_is_better(metric) ? ", sign reversed" : "") +
+         "); \"not significantly worse\" spans the intervals whose paired difference to the best has a 95% CI "
+         "reaching 0. Young and Daly intervals use the first zone's mean time between preemptions.\n\n";
+  out += "| trace | job | policy | best interval | " + metric + " [95% CI] | not significantly worse | Young | Daly |\n";
+  out += "|---|---|---|---|---|---|---|---|\n";
+  for (const CheckpointTuning& t : analysis.tuning) {
+    out += "| " + plan.traces[t.trace].name + " | " + plan.spec.jobs[t.job].label + " | `" + plan.spec.policies[t.policy] +
+           "` | " + format_duration(t.best_interval) + " | " + with_interval(t.best_metric, 3) + " | " +
+           format_duration(t.plausible_low) + " – " + format_duration(t.plausible_high) + " | " +
+           hours_or_dash(t.young_interval_hours) + " | " + hours_or_dash(t.daly_interval_hours) + " |\n";
+  }
+  bool any_reference = false;
+  for (const CheckpointTuning& t : analysis.tuning) any_reference = any_reference || !t.references.empty();
+  if (!any_reference) return;
+  out += "\n| trace | job | policy | checkpoint | " + metric + " [95% CI] | Δ vs best interval [95% CI] |\n";
+  out += "|---|---|---|---|---|---|\n";
+  for (const CheckpointTuning& t : analysis.tuning) {
+    for (const TuningReference& r : t.references) {
+      out += "| " + plan.traces[t.trace].name + " | " + plan.spec.jobs[t.job].label + " | `" +
+             plan.spec.policies[t.policy] + "` | `" + plan.checkpoint_of(plan.configurations[r.configuration]) + "` | " +
+             with_interval(r.metric, 3) + " | " + signed_interval(r.difference_to_best, 3) + " |\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string sweep_summary_markdown(const SweepPlan& plan, const SweepAnalysis& analysis) {
+  std::string out = "# " + plan.spec.name + "\n\n";
+  if (!plan.spec.description.empty()) out += plan.spec.description + "\n\n";
+  out += std::to_string(plan.run_count()) + " runs: " + std::to_string(plan.configurations.size()) +
+         " configurations × " + std::to_string(plan.spec.replications) + " replications, seed " +
+         std::to_string(plan.spec.seed) + ", spec " + plan.spec_hash +
+         ". Means with Student-t 95% confidence intervals. Pareto: on the frontier of cost vs completion time "
+         "(means, and 95th percentiles) among the configurations of the same trace and job.\n\n";
+  configurations_table(plan, analysis, out);
+  if (!analysis.tuning.empty()) tuning_tables(plan, analysis, out);
+  return out;
+}
+
+}  // namespace spotsim
