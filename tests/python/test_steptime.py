@@ -1,0 +1,50 @@
+"""Kineto step profiles and step-time predictions from Python, against `spotsim steptime` on the real traces."""
+import json
+
+import numpy as np
+import pytest
+
+import spotsim
+
+V100 = "data/kernels/kineto-traces/hta/v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz"
+
+
+@pytest.fixture(scope="module")
+def profile(shared):
+    return spotsim.read_kineto(shared / V100)
+
+
+def test_profile(profile):
+    info = profile.info
+    assert info["gpu"] == "V100" and info["vendor"] == "nvidia" and info["schema"] == "current"
+    steps = profile.steps
+    assert list(steps.columns) == ["step", "warmup", "wall_ms", "gpu_busy_ms", "step_ms", "matrix_ms",
+                                   "memory_bound_ms", "communication_ms", "memcpy_memset_ms", "other_ms"]
+    assert steps["warmup"].iloc[0] and not steps["warmup"].iloc[-1]
+    steady = steps[~steps["warmup"]]
+    assert info["step_ms_mean"] == pytest.approx(steady["step_ms"].mean())
+    assert (steps["step_ms"] >= steps["wall_ms"]).all() and (steps["step_ms"] >= steps["gpu_busy_ms"]).all()
+    classes = profile.classes.set_index("kernel_class")
+    assert classes.loc["matrix", "time_ms"] == pytest.approx(steady["matrix_ms"].mean())
+    assert classes.loc["matrix", "kernels"] > 0
+
+
+def test_predictions_match_the_cli_job_file(cli, shared, profile, tmp_path):
+    job = tmp_path / "job.json"
+    code, _, err = cli("steptime", shared / V100, "--target", "A100-40GB,H100", "--steps", "1000", "--job-out", job)
+    assert code == 0, err
+    expected = json.loads(job.read_text())["step_time_s_by_gpu"]
+    predictions = profile.predict(["A100-40GB", "H100"]).set_index("target")
+    assert list(predictions.index) == ["V100", "A100-40GB", "H100"]
+    for gpu, seconds in expected.items():
+        assert predictions.loc[gpu, "predicted_step_ms"] * 1e-3 == pytest.approx(seconds, rel=1e-12)
+    # On its own GPU the prediction is the measurement; faster GPUs predict shorter steps.
+    v100 = predictions.loc["V100"]
+    assert v100["predicted_step_ms"] == pytest.approx(v100["measured_step_ms"])
+    assert predictions.loc["H100", "predicted_step_ms"] < predictions.loc["A100-40GB", "predicted_step_ms"] < \
+        v100["predicted_step_ms"]
+    assert predictions.loc["A100-40GB", "predicted_matrix_ms"] < v100["measured_matrix_ms"]
+
+
+def test_a_comma_list_of_targets(profile):
+    assert list(profile.predict("T4,L4")["target"]) == ["V100", "T4", "L4"]

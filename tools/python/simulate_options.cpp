@@ -1,0 +1,122 @@
+#include "tools/python/simulate_options.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "experiments/job_reader.hpp"
+#include "sim/duration.hpp"
+#include "sim/errors.hpp"
+#include "traces/json_fields.hpp"
+
+namespace py = pybind11;
+
+namespace spotsim::python {
+
+namespace {
+
+constexpr std::array kKnownOptions = {"trace",        "policy",   "checkpoint",       "trace_start",   "job",
+                                      "work",         "steps",    "step_time",        "nodes",         "restore",
+                                      "startup",      "deadline", "checkpoint_write", "give_up_after", "seed",
+                                      "replications", "threads"};
+
+// The option as the CLI writes it: give_up_after -> --give-up-after.
+std::string cli_name(std::string key) {
+  std::replace(key.begin(), key.end(), '_', '-');
+  return "--" + key;
+}
+
+class Options {
+ public:
+  explicit Options(const py::dict& options) {
+    for (const auto& [key, value] : options) {
+      const std::string name = py::str(key);
+      if (std::find(kKnownOptions.begin(), kKnownOptions.end(), name) == kKnownOptions.end()) {
+        // boost::program_options' wording, as the CLI prints it for an unknown option.
+        throw InputError("unrecognised option '" + cli_name(name) + "'");
+      }
+      if (!value.is_none()) values_[py::str(key)] = value;
+    }
+  }
+
+  bool has(const char* key) const { return values_.contains(key); }
+
+  std::string text(const char* key, const char* fallback) const {
+    return has(key) ? std::string(py::str(values_[key])) : std::string(fallback);
+  }
+  Millis duration(const char* key) const { return parse_duration(text(key, ""), cli_name(key)); }
+
+  // Integers must be Python ints: 2.0 or "2" would be silently truncated or parsed, which the CLI refuses too.
+  long long integer(const char* key, long long fallback) const {
+    if (!has(key)) return fallback;
+    const py::object value = values_[key];
+    if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
+      throw InputError("the argument ('" + std::string(py::str(value)) + "') for option '" + cli_name(key) +
+                       "' is invalid");
+    }
+    return value.cast<long long>();
+  }
+  double number(const char* key) const {
+    const py::object value = values_[key];
+    if (py::isinstance<py::bool_>(value) || !(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value))) {
+      throw InputError("the argument ('" + std::string(py::str(value)) + "') for option '" + cli_name(key) +
+                       "' is invalid");
+    }
+    return value.cast<double>();
+  }
+
+ private:
+  py::dict values_;
+};
+
+}  // namespace
+
+SimulationRequest simulation_request_from(const py::dict& options) {
+  const Options o(options);
+  SimulationRequest request;
+  request.trace = o.text("trace", "us-west1");
+  request.policy = o.text("policy", "adaptive");
+  request.checkpoint = o.text("checkpoint", "young-daly");
+  request.job.work = 48 * kMillisPerHour;
+  const std::string job_file = o.text("job", "");
+  if (o.has("job")) apply_job_json(read_json_file(job_file), job_file, request.job, &request.gpu_step_times);
+  if (o.has("work") || o.has("steps")) request.gpu_step_times.reset();  // the options set the work
+  if (o.has("work") && (o.has("steps") || o.has("step_time"))) {
+    throw InputError("--work: give either --work or --steps with --step-time, not both");
+  }
+  if (o.has("work")) request.job.work = o.duration("work");
+  if (o.has("steps") != o.has("step_time")) throw InputError("--steps and --step-time must be given together");
+  if (o.has("steps")) {
+    const double steps = o.number("steps");
+    if (!(steps >= 1.0 && steps <= 1e15)) throw InputError("--steps: expected a number of steps in [1, 1e15]");
+    request.job.work = static_cast<Millis>(steps * static_cast<double>(o.duration("step_time")));
+  }
+  if (o.has("nodes")) {
+    const long long nodes = o.integer("nodes", 1);
+    // Out of int's range is out of validate_job's range too; clamp so that it reports the field.
+    request.job.nodes = static_cast<int>(std::clamp(nodes, -1LL, 1LL << 30));
+  }
+  if (o.has("checkpoint_write")) request.job.checkpoint_write = o.duration("checkpoint_write");
+  if (o.has("restore")) request.job.restore = o.duration("restore");
+  if (o.has("startup")) request.job.startup = o.duration("startup");
+  if (o.has("deadline")) request.job.deadline = o.duration("deadline");
+  if (o.has("give_up_after")) request.job.give_up_after = o.duration("give_up_after");
+  validate_job(request.job, o.has("job") ? job_file + " with command-line overrides" : "command line");
+
+  const long long seed = o.integer("seed", 1);
+  if (seed < 0) throw InputError("the argument ('" + std::to_string(seed) + "') for option '--seed' is invalid");
+  request.seed = static_cast<std::uint64_t>(seed);
+  const long long replications = o.integer("replications", 1000);
+  if (replications < 1 || replications > 1'000'000'000LL) {
+    throw InputError("--replications: expected an integer in [1, 1000000000]");
+  }
+  request.replications = static_cast<std::uint64_t>(replications);
+  const long long threads = o.integer("threads", 0);
+  if (threads < 0 || threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
+  request.threads = static_cast<int>(threads);
+  const std::string start = o.text("trace_start", "random");
+  if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
+  return request;
+}
+
+}  // namespace spotsim::python

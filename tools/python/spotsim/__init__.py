@@ -1,0 +1,26 @@
+"""spotsim from Python: cost and completion time of ML training on spot GPUs.
+
+The same core library as the ``spotsim`` command line, with results as pandas DataFrames (docs/python.md)::
+
+    import spotsim
+    result = spotsim.simulate(trace="us-west1", policy="adaptive", work="48h", replications=1000)
+    result.summary.loc["cost_total", ["mean", "ci_low", "ci_high"]]
+
+Every user error raises ``spotsim.InputError`` (a ValueError) with the message the CLI prints.
+"""
+from ._spotsim import InputError, LifetimeModel, __version__, daly_interval, git_revision, young_interval
+from .analysis import pareto_front, quantile_ci
+from .catalog import gpu_specs, metrics, policies, trace_document, trace_zones, traces, write_trace
+from .data import shared_dir
+from .lifetimes import empirical_cdf, fit_lifetimes, kaplan_meier, lifetime_model, lifetime_records
+from .simulation import SimulationResult, simulate
+from .steptime import KinetoProfile, checkpoint_cost, read_kineto
+from .sweeps import SweepResult, fixed_interval, sweep
+
+__all__ = [
+    "InputError", "KinetoProfile", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
+    "checkpoint_cost", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval", "git_revision",
+    "gpu_specs", "kaplan_meier", "lifetime_model", "lifetime_records", "metrics", "pareto_front", "policies",
+    "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",
+    "write_trace", "young_interval",
+]

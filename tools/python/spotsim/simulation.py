@@ -1,0 +1,61 @@
+"""spotsim.simulate(): one job, one selection policy, one checkpoint policy, Monte Carlo replications."""
+import json
+
+import pandas as pd
+
+from . import _spotsim
+from .options import cli_options
+
+
+class SimulationResult:
+    """What ``spotsim simulate --format json`` writes, as Python objects.
+
+    manifest -- dict: version, git revision, trace, policies, job, seed, replications (everything to reproduce it)
+    runs     -- DataFrame, one row per replication, the columns of the CLI's CSV (docs/outputs.md)
+    summary  -- DataFrame indexed by metric: unit, label, n, mean, sd, min, max, p50, p95, p99, ci_low, ci_high
+                (ci_* = 95% Student-t interval of the mean)
+    """
+
+    def __init__(self, report):
+        self._report = report
+        self.manifest = report.manifest
+        self.runs = pd.DataFrame(report.run_columns())
+        self.summary = pd.DataFrame(report.summary_rows()).set_index("metric")
+
+    def to_json(self):
+        """The CLI's --format json text (manifest, summary, runs)."""
+        return self._report.to_json()
+
+    def to_csv(self):
+        """The CLI's --format csv text (one row per replication)."""
+        return self._report.to_csv()
+
+    @property
+    def table(self):
+        """The CLI's human-readable table."""
+        return self._report.to_table()
+
+    def __repr__(self):
+        return self.table
+
+    def as_dict(self):
+        """The JSON document as a dict (what json.loads(cli output) gives)."""
+        return json.loads(self.to_json())
+
+
+def simulate(trace="us-west1", policy="adaptive", checkpoint="young-daly", *, job=None, work=None, steps=None,
+             step_time=None, nodes=None, checkpoint_write=None, restore=None, startup=None, deadline=None,
+             give_up_after=None, trace_start="random", seed=1, replications=1000, threads=0):
+    """Run ``spotsim simulate`` with these options and return a SimulationResult.
+
+    The arguments are the CLI's options with '-' written '_' and the same defaults: trace (a path or a shipped
+    trace name), policy and checkpoint ("NAME[:key=value,...]", see spotsim.policies()), job (a job JSON file),
+    work or steps + step_time, nodes, checkpoint_write, restore, startup, deadline, give_up_after (durations such
+    as "48h"), trace_start ("random" or a duration), seed, replications, threads (0 = all cores; never changes a
+    result). The same options and seed give the CLI's numbers exactly.
+    """
+    options = cli_options(trace=trace, policy=policy, checkpoint=checkpoint, job=job, work=work, steps=steps,
+                          step_time=step_time, nodes=nodes, checkpoint_write=checkpoint_write, restore=restore,
+                          startup=startup, deadline=deadline, give_up_after=give_up_after, trace_start=trace_start,
+                          seed=seed, replications=replications, threads=threads)
+    return SimulationResult(_spotsim.simulate(options))
