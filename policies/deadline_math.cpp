@@ -1,7 +1,5 @@
 #include "policies/deadline_math.hpp"
 
-#include <algorithm>
-
 namespace spotsim {
 
 Millis changeover(const Observation& obs) {
@@ -18,16 +16,10 @@ Millis on_demand_finish_time(const Observation& obs) {
                                                                 : 0;
     return pending + obs.remaining_work();
   }
-  const Millis restore = obs.lossless ? 0 : job.restore;
   if (obs.lossless) return job.startup + obs.remaining_work();
-  // Abandon what is not saved...
-  const Millis abandon = job.startup + (obs.committed > 0 ? restore : 0) + (job.work - obs.committed);
-  // ...or save it first (only worth it while training on an instance).
-  if (obs.phase == Phase::kComputing && obs.progress > obs.committed) {
-    const Millis save = job.checkpoint_write + job.startup + restore + obs.remaining_work();
-    return std::min(abandon, save);
-  }
-  return abandon;
+  // Worst case: a preemption now loses everything since the last checkpoint. Planning on the best case (saving
+  // first) would let unsaved work pile up until a preemption makes the deadline unreachable.
+  return job.startup + (obs.committed > 0 ? job.restore : 0) + (job.work - obs.committed);
 }
 
 Millis on_demand_slack(const Observation& obs) {

@@ -9,8 +9,8 @@ namespace spotsim {
 // (start-up, plus reading the checkpoint unless progress is lossless or nothing has been saved).
 Millis changeover(const Observation& obs);
 
-// Wall time from now to finish the job if it moved to on-demand now: the cheaper of saving progress first
-// (a checkpoint write) or abandoning the unsaved part, then the changeover, then the remaining work.
+// Wall time from now to finish the job if it moved to on-demand now, in the worst case: the work since the last
+// checkpoint is lost (as a preemption at this moment would do), then the changeover, then the remaining work.
 // If the job already runs on on-demand: just what is left.
 Millis on_demand_finish_time(const Observation& obs);
 

@@ -8,7 +8,11 @@
 namespace spotsim {
 
 Millis parse_duration(const std::string& text, const std::string& what) {
-  const auto fail = [&]() -> Millis {
+  return static_cast<Millis>(std::llround(parse_duration_ms(text, what)));
+}
+
+double parse_duration_ms(const std::string& text, const std::string& what) {
+  const auto fail = [&]() -> double {
     throw InputError(what + ": expected a duration such as 30m, 2h, 90s, 250ms or 1.5d, got '" + text + "'");
   };
   if (text.empty()) return fail();
@@ -25,7 +29,7 @@ Millis parse_duration(const std::string& text, const std::string& what) {
   else return fail();
   const double ms = value * scale;
   if (ms > 1e15) return fail();
-  return static_cast<Millis>(std::llround(ms));
+  return ms;
 }
 
 std::string format_duration(Millis t) {

@@ -9,6 +9,8 @@ namespace spotsim {
 
 // Throws InputError("<what>: expected a duration such as 30m, 2h or 90s, got '<text>'").
 Millis parse_duration(const std::string& text, const std::string& what);
+// The same syntax, in (fractional) milliseconds: for short durations such as step times ("95.38ms").
+double parse_duration_ms(const std::string& text, const std::string& what);
 std::string format_duration(Millis t);  // the shortest exact form: "2h", "90s", "1500ms"
 
 }  // namespace spotsim

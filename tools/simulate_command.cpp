@@ -1,4 +1,5 @@
 // `spotsim simulate` / `simulate`: Monte Carlo simulation of one job under one selection and checkpoint policy.
+#include <cmath>
 #include <iostream>
 #include <string>
 
@@ -101,7 +102,9 @@ SimulationRequest request_from(const po::variables_map& vm) {
   if (vm.count("steps")) {
     const double steps = vm["steps"].as<double>();
     if (!(steps >= 1.0 && steps <= 1e15)) throw InputError("--steps: expected a number of steps in [1, 1e15]");
-    request.job.work = static_cast<Millis>(steps * static_cast<double>(duration_option(vm, "step-time")));
+    // Step times are often fractional milliseconds: keep them exact until the product is rounded.
+    const double step_ms = parse_duration_ms(vm["step-time"].as<std::string>(), "--step-time");
+    request.job.work = static_cast<Millis>(std::llround(steps * step_ms));
   }
   if (vm.count("nodes")) request.job.nodes = vm["nodes"].as<int>();
   if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");

@@ -103,6 +103,12 @@ TEST(SimulateCli, JobFileAndOverrides) {
   EXPECT_DOUBLE_EQ(j["manifest"]["job"]["deadline_hours"].get<double>(), 9.0);
 }
 
+TEST(SimulateCli, FractionalStepTimesAreKeptExactly) {
+  const Outcome o = simulate({"--trace", kTrace, "--steps", "100000", "--step-time", "95.38ms", "-n", "2", "--format", "json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(o.out)["manifest"]["job"]["work_hours"].get<double>(), 9538.0 / 3600.0);
+}
+
 TEST(SimulateCli, HelpVersionAndPolicyList) {
   const Outcome help = simulate({"--help"});
   EXPECT_EQ(help.code, 0);

@@ -4,6 +4,9 @@
 
 #include "policies/checkpoint_math.hpp"
 #include "policies/policy_registry.hpp"
+#include "sim/replication_runner.hpp"
+#include "sim/statistics.hpp"
+#include "test_markets.hpp"
 #include "policy_test_support.hpp"
 #include "traces/lifetime_distribution.hpp"
 
@@ -35,6 +38,31 @@ TEST(HazardCheckpoint, FollowsTheInstantaneousHazard) {
   }
   b.obs.instance_age = millis_from_hours(24.3);
   EXPECT_LT(policy->next_interval(b.build()), 20 * kMillisPerMinute) << "the 24 h limit is near";
+}
+
+TEST(HazardCheckpoint, IntervalsStopShortOfTheRiseBeforeTheLimit) {
+  // In the quiet middle of a bathtub lifetime the local hazard is tiny; the interval must still end before the
+  // hazard climbs towards the 24 h limit, or the instance dies with hours of unsaved work.
+  const LifetimeDistribution bathtub = BathtubLifetime({0.4198, 0.975, 0.372, 24.33, 25.0});
+  testing::ObservationBuilder b;
+  b.job.checkpoint_write = 5 * kMillisPerMinute;
+  b.zones[0].lifetime = &bathtub;
+  b.obs.purchase = Purchase::kSpot;
+  b.obs.zone = 0;
+  b.obs.instance_age = 10 * kMillisPerHour;
+  const Millis tau = make("hazard")->next_interval(b.build());
+  EXPECT_LT(10 * kMillisPerHour + tau, millis_from_hours(24.33)) << to_hours(tau);
+  EXPECT_GT(tau, kMillisPerHour);
+}
+
+TEST(HazardCheckpoint, BeatsDalyOnALongJobUnderTheBathtubModel) {
+  const SpotMarket market = testing::single_zone_market(BathtubLifetime({0.4198, 0.975, 0.372, 24.33, 25.0}));
+  const Scenario scenario(market, testing::job(48.0, 5 * kMillisPerMinute, kMillisPerMinute, 5 * kMillisPerMinute));
+  const auto hazard = run_replications(scenario, testing::policies("spot-only", "hazard"), {9, 0, 2000, 0});
+  const auto daly = run_replications(scenario, testing::policies("spot-only", "daly"), {9, 0, 2000, 0});
+  std::vector<double> diff;
+  for (std::size_t i = 0; i < hazard.size(); ++i) diff.push_back(hazard[i].completion_hours - daly[i].completion_hours);
+  EXPECT_LT(summarize(diff).ci_high, 0.0) << "hazard-aware checkpoints should finish sooner (paired, same preemptions)";
 }
 
 TEST(HazardCheckpoint, IsYoungForExponentialLifetimes) {
