@@ -88,6 +88,20 @@ KernelKind classify_kernel(std::string_view name) {
   return kind;
 }
 
+bool launching_op_refines(std::string_view op_name) {
+  // aten::cudnn_convolution, aten::convolution_backward, aten::cudnn_convolution_backward_input/_weight (2021),
+  // aten::miopen_convolution; not aten::conv2d/aten::convolution, which launch nothing themselves.
+  const std::string n = lower(op_name);
+  return contains_any(n, {"cudnn_convolution", "convolution_backward", "miopen_convolution", "mkldnn_convolution"});
+}
+
+KernelKind refine_by_launching_op(KernelKind kind, std::string_view op_name) {
+  if (kind.kernel_class == KernelClass::Matrix && kind.family == KernelFamily::Gemm && launching_op_refines(op_name)) {
+    kind.family = KernelFamily::Convolution;
+  }
+  return kind;
+}
+
 KernelKind memcpy_kind() { return {KernelClass::MemcpyMemset, KernelFamily::Memcpy, Precision::FP32}; }
 KernelKind memset_kind() { return {KernelClass::MemcpyMemset, KernelFamily::Memset, Precision::FP32}; }
 

@@ -28,6 +28,13 @@ struct KernelKind {
 
 // `name` is the kernel name as the profiler wrote it.
 KernelKind classify_kernel(std::string_view name);
+// True for CPU operators whose name changes how the kernels they launch are classified (convolutions).
+bool launching_op_refines(std::string_view op_name);
+// `kind` of a kernel launched from the CPU operator `op_name` (joined through the trace's "External id"). cuDNN
+// runs many convolutions as plain cuBLAS/CUTLASS GEMMs ("volta_sgemm_64x64_nn" launched by
+// aten::cudnn_convolution or aten::convolution_backward): by name they are GEMMs, but they are convolutions,
+// and PyTorch lets cuDNN convolutions, not matmuls, use TF32 by default, so the family matters on Ampere+.
+KernelKind refine_by_launching_op(KernelKind kind, std::string_view op_name);
 // Copies and fills recorded as their own activity kind (Kineto `gpu_memcpy` / `gpu_memset`).
 KernelKind memcpy_kind();
 KernelKind memset_kind();

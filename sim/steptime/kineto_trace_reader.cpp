@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <istream>
 #include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,13 +44,14 @@ struct EventScratch {
   double ts = 0.0, dur = -1.0, pid = -1.0, tid = -1.0;
   bool has_ts = false;
   double correlation = -1.0, device = -1.0, stream = -1.0, registers = 0.0, shared_memory = 0.0;
+  double external_id = -1.0;  // args "External id" (current) / "external id" (2021): links kernels to CPU ops
   std::array<double, 3> grid{}, block{};
   int grid_n = 0, block_n = 0;
   void reset() {
     ph.clear(); cat.clear(); name.clear(); tid_text.clear();
     ts = 0.0;
     has_ts = false;
-    dur = pid = tid = correlation = device = stream = -1.0;
+    dur = pid = tid = correlation = device = stream = external_id = -1.0;
     registers = shared_memory = 0.0;
     grid_n = block_n = 0;
   }
@@ -157,8 +161,15 @@ class TraceSaxHandler {
   bool top_is_object() const { return top_is_object_; }
   bool legacy_schema() const { return legacy_schema_; }
 
-  // Assigns step annotations and sorts activities once the whole file has been read.
+  // Relabels kernels by their launching operator and sorts activities once the whole file has been read.
   void finish() {
+    for (const auto& [index, external_id] : kernel_external_ids_) {
+      const auto op = refining_ops_.find(external_id);
+      if (op != refining_ops_.end()) {
+        GpuActivity& a = trace_.activities[index];
+        a.kind = refine_by_launching_op(a.kind, op->second);
+      }
+    }
     std::sort(trace_.activities.begin(), trace_.activities.end(),
               [](const GpuActivity& a, const GpuActivity& b) { return a.start_us < b.start_us; });
     std::sort(trace_.steps.begin(), trace_.steps.end(),
@@ -202,6 +213,7 @@ class TraceSaxHandler {
         else if (k == "stream") event_.stream = v;
         else if (k == "registers per thread") event_.registers = v;
         else if (k == "shared memory") event_.shared_memory = v;
+        else if (k == "External id" || k == "external id") event_.external_id = v;
       } else if (depth_ == event_depth_ + 2 && key_at(event_depth_) == "args") {
         const std::string& k = key_at(event_depth_ + 1);
         if (k == "grid" && event_.grid_n < 3) event_.grid[static_cast<std::size_t>(event_.grid_n++)] = v;
@@ -254,6 +266,9 @@ class TraceSaxHandler {
       a.registers_per_thread = static_cast<std::int32_t>(event_.registers);
       a.shared_memory_bytes = static_cast<std::int32_t>(event_.shared_memory);
       a.host_transfer = is_memcpy && event_.name.find("DtoD") == std::string::npos;
+      if (is_kernel && event_.external_id >= 0) {
+        kernel_external_ids_.emplace_back(trace_.activities.size(), static_cast<std::int64_t>(event_.external_id));
+      }
       trace_.activities.push_back(a);
       return;
     }
@@ -266,6 +281,12 @@ class TraceSaxHandler {
     if ((cat == "user_annotation" || cat == "operator" || cat == "cpu_op") &&
         event_.name.rfind("ProfilerStep#", 0) == 0) {
       trace_.steps.push_back({event_.name, event_.ts, event_.dur});
+      return;
+    }
+    // The operator a kernel was launched from (its "External id"); only the ones that change a kernel's
+    // class are kept (kernel_classifier.hpp, refine_by_launching_op).
+    if ((cat == "cpu_op" || cat == "operator") && event_.external_id >= 0 && launching_op_refines(event_.name)) {
+      refining_ops_.emplace(static_cast<std::int64_t>(event_.external_id), event_.name);
     }
   }
 
@@ -278,6 +299,8 @@ class TraceSaxHandler {
   EventScratch event_;
   TraceDevice device_;
   std::map<std::string, std::uint32_t, std::less<>> name_ids_;
+  std::vector<std::pair<std::size_t, std::int64_t>> kernel_external_ids_;  // activity index, External id
+  std::unordered_map<std::int64_t, std::string> refining_ops_;          // External id -> operator name
   std::string error_;
 };
 

@@ -32,6 +32,21 @@ TEST(KernelClassifier, MatrixAndConvolutionKernels) {
   expect_kind("Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32", KernelClass::Matrix, KernelFamily::Gemm);
 }
 
+TEST(KernelClassifier, LaunchingOperatorRefinesGemmsIntoConvolutions) {
+  const KernelKind sgemm = classify_kernel("volta_sgemm_64x64_nn");
+  for (const char* op : {"aten::cudnn_convolution", "aten::convolution_backward", "aten::cudnn_convolution_backward_input",
+                         "aten::cudnn_convolution_backward_weight"}) {
+    EXPECT_TRUE(launching_op_refines(op)) << op;
+    EXPECT_EQ(refine_by_launching_op(sgemm, op).family, KernelFamily::Convolution) << op;
+    EXPECT_EQ(refine_by_launching_op(sgemm, op).precision, Precision::FP32) << op;
+  }
+  for (const char* op : {"aten::mm", "aten::addmm", "aten::bmm", "aten::conv2d"}) EXPECT_FALSE(launching_op_refines(op)) << op;
+  EXPECT_EQ(refine_by_launching_op(sgemm, "aten::addmm").family, KernelFamily::Gemm);
+  // Only GEMM-named matrix kernels change: a BN or layout kernel launched by a convolution op keeps its class.
+  const KernelKind transpose = classify_kernel("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>(int)");
+  EXPECT_EQ(refine_by_launching_op(transpose, "aten::cudnn_convolution").kernel_class, KernelClass::MemoryBound);
+}
+
 TEST(KernelClassifier, MemoryBoundKernels) {
   expect_kind("void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>(float)", KernelClass::MemoryBound,
               KernelFamily::Normalization);

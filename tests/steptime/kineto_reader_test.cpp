@@ -97,6 +97,34 @@ TEST(KinetoReader, RocmTraceIsReadButNotScaled) {
   }
 }
 
+TEST(KinetoReader, GemmKernelsOfConvolutionOpsAreConvolutions) {
+  // The kernel's "External id" names the CPU operator that launched it: a cuBLAS GEMM launched by a cuDNN
+  // convolution is a convolution (TF32 by default on Ampere), one launched by aten::mm stays a GEMM.
+  test::TempDir dir("launching_op");
+  write_text(dir.file("ops.json"), R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::cudnn_convolution", "pid": 1, "tid": 1, "ts": 0, "dur": 50, "args": {"External id": 5}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 60, "dur": 20, "args": {"External id": 6}},
+    {"ph": "X", "cat": "kernel", "name": "volta_sgemm_64x64_nn", "pid": 0, "tid": 7, "ts": 100, "dur": 30, "args": {"External id": 5, "correlation": 1}},
+    {"ph": "X", "cat": "Kernel", "name": "volta_sgemm_64x64_nt", "pid": 0, "tid": "stream 7", "ts": 140, "dur": 30, "args": {"external id": 5, "correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "volta_sgemm_128x32_nt", "pid": 0, "tid": 7, "ts": 180, "dur": 30, "args": {"External id": 6, "correlation": 3}}]})");
+  const KinetoTrace t = read_kineto_trace(dir.file("ops.json"));
+  ASSERT_EQ(t.activities.size(), 3u);
+  EXPECT_EQ(t.activities[0].kind.family, KernelFamily::Convolution);
+  EXPECT_EQ(t.activities[1].kind.family, KernelFamily::Convolution);  // 2021 schema key "external id"
+  EXPECT_EQ(t.activities[2].kind.family, KernelFamily::Gemm);
+  EXPECT_EQ(t.activities[0].kind.kernel_class, KernelClass::Matrix);
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  // V100 ResNet-50: cuDNN runs the 1x1 convolutions as volta_sgemm kernels; only the FC layer is a GEMM.
+  const KinetoTrace v100 = read_kineto_trace(hta_trace("v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz"));
+  int conv_sgemm = 0, gemm_sgemm = 0;
+  for (const GpuActivity& a : v100.activities) {
+    if (v100.name_of(a).find("sgemm") == std::string::npos) continue;
+    (a.kind.family == KernelFamily::Convolution ? conv_sgemm : gemm_sgemm) += 1;
+  }
+  EXPECT_EQ(conv_sgemm, 405);
+  EXPECT_EQ(gemm_sgemm, 15);  // aten::addmm and aten::mm of the classifier layer, 5 steps
+}
+
 TEST(KinetoReader, NotAChromeTrace) {
   test::TempDir dir("notchrome");
   write_text(dir.file("job.json"), R"({"name": "job", "work_hours": 3})");
