@@ -6,7 +6,6 @@
 #include <boost/program_options.hpp>
 #include <unistd.h>
 
-#include "experiments/atomic_file.hpp"
 #include "experiments/job_reader.hpp"
 #include "experiments/report_writer.hpp"
 #include "experiments/simulation_request.hpp"
@@ -15,6 +14,7 @@
 #include "sim/errors.hpp"
 #include "spotsim/version.hpp"
 #include "traces/json_fields.hpp"
+#include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace spotsim {
@@ -125,40 +125,13 @@ SimulationRequest request_from(const po::variables_map& vm) {
   return request;
 }
 
-std::string output_format(const po::variables_map& vm) {
-  std::string format;
-  if (vm.count("format")) {
-    format = vm["format"].as<std::string>();
-  } else if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    const auto dot = path.rfind('.');
-    const std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
-    if (ext != "json" && ext != "csv") {
-      throw InputError("--output '" + path + "': cannot tell the format from the extension; expected .json or .csv, or give --format");
-    }
-    format = ext;
-  } else {
-    format = "table";
-  }
-  if (format != "table" && format != "json" && format != "csv") {
-    throw InputError("--format '" + format + "': expected table, json or csv");
-  }
-  return format;
-}
-
 }  // namespace
 
 int simulate_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "simulate";
   try {
     const auto options = simulate_options();
-    po::variables_map vm;
-    try {
-      po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
-      po::notify(vm);
-    } catch (const po::error& e) {
-      throw InputError(e.what());
-    }
+    const po::variables_map vm = parse_command_line(argc, argv, options);
     if (vm.count("help")) {
       std::cout << "Usage: " << program << " [options]\n\n"
                 << "Simulate one training job on spot/preemptible and on-demand instances and report cost and\n"
@@ -175,16 +148,11 @@ int simulate_command(int argc, const char* const* argv) {
       print_policies(std::cout);
       return 0;
     }
-    const std::string format = output_format(vm);
+    const std::string format = output_format_option(vm);
     const SimulationRequest request = request_from(vm);
     const SimulationReport report = run_simulation(request);
     const std::string text = format == "json" ? report_json(report) : format == "csv" ? report_csv(report) : report_table(report);
-    if (vm.count("output")) {
-      write_file_atomically(vm["output"].as<std::string>(), text);
-      std::cerr << program << ": wrote " << vm["output"].as<std::string>() << "\n";
-    } else {
-      std::cout << text;
-    }
+    emit_output(vm, text, program);
     return 0;
   } catch (const InputError& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
