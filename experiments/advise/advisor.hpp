@@ -40,7 +40,7 @@ struct AdviceRequest {
 struct AdviceRow {
   GpuOffer offer;
   std::string preemption_basis;   // of the offer's preemption source: "recorded", "fitted", "default"
-  std::string preemption_origin;  // "us-west1.json:us-west1-b", "exponential mean 2538 h"
+  std::string preemption_origin;  // "us-west1.json:us-west1-b", "exponential mean 3.3 h"
   std::string policy;
   int instances = 1;
   int idle_gpus = 0;

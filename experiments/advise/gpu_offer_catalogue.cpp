@@ -72,7 +72,13 @@ PreemptionSource read_source(const std::string& name, const JsonFields& f) {
   source.spot.lifetime = parse_lifetime(f.raw("lifetime"), f.file(), f.path_of("lifetime"));
   source.spot.notice = millis_from_seconds(f.number("notice_s", 0.0, 3600.0));
   char mean[64];
-  std::snprintf(mean, sizeof mean, " mean %.0f h", source.spot.lifetime->mean());
+  // Hours below 100 keep a decimal: the AWS band defaults are 3.3 to 33 h (docs/advise.md#aws-default).
+  const double hours = source.spot.lifetime->mean();
+  if (hours < 100.0) {
+    std::snprintf(mean, sizeof mean, " mean %.1f h", hours);
+  } else {
+    std::snprintf(mean, sizeof mean, " mean %.0f h", hours);
+  }
   source.origin = source.spot.lifetime->name() + mean;
   return source;
 }

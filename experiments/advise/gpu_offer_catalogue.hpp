@@ -14,7 +14,7 @@ namespace spotsim {
 
 struct PreemptionSource {
   std::string name;
-  std::string origin;  // "us-west1.json:us-west1-b" or "exponential mean 2538 h": for reports
+  std::string origin;  // "us-west1.json:us-west1-b" or "exponential mean 3.3 h": for reports
   // The spot offer's preemption part (availability, recorded preemptions, lifetime model, notice), read once;
   // each offer copies it and sets its own price.
   SpotOffer spot;

@@ -1,7 +1,6 @@
 // The committed GPU offer catalogue (traces/catalogue/gpu_offers.json): it reads, every preemption source
 // resolves, GPUs are in the spec table (or are the documented exceptions), prices and AWS interruption bands
 // match the shared source tables they were compiled from, and malformed catalogues fail naming the field.
-#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -64,16 +63,7 @@ TEST(Catalogue, SourcesStateTheirBasis) {
   EXPECT_EQ(c.sources.at("gcp-default-bathtub").spot.lifetime->name(), "bathtub");
 }
 
-// The band -> exponential conversion of docs/advise.md: p of instances interrupted in a 730 h month.
-TEST(Catalogue, AwsAdvisorBandsConvertToExponentialMeans) {
-  const GpuOfferCatalogue c = shipped();
-  const std::map<std::string, double> p = {{"lt5", 0.025}, {"5-10", 0.075}, {"10-15", 0.125}, {"15-20", 0.175}, {"gt20", 0.25}};
-  for (const auto& [band, fraction] : p) {
-    const PreemptionSource& s = c.sources.at("aws-advisor-band-" + band);
-    EXPECT_NEAR(s.spot.lifetime->mean(), -730.0 / std::log(1.0 - fraction), 0.05) << band;
-    EXPECT_EQ(s.spot.notice, 120 * kMillisPerSecond);
-  }
-}
+// The band -> lifetime conversion of the AWS default sources is tested in aws_band_test.cpp.
 
 TEST(Catalogue, PricesMatchTheSharedPriceTable) {
   if (!test::have_shared_preemption_data()) GTEST_SKIP() << "no ../shared data";
