@@ -11,10 +11,10 @@
 
 #include "experiments/advise/advice_report.hpp"
 #include "experiments/advise/advisor.hpp"
-#include "experiments/atomic_file.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "traces/json_fields.hpp"
+#include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace spotsim {
@@ -179,24 +179,8 @@ AdviceRequest request_from(const po::variables_map& vm) {
   if (request.replications < 1 || request.replications > 100'000'000ULL) {
     throw InputError("--replications: expected an integer in [1, 100000000]");
   }
-  request.threads = vm["threads"].as<int>();
-  if (request.threads < 0 || request.threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
+  request.threads = thread_count_option(vm);
   return request;
-}
-
-std::string output_format_of(const po::variables_map& vm) {
-  std::string format = "table";
-  if (vm.count("format")) {
-    format = vm["format"].as<std::string>();
-  } else if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    format = path.size() > 5 && path.ends_with(".json") ? "json" : path.size() > 4 && path.ends_with(".csv") ? "csv" : "";
-    if (format.empty()) throw InputError("--output '" + path + "': expected a .json or .csv file, or give --format");
-  }
-  if (format != "table" && format != "json" && format != "csv") {
-    throw InputError("--format '" + format + "': expected table, json or csv");
-  }
-  return format;
 }
 
 }  // namespace
@@ -205,13 +189,7 @@ int advise_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "spotsim advise";
   try {
     const auto options = advise_options();
-    po::variables_map vm;
-    try {
-      po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
-      po::notify(vm);
-    } catch (const po::error& e) {
-      throw InputError(e.what());
-    }
+    const po::variables_map vm = parse_command_line(argc, argv, options);
     if (vm.count("help")) {
       std::cout << "Usage: " << program << " --job job.json [options]\n\n"
                 << "Where should I train this? For every GPU offer of the price catalogue and each selection policy,\n"
@@ -221,15 +199,11 @@ int advise_command(int argc, const char* const* argv) {
                 << options << "\n";
       return 0;
     }
-    const std::string format = output_format_of(vm);
+    const std::string format = output_format_option(vm);
     const AdviceReport report = run_advice(request_from(vm));
     const std::string text = format == "json" ? advice_json(report) : format == "csv" ? advice_csv(report) : advice_table(report);
-    if (vm.count("output")) {
-      write_file_atomically(vm["output"].as<std::string>(), text);
-      std::cerr << program << ": wrote " << vm["output"].as<std::string>() << "\n" << report.recommendation << "\n";
-    } else {
-      std::cout << text;
-    }
+    emit_output(vm, text, program);
+    if (vm.count("output")) std::cerr << report.recommendation << "\n";
     return 0;
   } catch (const InputError& e) {
     std::cerr << program << ": error: " << e.what() << "\n";

@@ -15,6 +15,7 @@
 #include "sim/steptime/kineto_trace_reader.hpp"
 #include "sim/steptime/steptime_report.hpp"
 #include "sim/steptime/validation_report.hpp"
+#include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
 namespace spotsim {
@@ -200,13 +201,7 @@ int steptime_command(int argc, const char* const* argv) {
     const auto options = steptime_options();
     po::positional_options_description positional;
     positional.add("trace", 1);
-    po::variables_map vm;
-    try {
-      po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
-      po::notify(vm);
-    } catch (const po::error& e) {
-      throw InputError(e.what());
-    }
+    const po::variables_map vm = parse_command_line(argc, argv, options, positional);
     if (vm.count("help")) {
       std::cout << "Usage: " << program << " TRACE [options]\n\n"
                 << "Per-step statistics of a PyTorch profiler (Kineto) trace, the predicted step time on other GPUs,\n"
