@@ -24,6 +24,7 @@ void expect_ticks_replayed(const StepSeries& series, const nlohmann::json& data,
 }
 
 TEST(CantBeLateImporter, SingleNodeAvailabilityReplaysEveryTick) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const std::string path = shared_path(kAvailability2022 + "us-west-2a_v100_1.json");
   const ImportedTrace t = import_trace_file(path, "auto", {});
   EXPECT_EQ(t.format, "cant-be-late");
@@ -39,6 +40,7 @@ TEST(CantBeLateImporter, SingleNodeAvailabilityReplaysEveryTick) {
 }
 
 TEST(CantBeLateImporter, MultiNodeCountsAndPerTickPrices) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const std::string counts = shared_path("aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/us-west-2a_v100_1.json");
   const ImportedTrace multi = import_trace_file(counts, "cant-be-late", {});
   const nlohmann::json raw = read_json_file(counts);
@@ -56,6 +58,7 @@ TEST(CantBeLateImporter, MultiNodeCountsAndPerTickPrices) {
 }
 
 TEST(CantBeLateImporter, GcpZoneGetsGcpNotice) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const ImportedTrace t = import_trace_file(
       shared_path("aws-gcp-spot-availability/preemption/1-node/gcp-04-30-2023/us-east1-b_c3-88.json"), "auto", {});
   EXPECT_EQ(t.market.zones.front().name, "us-east1-b");
@@ -63,6 +66,7 @@ TEST(CantBeLateImporter, GcpZoneGetsGcpNotice) {
 }
 
 TEST(NodeEventImporter, BambooP3LogCountsNodesAndLifetimes) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const ImportedTrace t = import_trace_file(shared_path("bamboo-node-events/traces/p3-trace.csv"), "auto", {});
   EXPECT_EQ(t.format, "node-events");
   const StepSeries& a = *t.market.zones.front().spot.available;
@@ -76,6 +80,7 @@ TEST(NodeEventImporter, BambooP3LogCountsNodesAndLifetimes) {
 }
 
 TEST(InstanceCountImporter, ParcaeCountsEqualBambooLogTheyWereDerivedFrom) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   ImportOptions ms;
   ms.time_unit = 1;
   const ImportedTrace counts = import_trace_file(shared_path("parcae-node-events/aws/traces/p3.csv"), "auto", ms);
@@ -88,6 +93,7 @@ TEST(InstanceCountImporter, ParcaeCountsEqualBambooLogTheyWereDerivedFrom) {
 }
 
 TEST(InstanceCountImporter, GcloudRunningCounts) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const ImportedTrace t = import_trace_file(shared_path("bamboo-node-events/traces/gcloud/a100x1-east1b.txt"), "auto", {});
   const StepSeries& a = *t.market.zones.front().spot.available;
   EXPECT_EQ(a.at(0), 55.0);  // "2021-12-11, 11:11:30, 55"
@@ -96,6 +102,7 @@ TEST(InstanceCountImporter, GcloudRunningCounts) {
 }
 
 TEST(InstanceCountImporter, BambooPlotFileInSeconds) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   ImportOptions seconds;
   seconds.time_unit = kMillisPerSecond;
   const ImportedTrace t = import_trace_file(
@@ -108,6 +115,7 @@ TEST(InstanceCountImporter, BambooPlotFileInSeconds) {
 }
 
 TEST(LifetimeImporters, CsvAndPublishedJsonAgreeVmForVm) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const ImportedTrace csv = import_trace_file(shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
   const ImportedTrace json = import_trace_file(shared_path("gcp-preemptible-lifetimes/data/data.json"), "auto", {});
   EXPECT_EQ(csv.format, "lifetime-csv");
@@ -136,6 +144,7 @@ TEST(LifetimeImporters, CsvAndPublishedJsonAgreeVmForVm) {
 }
 
 TEST(LifetimeImporters, OnlyZoneKeepsOneZone) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   ImportOptions only;
   only.only_zone = "us-west1-a";
   const ImportedTrace t = import_trace_file(shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", only);
@@ -146,6 +155,7 @@ TEST(LifetimeImporters, OnlyZoneKeepsOneZone) {
 }
 
 TEST(MergeImported, ZonesOfSeveralFilesInOneMarket) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   std::vector<ImportedTrace> parts;
   parts.push_back(import_trace_file(shared_path(kAvailability2022 + "us-west-2a_v100_1.json"), "auto", {}));
   parts.push_back(import_trace_file(shared_path(kAvailability2022 + "us-west-2b_v100_1.json"), "auto", {}));
@@ -156,6 +166,7 @@ TEST(MergeImported, ZonesOfSeveralFilesInOneMarket) {
 }
 
 TEST(MergeImported, DifferentLengthsAreCutToTheShortest) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const std::string dir = "aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/";
   std::vector<ImportedTrace> parts;
   parts.push_back(import_trace_file(shared_path(dir + "us-east-2b_v100_1.json"), "auto", {}));  // 3247 ticks
@@ -167,6 +178,7 @@ TEST(MergeImported, DifferentLengthsAreCutToTheShortest) {
 }
 
 TEST(MergeImported, SameZoneTwiceIsAnError) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   std::vector<ImportedTrace> parts;
   parts.push_back(import_trace_file(shared_path(kAvailability2022 + "us-west-2a_v100_1.json"), "auto", {}));
   parts.push_back(import_trace_file(shared_path(kAvailability2022 + "us-west-2a_k80_1.json"), "auto", {}));

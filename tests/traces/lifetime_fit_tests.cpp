@@ -98,6 +98,7 @@ TEST(BathtubFit, MaximumLikelihoodRecoversKnownParametersWithCensoring) {
 }
 
 TEST(BathtubFit, WholeGcpDatasetReproducesTheLeadsLeastSquaresFit) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   // docs/traces.md reports A = 0.4198, tau1 = 0.975 h, tau2 = 0.372 h, b = 24.33 h, R^2 = 0.978 for least squares
   // on the ECDF of the 717 preempted VMs; this pins that result.
   const ImportedTrace t = import_trace_file(testing::shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
@@ -115,6 +116,7 @@ TEST(BathtubFit, WholeGcpDatasetReproducesTheLeadsLeastSquaresFit) {
 }
 
 TEST(BathtubFit, StableAndBoundedOnEveryGcpGroup) {
+  SPOTSIM_REQUIRE_SHARED_DATA();
   const ImportedTrace t = import_trace_file(testing::shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
   std::map<std::string, std::vector<LifetimeRecord>> groups;
   for (const auto& l : t.lifetimes) {
