@@ -1,4 +1,4 @@
-// The two baselines every comparison needs: always spot, and always on-demand.
+// `spot-only`: the lower bound on price and, with a deadline, the policy most likely to miss it.
 #include <memory>
 
 #include "policies/policy_registry.hpp"
@@ -18,27 +18,12 @@ class SpotOnlyPolicy final : public SelectionPolicy {
   }
 };
 
-// Always on-demand in the cheapest zone: never preempted, the reference cost.
-class OnDemandPolicy final : public SelectionPolicy {
- public:
-  SelectionDecision decide(const Observation& obs) override {
-    if (obs.purchase == Purchase::kOnDemand) return SelectionDecision::on_demand(obs.zone);
-    return SelectionDecision::on_demand(cheapest_on_demand_zone(obs));
-  }
-};
-
 }  // namespace
 
 void register_spot_only(PolicyRegistry& registry) {
   registry.add(PolicyEntry<SelectionPolicy>{
       "spot-only", "always spot, cheapest zone where it is obtainable; waits while none is", "",
       [](const PolicyParams&) { return std::make_unique<SpotOnlyPolicy>(); }});
-}
-
-void register_on_demand(PolicyRegistry& registry) {
-  registry.add(PolicyEntry<SelectionPolicy>{
-      "on-demand", "always on-demand in the cheapest zone (never preempted)", "",
-      [](const PolicyParams&) { return std::make_unique<OnDemandPolicy>(); }});
 }
 
 }  // namespace spotsim
