@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/run_metrics.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
@@ -17,12 +18,6 @@ std::string format_number(double value) {
 }
 
 namespace {
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
 nlohmann::json summary_json(const Summary& s) {
   return {{"n", s.n},     {"mean", s.mean}, {"sd", s.sd},   {"min", s.min},       {"max", s.max},
           {"p50", s.p50}, {"p95", s.p95},   {"p99", s.p99}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
@@ -52,9 +47,9 @@ std::string report_table(const SimulationReport& report) {
     const Summary& s = report.summaries[i];
     const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
     std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,
-                  metrics[i].unit, fixed(s.mean, d).c_str(), fixed(s.sd, d).c_str(), fixed(s.p50, d).c_str(),
-                  fixed(s.p95, d).c_str(), fixed(s.p99, d).c_str(), fixed(s.ci_low, d).c_str(),
-                  fixed(s.ci_high, d).c_str());
+                  metrics[i].unit, format_fixed(s.mean, d).c_str(), format_fixed(s.sd, d).c_str(), format_fixed(s.p50, d).c_str(),
+                  format_fixed(s.p95, d).c_str(), format_fixed(s.p99, d).c_str(), format_fixed(s.ci_low, d).c_str(),
+                  format_fixed(s.ci_high, d).c_str());
     out << line;
   }
   return out.str();

@@ -8,6 +8,7 @@
 #include "sim/errors.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/trace_summary.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
@@ -25,12 +26,6 @@ po::options_description inspect_options() {
   po::options_description all;
   all.add(general).add(input_options()).add(offer_options());
   return all;
-}
-
-std::string fixed(double v, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
-  return buffer;
 }
 
 nlohmann::json summary_json(const TraceSummary& s, const std::string& format) {
@@ -55,7 +50,7 @@ nlohmann::json summary_json(const TraceSummary& s, const std::string& format) {
 std::string summary_table(const TraceSummary& s, const std::string& format) {
   std::ostringstream out;
   out << "trace " << s.name << " (" << format << "), span "
-      << (s.span_hours > 0.0 ? fixed(s.span_hours, 2) + " h" : std::string("unbounded (lifetime model)"))
+      << (s.span_hours > 0.0 ? format_fixed(s.span_hours, 2) + " h" : std::string("unbounded (lifetime model)"))
       << ", availability counted at >= " << s.nodes << " instance(s)\n";
   out << "zone                 preemptions from            avail  preempt/inst-h  uptimes  mean up h  median up h  spot $/h min..max (mean)    on-demand $/h\n";
   for (const auto& z : s.zones) {

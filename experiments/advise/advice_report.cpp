@@ -5,16 +5,11 @@
 #include <sstream>
 
 #include "experiments/report_writer.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
-}
 
 std::string pad(const std::string& text, std::size_t width, bool right) {
   if (text.size() >= width) return text;
@@ -43,16 +38,16 @@ const std::vector<Column>& columns() {
       {"GPU", false, [](const AdviceRow& r) { return r.offer.gpu; }},
       {"n", true, [](const AdviceRow& r) { return std::to_string(r.instances); }},
       {"policy", false, [](const AdviceRow& r) { return r.policy; }},
-      {"step ms", true, [](const AdviceRow& r) { return fixed(r.step_time_s * 1e3, 2); }},
-      {"work h", true, [](const AdviceRow& r) { return fixed(r.work_hours, 2); }},
-      {"E[cost] $", true, [](const AdviceRow& r) { return fixed(r.metrics.mean_cost, 2); }},
-      {"p95 cost $", true, [](const AdviceRow& r) { return fixed(r.metrics.p95_cost, 2); }},
-      {"E[time] h", true, [](const AdviceRow& r) { return fixed(r.metrics.mean_hours, 2); }},
-      {"p95 time h", true, [](const AdviceRow& r) { return fixed(r.metrics.p95_hours, 2); }},
-      {"P(deadline)", true, [](const AdviceRow& r) { return fixed(r.metrics.deadline_probability, 3); }},
-      {"preempt", true, [](const AdviceRow& r) { return fixed(r.metrics.mean_preemptions, 2); }},
-      {"OD $/h", true, [](const AdviceRow& r) { return fixed(r.offer.on_demand_per_hour, 3); }},
-      {"spot $/h", true, [](const AdviceRow& r) { return fixed(r.offer.spot_per_hour, 3) + (r.offer.spot_price_estimated ? "~" : " "); }},
+      {"step ms", true, [](const AdviceRow& r) { return format_fixed(r.step_time_s * 1e3, 2); }},
+      {"work h", true, [](const AdviceRow& r) { return format_fixed(r.work_hours, 2); }},
+      {"E[cost] $", true, [](const AdviceRow& r) { return format_fixed(r.metrics.mean_cost, 2); }},
+      {"p95 cost $", true, [](const AdviceRow& r) { return format_fixed(r.metrics.p95_cost, 2); }},
+      {"E[time] h", true, [](const AdviceRow& r) { return format_fixed(r.metrics.mean_hours, 2); }},
+      {"p95 time h", true, [](const AdviceRow& r) { return format_fixed(r.metrics.p95_hours, 2); }},
+      {"P(deadline)", true, [](const AdviceRow& r) { return format_fixed(r.metrics.deadline_probability, 3); }},
+      {"preempt", true, [](const AdviceRow& r) { return format_fixed(r.metrics.mean_preemptions, 2); }},
+      {"OD $/h", true, [](const AdviceRow& r) { return format_fixed(r.offer.on_demand_per_hour, 3); }},
+      {"spot $/h", true, [](const AdviceRow& r) { return format_fixed(r.offer.spot_per_hour, 3) + (r.offer.spot_price_estimated ? "~" : " "); }},
       {"preemptions from", false, [](const AdviceRow& r) { return r.preemption_basis + ": " + r.preemption_origin; }},
   };
   return all;

@@ -6,31 +6,26 @@
 #include "experiments/sweep/configuration_samples.hpp"
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "sim/duration.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
 namespace {
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
 std::string with_interval(const Summary& s, int decimals) {
-  return fixed(s.mean, decimals) + " [" + fixed(s.ci_low, decimals) + ", " + fixed(s.ci_high, decimals) + "]";
+  return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " + format_fixed(s.ci_high, decimals) + "]";
 }
 
 std::string signed_interval(const Summary& s, int decimals) {
   auto sign = [&](double v) {
     std::string text = v > 0 ? "+" : "";  // built step by step: GCC 12 warns falsely (-Wrestrict) on "+" + string
-    text += fixed(v, decimals);
+    text += format_fixed(v, decimals);
     return text;
   };
   return sign(s.mean) + " [" + sign(s.ci_low) + ", " + sign(s.ci_high) + "]";
 }
 
-std::string hours_or_dash(double h) { return h < 0 ? "–" : fixed(h, 2) + " h"; }
+std::string hours_or_dash(double h) { return h < 0 ? "–" : format_fixed(h, 2) + " h"; }
 
 std::string pareto_marks(const ConfigurationResult& r) {
   if (r.pareto_mean && r.pareto_p95) return "mean, p95";
@@ -52,8 +47,8 @@ void configurations_table(const SweepPlan& plan, const SweepAnalysis& analysis, 
     const auto& s = r.summaries;
     out += "| " + std::to_string(c.index) + " | " + plan.traces[c.trace].name + " | " + plan.job_label_of(c) + " | `" +
            plan.policy_of(c) + "` | `" + plan.checkpoint_of(c) + "` | " + with_interval(s[cost], 2) + " | " +
-           fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) + " | " + fixed(s[time].p95, 2) + " | " +
-           fixed(s[done].mean, 3) + " | " + fixed(s[met].mean, 3) + " | " +
+           format_fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) + " | " + format_fixed(s[time].p95, 2) + " | " +
+           format_fixed(s[done].mean, 3) + " | " + format_fixed(s[met].mean, 3) + " | " +
            (r.vs_baseline ? signed_interval(r.vs_baseline->by_metric[cost], 2) : std::string("–")) + " | " +
            pareto_marks(r) + " |\n";
   }

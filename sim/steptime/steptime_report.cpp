@@ -1,26 +1,19 @@
 #include "sim/steptime/steptime_report.hpp"
+#include "sim/text_format.hpp"
 
 #include <cstdio>
 #include <sstream>
 
 namespace spotsim {
 
-std::string format_fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
 namespace {
-
-std::string fixed(double value, int decimals) { return format_fixed(value, decimals); }
 
 std::string pad(const std::string& text, std::size_t width, bool left = false) {
   if (text.size() >= width) return text;
   return left ? text + std::string(width - text.size(), ' ') : std::string(width - text.size(), ' ') + text;
 }
 
-std::string ms(double us) { return fixed(us / 1000.0, 2); }
+std::string ms(double us) { return format_fixed(us / 1000.0, 2); }
 
 constexpr KernelClass kClasses[] = {KernelClass::Matrix, KernelClass::MemoryBound, KernelClass::Communication,
                                     KernelClass::MemcpyMemset, KernelClass::Other};
@@ -30,10 +23,10 @@ constexpr KernelClass kClasses[] = {KernelClass::Matrix, KernelClass::MemoryBoun
 std::string format_step_profile(const KinetoTrace& trace, const StepProfile& profile, double read_seconds) {
   std::ostringstream out;
   out << "trace: " << trace.path << " (" << (trace.schema == TraceSchema::Legacy ? "legacy 2021" : "current")
-      << " schema, " << trace.events_read << " events, read in " << fixed(read_seconds, 2) << " s)\n";
+      << " schema, " << trace.events_read << " events, read in " << format_fixed(read_seconds, 2) << " s)\n";
   if (const TraceDevice* d = trace.main_device()) {
     out << "GPU: " << d->name << " (device " << profile.device << ", " << d->num_sms << " SMs, "
-        << fixed(d->total_memory_bytes / 1e9, 1) << " GB";
+        << format_fixed(d->total_memory_bytes / 1e9, 1) << " GB";
     if (const GpuSpec* spec = match_device_name(d->name, d->total_memory_bytes)) out << "; spec table: " << spec->name;
     if (d->vendor == GpuVendor::Amd) out << "; AMD/ROCm";
     out << ")\n";
@@ -60,13 +53,13 @@ std::string format_step_profile(const KinetoTrace& trace, const StepProfile& pro
   out << "steady state over " << profile.step.n << " step(s): step time " << ms(profile.step.mean) << " ms (sd "
       << ms(profile.step.sd) << ", median " << ms(profile.step.p50) << ", min " << ms(profile.step.min) << ", max "
       << ms(profile.step.max) << "; step = max(wall, busy)), GPU busy " << ms(profile.gpu_busy.mean) << " ms ("
-      << fixed(profile.step.mean > 0 ? 100.0 * profile.gpu_busy.mean / profile.step.mean : 0.0, 1) << "% of step)\n";
+      << format_fixed(profile.step.mean > 0 ? 100.0 * profile.gpu_busy.mean / profile.step.mean : 0.0, 1) << "% of step)\n";
   double total = 0.0;
   for (const auto& c : profile.mean_by_class) total += c.time_us;
   for (KernelClass c : kClasses) {
     const ClassTotals& t = profile.mean_by_class[static_cast<std::size_t>(c)];
     out << "  " << pad(to_string(c), 15, true) << pad(ms(t.time_us), 10) << " ms/step  "
-        << pad(fixed(total > 0 ? 100.0 * t.time_us / total : 0.0, 1), 5) << "%  " << pad(std::to_string(t.count), 6)
+        << pad(format_fixed(total > 0 ? 100.0 * t.time_us / total : 0.0, 1), 5) << "%  " << pad(std::to_string(t.count), 6)
         << " kernels/step\n";
   }
   return out.str();
@@ -82,7 +75,7 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
     out << pad(p.target, 16, true) << pad(ms(p.predicted_compute_us()), 12)
         << pad(ms(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Communication)]), 10)
         << pad(ms(p.predicted_busy_us), 10) << pad(ms(p.predicted_step_us), 10)
-        << pad(fixed(p.predicted_step_us > 0 ? measured_step / p.predicted_step_us : 0.0, 2) + "x", 10)
+        << pad(format_fixed(p.predicted_step_us > 0 ? measured_step / p.predicted_step_us : 0.0, 2) + "x", 10)
         << pad(ms(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Matrix)]), 11)
         << pad(ms(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::MemoryBound)]), 11) << "\n";
   }
@@ -93,13 +86,13 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
 
 std::string format_checkpoint(const CheckpointSetup& setup, const CheckpointCost& cost) {
   std::ostringstream out;
-  out << "\ncheckpoint: " << fixed(setup.parameters / 1e9, 3) << " B parameters x " << fixed(setup.bytes_per_parameter, 1)
-      << " B/param = " << fixed(cost.size_bytes / 1e9, 2) << " GB; write " << fixed(cost.write_s, 1) << " s at "
-      << fixed(setup.write_gbps, 2) << " GB/s x " << setup.writers << " writer(s), restore " << fixed(cost.restore_s, 1)
-      << " s at " << fixed(setup.read_gbps, 2) << " GB/s\n";
+  out << "\ncheckpoint: " << format_fixed(setup.parameters / 1e9, 3) << " B parameters x " << format_fixed(setup.bytes_per_parameter, 1)
+      << " B/param = " << format_fixed(cost.size_bytes / 1e9, 2) << " GB; write " << format_fixed(cost.write_s, 1) << " s at "
+      << format_fixed(setup.write_gbps, 2) << " GB/s x " << setup.writers << " writer(s), restore " << format_fixed(cost.restore_s, 1)
+      << " s at " << format_fixed(setup.read_gbps, 2) << " GB/s\n";
   for (double notice : {30.0, 120.0}) {
-    out << "  emergency checkpoint in a " << fixed(notice, 0) << " s preemption notice: "
-        << (cost.fits_notice(notice) ? "fits" : "does NOT fit") << " (" << fixed(100.0 * cost.write_s / notice, 0)
+    out << "  emergency checkpoint in a " << format_fixed(notice, 0) << " s preemption notice: "
+        << (cost.fits_notice(notice) ? "fits" : "does NOT fit") << " (" << format_fixed(100.0 * cost.write_s / notice, 0)
         << "% of the notice)\n";
   }
   return out.str();

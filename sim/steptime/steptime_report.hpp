@@ -13,10 +13,9 @@
 #include "sim/steptime/step_profile.hpp"
 #include "sim/steptime/step_time_predictor.hpp"
 
-namespace spotsim {
+#include "sim/text_format.hpp"  // format_fixed, used by callers of this header
 
-// printf("%.*f"): fixed-point text with `decimals` digits.
-std::string format_fixed(double value, int decimals);
+namespace spotsim {
 
 std::string format_step_profile(const KinetoTrace& trace, const StepProfile& profile, double read_seconds);
 std::string format_predictions(const std::string& measured_gpu, const std::vector<StepPrediction>& predictions);

@@ -7,12 +7,11 @@
 #include "sim/steptime/kineto_trace_reader.hpp"
 #include "sim/steptime/op_table_validation.hpp"
 #include "sim/steptime/steptime_report.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
 namespace {
-
-std::string fixed(double value, int decimals) { return format_fixed(value, decimals); }
 
 double committed_fraction(const GpuSpec& gpu, const std::string& quantity) {
   if (quantity == "matrix.fp32") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP32)];
@@ -46,10 +45,10 @@ void cross_check(std::ostringstream& out, const std::string& from_path, const st
   const GpuSpec& measured = measured_gpu_of(trace, "");
   const StepPrediction p = predict_step(trace, profile, measured, gpu_spec_or_throw(truth.gpu, "validation"), {});
   const double error = (p.predicted_compute_us() - truth.compute_us) / truth.compute_us;
-  out << "  " << from_label << " (" << fixed(p.measured_compute_us() / 1000.0, 1) << " ms on " << measured.name
-      << ") -> " << truth.gpu << ": predicted " << fixed(p.predicted_compute_us() / 1000.0, 1) << " ms, measured "
-      << fixed(truth.compute_us / 1000.0, 1) << " ms (" << truth_label << "), error " << (error >= 0 ? "+" : "")
-      << fixed(100.0 * error, 1) << "%\n";
+  out << "  " << from_label << " (" << format_fixed(p.measured_compute_us() / 1000.0, 1) << " ms on " << measured.name
+      << ") -> " << truth.gpu << ": predicted " << format_fixed(p.predicted_compute_us() / 1000.0, 1) << " ms, measured "
+      << format_fixed(truth.compute_us / 1000.0, 1) << " ms (" << truth_label << "), error " << (error >= 0 ? "+" : "")
+      << format_fixed(100.0 * error, 1) << "%\n";
 }
 
 }  // namespace
@@ -59,8 +58,8 @@ std::string validation_report(const std::string& kernels_dir) {
   out << "calibration of achieved fractions (median achieved / peak; NeuSight: calibration half only)\n";
   for (const FractionEstimate& e : calibrate_achieved_fractions(kernels_dir)) {
     const GpuSpec& gpu = gpu_spec_or_throw(e.gpu, "calibration");
-    out << "  " << e.gpu << " " << e.quantity << " [" << e.source << ", n=" << e.samples << "]: " << fixed(e.value, 3)
-        << " (table: " << fixed(committed_fraction(gpu, e.quantity), 3) << ")\n";
+    out << "  " << e.gpu << " " << e.quantity << " [" << e.source << ", n=" << e.samples << "]: " << format_fixed(e.value, 3)
+        << " (table: " << format_fixed(committed_fraction(gpu, e.quantity), 3) << ")\n";
   }
 
   const auto ops = read_neusight_ops(kernels_dir + "/tables/neusight/op_latency");
@@ -68,12 +67,12 @@ std::string validation_report(const std::string& kernels_dir) {
   out << "\nNeuSight op tables, held-out half (" << v.held_out_shapes << " op shapes), each GPU predicted from every "
       << "other GPU's measurement:\n";
   for (const TargetError& e : v.targets) {
-    out << "  " << e.target << ": MAPE " << fixed(100.0 * e.mape, 1) << "% (median " << fixed(100.0 * e.median_ape, 1)
+    out << "  " << e.target << ": MAPE " << format_fixed(100.0 * e.mape, 1) << "% (median " << format_fixed(100.0 * e.median_ape, 1)
         << "%, n=" << e.predictions << ";";
-    for (const auto& [table, mape] : e.mape_by_table) out << " " << table << " " << fixed(100.0 * mape, 1) << "%";
+    for (const auto& [table, mape] : e.mape_by_table) out << " " << table << " " << format_fixed(100.0 * mape, 1) << "%";
     out << ")\n";
   }
-  out << "  mean over target GPUs: " << fixed(100.0 * v.mean_mape, 1) << "%\n";
+  out << "  mean over target GPUs: " << format_fixed(100.0 * v.mean_mape, 1) << "%\n";
 
   const std::string hta = kernels_dir + "/kineto-traces/hta/";
   const std::string v100 = hta + "v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz";
