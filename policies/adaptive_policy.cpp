@@ -90,7 +90,7 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
   //    threshold is enough to never miss the last safe moment.
   Millis safety_review = kNever;
   if (obs.has_deadline()) {
-    const Millis spare = on_demand_slack(obs) - changeover(obs) - s_.margin;
+    const Millis spare = time_to_last_safe_moment(obs) - s_.margin;
     if (spare <= 0) {
       committed_on_demand_ = true;
       return on_demand(kNever);

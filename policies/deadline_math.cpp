@@ -27,4 +27,9 @@ Millis on_demand_slack(const Observation& obs) {
   return obs.time_to_deadline() - on_demand_finish_time(obs);
 }
 
+Millis time_to_last_safe_moment(const Observation& obs) {
+  if (!obs.has_deadline()) return kNever;
+  return on_demand_slack(obs) - changeover(obs);
+}
+
 }  // namespace spotsim

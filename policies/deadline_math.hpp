@@ -18,4 +18,9 @@ Millis on_demand_finish_time(const Observation& obs);
 // kNever without a deadline.
 Millis on_demand_slack(const Observation& obs);
 
+// Time left before the last safe moment to move to on-demand: the on-demand slack less one more changeover, so
+// that a job on spot can still survive a preemption. The shared safety net of the deadline-aware policies:
+// commit to on-demand once it is <= 0; kNever without a deadline.
+Millis time_to_last_safe_moment(const Observation& obs);
+
 }  // namespace spotsim

@@ -24,7 +24,7 @@ class GreedyPolicy final : public SelectionPolicy {
     if (committed_) return SelectionDecision::on_demand(od_zone);
     Millis review_at = kNever;
     if (obs.has_deadline()) {
-      const Millis spare = on_demand_slack(obs) - changeover(obs);
+      const Millis spare = time_to_last_safe_moment(obs);
       if (spare <= 0) {
         committed_ = true;
         return SelectionDecision::on_demand(od_zone);

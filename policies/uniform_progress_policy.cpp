@@ -37,7 +37,7 @@ class UniformProgressPolicy final : public SelectionPolicy {
     }
     const Millis d = changeover(obs);
     // 4. Safety net.
-    const Millis spare = on_demand_slack(obs) - d;
+    const Millis spare = time_to_last_safe_moment(obs);
     if (spare <= 0) {
       committed_ = true;
       return SelectionDecision::on_demand(od_zone);

@@ -39,7 +39,7 @@ class ZoneFailoverPolicy final : public SelectionPolicy {
     if (fell_back_) return SelectionDecision::on_demand(od_zone);
     Millis review_at = kNever;
     if (obs.has_deadline()) {
-      const Millis spare = on_demand_slack(obs) - changeover(obs);
+      const Millis spare = time_to_last_safe_moment(obs);
       if (spare <= 0) return fall_back(od_zone);
       review_at = obs.now + spare;
     }

@@ -92,12 +92,7 @@ TEST(Adaptive, DeadlineSafetyNetCommitsToOnDemand) {
 
 // Deadline pacing on a recorded trace: spot available 80% of the time, lossless progress, d = 12 min.
 testing::ObservationBuilder pacing(Millis elapsed, Millis progress) {
-  testing::ObservationBuilder b;
-  b.job.work = 48 * kMillisPerHour;
-  b.job.deadline = 64 * kMillisPerHour;
-  b.job.startup = 12 * kMillisPerMinute;
-  b.job.restore = 0;
-  b.obs.lossless = true;
+  auto b = testing::cant_be_late(64 * kMillisPerHour);
   b.zones[0].spot_available = false;
   b.zones[0].spot_availability = 0.8;
   b.zones[0].spot_mtbf = kNever;  // no preemption overhead: the factor is 1/availability

@@ -28,4 +28,16 @@ struct ObservationBuilder {
   }
 };
 
+// The Can't Be Late setting (Wu et al., NSDI'24): 48 h of work, lossless progress, changeover d = start-up =
+// 12 min, no restore.
+inline ObservationBuilder cant_be_late(Millis deadline) {
+  ObservationBuilder b;
+  b.job.work = 48 * kMillisPerHour;
+  b.job.deadline = deadline;
+  b.job.startup = 12 * kMillisPerMinute;
+  b.job.restore = 0;
+  b.obs.lossless = true;
+  return b;
+}
+
 }  // namespace spotsim::testing

@@ -8,16 +8,7 @@ namespace {
 
 std::unique_ptr<SelectionPolicy> greedy() { return builtin_policy_registry().selection_factory("greedy")(); }
 
-// Can't Be Late setting: lossless progress, changeover d = start-up = 12 min, 48 h of work, deadline 52 h.
-testing::ObservationBuilder cbl() {
-  testing::ObservationBuilder b;
-  b.job.work = 48 * kMillisPerHour;
-  b.job.deadline = 52 * kMillisPerHour;
-  b.job.startup = 12 * kMillisPerMinute;
-  b.job.restore = 0;
-  b.obs.lossless = true;
-  return b;
-}
+testing::ObservationBuilder cbl() { return testing::cant_be_late(52 * kMillisPerHour); }
 
 TEST(Greedy, TakesSpotWhenObtainable) {
   auto b = cbl();

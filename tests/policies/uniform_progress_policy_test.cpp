@@ -10,12 +10,7 @@ std::unique_ptr<SelectionPolicy> up() { return builtin_policy_registry().selecti
 
 // 48 h of work by a 64 h deadline: the line ep(t) = 0.75 t. Changeover d = 12 min, lossless.
 testing::ObservationBuilder setting(Millis elapsed, Millis progress) {
-  testing::ObservationBuilder b;
-  b.job.work = 48 * kMillisPerHour;
-  b.job.deadline = 64 * kMillisPerHour;
-  b.job.startup = 12 * kMillisPerMinute;
-  b.job.restore = 0;
-  b.obs.lossless = true;
+  auto b = testing::cant_be_late(64 * kMillisPerHour);
   b.obs.elapsed = b.obs.now = elapsed;
   b.obs.progress = b.obs.committed = progress;
   return b;
