@@ -12,6 +12,7 @@
 #include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
 #include "sim/steptime/checkpoint_cost.hpp"
+#include "sim/steptime/efficiency_calibration.hpp"
 #include "sim/steptime/kineto_trace_reader.hpp"
 #include "sim/steptime/steptime_report.hpp"
 #include "sim/steptime/validation_report.hpp"
@@ -31,7 +32,10 @@ po::options_description steptime_options() {
       ("trace", po::value<std::string>(), "PyTorch profiler (Kineto) Chrome trace, .json or .json.gz (positional)")
       ("validate", po::value<std::string>(),
        "instead of a trace: recompute the calibration and validation errors of docs/step-time.md from a directory "
-       "laid out like shared/data/kernels");
+       "laid out like shared/data/kernels")
+      ("fit-op-models", po::value<std::string>(),
+       "instead of a trace: fit the op-level efficiency models on the calibration half of the NeuSight tables in "
+       "a directory laid out like shared/data/kernels and print sim/steptime/op_efficiency_coefficients.cpp");
   po::options_description predict("Prediction");
   predict.add_options()
       ("target", po::value<std::string>(),
@@ -143,6 +147,11 @@ std::string file_stem(const std::string& path) {
 }
 
 int run(const po::variables_map& vm) {
+  if (vm.count("fit-op-models")) {
+    const std::string dir = vm["fit-op-models"].as<std::string>();
+    std::cout << op_models_source(fit_op_efficiency_models(read_neusight_ops(dir + "/tables/neusight/op_latency")));
+    return 0;
+  }
   if (vm.count("validate")) {
     std::cout << validation_report(vm["validate"].as<std::string>());
     return 0;

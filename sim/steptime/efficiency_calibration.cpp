@@ -46,7 +46,11 @@ void read_op_table(const std::string& dir, const std::string& table, std::vector
     m.latency_us = csv.number(r, c_latency) * 1000.0;  // the tables are in milliseconds
     if (matrix) {
       m.flops = 2.0 * product;  // 2 * B * M * N * K
+      m.dims = OpShape::gemm(csv.number(r, c_dims[0]), csv.number(r, c_dims[1]), csv.number(r, c_dims[2]), csv.number(r, c_dims[3]));
     } else {
+      if (table != "elem") {
+        m.dims = OpShape::row_op(table == "ln" ? OpKind::LayerNorm : OpKind::Softmax, csv.number(r, c_dims[0]), csv.number(r, c_dims[1]));
+      }
       const double inputs = table == "elem" && binary_elementwise(m.op) ? 2.0 : 1.0;
       m.bytes = (inputs + 1.0) * product * 4.0;  // fp32 inputs read + output written
     }
@@ -93,6 +97,19 @@ std::vector<OpMeasurement> read_neusight_ops(const std::string& op_latency_dir) 
   std::vector<OpMeasurement> ops;
   for (const char* table : {"linear", "bmm", "elem", "ln", "softmax"}) read_op_table(op_latency_dir, table, ops);
   return ops;
+}
+
+std::vector<OpEfficiencyModel> fit_op_efficiency_models(const std::vector<OpMeasurement>& ops) {
+  std::map<std::pair<std::string, OpKind>, std::vector<OpSample>> samples;
+  for (const OpMeasurement& m : ops) {
+    if (!in_calibration_half(m.shape) || m.dims.kind == OpKind::None) continue;
+    samples[{m.gpu, m.dims.kind}].push_back({m.dims, m.latency_us * 1e-6});
+  }
+  std::vector<OpEfficiencyModel> models;
+  for (const auto& [key, list] : samples) {
+    models.push_back(fit_op_efficiency_model(gpu_spec_or_throw(key.first, "op model"), key.second, list));
+  }
+  return models;
 }
 
 bool in_calibration_half(const std::string& shape) {

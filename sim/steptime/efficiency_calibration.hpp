@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "sim/steptime/kineto_trace.hpp"
+#include "sim/steptime/op_efficiency_model.hpp"
+#include "sim/steptime/op_shape.hpp"
 
 namespace spotsim {
 
@@ -20,6 +22,7 @@ struct OpMeasurement {
   double flops = 0;    // matrix ops
   double bytes = 0;    // memory-bound ops: bytes read + written
   GpuActivity kernel;  // as a trace would record it: duration, grid, block, class (no registers)
+  OpShape dims;        // GEMM B, M, N, K; layer norm and softmax rows x H; none for elementwise ops
 };
 
 // Reads test_{linear,bmm,elem,ln,softmax}.csv from `op_latency_dir`; rows of GPUs outside the spec table
@@ -38,5 +41,9 @@ struct FractionEstimate {
 
 // `kernels_dir` is shared/data/kernels (tables/neusight/op_latency and tables/deepbench inside).
 std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& kernels_dir);
+
+// One op-level efficiency model per (GPU, op kind) from the calibration half of `ops` (ops with dimensions:
+// GEMMs, layer norm, softmax).
+std::vector<OpEfficiencyModel> fit_op_efficiency_models(const std::vector<OpMeasurement>& ops);
 
 }  // namespace spotsim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/steptime/kernel_classifier.hpp"
+#include "sim/steptime/op_shape.hpp"
 
 namespace spotsim {
 
@@ -39,6 +40,8 @@ struct GpuActivity {
   std::int32_t registers_per_thread = 0;
   std::int32_t shared_memory_bytes = 0;
   bool host_transfer = false;     // memcpy touching host memory or a peer GPU: not scaled by HBM bandwidth
+  std::int32_t op = -1;           // index into KinetoTrace::ops: the operator with recorded dimensions that
+                                  // launched it (record_shapes=True), or -1
 };
 
 struct StepAnnotation {
@@ -55,6 +58,7 @@ struct KinetoTrace {
   std::unordered_map<std::int64_t, double> launch_time_us;    // correlation id -> CPU launch timestamp
   std::vector<StepAnnotation> steps;                          // CPU-side ProfilerStep#N, sorted by start
   std::vector<std::string> names;                             // interned activity names
+  std::vector<OpShape> ops;  // one per launching operator invocation with usable recorded dimensions
   std::size_t events_read = 0;
 
   const std::string& name_of(const GpuActivity& a) const { return names[a.name_id]; }

@@ -15,6 +15,7 @@
 
 #include "sim/errors.hpp"
 #include "sim/steptime/compressed_text_source.hpp"
+#include "sim/steptime/op_shape_from_trace.hpp"
 
 namespace spotsim {
 
@@ -47,6 +48,10 @@ struct EventScratch {
   double external_id = -1.0;  // args "External id" (current) / "external id" (2021): links kernels to CPU ops
   std::array<double, 3> grid{}, block{};
   int grid_n = 0, block_n = 0;
+  // "Input Dims" / "Input type" of CPU operators (record_shapes=True); capacity is reused across events.
+  std::vector<std::vector<double>> input_dims;
+  std::vector<std::string> input_types;
+  std::size_t input_dims_n = 0;
   void reset() {
     ph.clear(); cat.clear(); name.clear(); tid_text.clear();
     ts = 0.0;
@@ -54,6 +59,8 @@ struct EventScratch {
     dur = pid = tid = correlation = device = stream = external_id = -1.0;
     registers = shared_memory = 0.0;
     grid_n = block_n = 0;
+    input_dims_n = 0;
+    input_types.clear();
   }
 };
 
@@ -93,6 +100,9 @@ class TraceSaxHandler {
       else if (k == "cat") event_.cat = v;
       else if (k == "name") event_.name = v;
       else if (k == "tid") event_.tid_text = v;
+    } else if (event_depth_ > 0 && depth_ == event_depth_ + 2 && key_at(event_depth_) == "args" &&
+               key_at(event_depth_ + 1) == "Input type") {
+      event_.input_types.push_back(v);
     } else if (in_device_field()) {
       if (key_at(device_depth_) == "name") device_.name = v;
     }
@@ -132,6 +142,12 @@ class TraceSaxHandler {
 
   bool start_array(std::size_t) {
     ++depth_;
+    if (event_depth_ > 0 && depth_ == event_depth_ + 3 && key_at(event_depth_) == "args" &&
+        key_at(event_depth_ + 1) == "Input Dims") {
+      if (event_.input_dims.size() <= event_.input_dims_n) event_.input_dims.emplace_back();
+      event_.input_dims[event_.input_dims_n++].clear();
+      return true;
+    }
     if (depth_ == 1) {  // Chrome's "JSON Array Format": the document is the event array itself
       events_array_depth_ = 1;
       saw_events_ = true;
@@ -165,10 +181,10 @@ class TraceSaxHandler {
   void finish() {
     for (const auto& [index, external_id] : kernel_external_ids_) {
       const auto op = refining_ops_.find(external_id);
-      if (op != refining_ops_.end()) {
-        GpuActivity& a = trace_.activities[index];
-        a.kind = refine_by_launching_op(a.kind, op->second);
-      }
+      GpuActivity& a = trace_.activities[index];
+      if (op != refining_ops_.end()) a.kind = refine_by_launching_op(a.kind, op->second);
+      const auto shaped = shaped_ops_.find(external_id);
+      if (shaped != shaped_ops_.end()) a.op = shaped->second;
     }
     std::sort(trace_.activities.begin(), trace_.activities.end(),
               [](const GpuActivity& a, const GpuActivity& b) { return a.start_us < b.start_us; });
@@ -218,6 +234,9 @@ class TraceSaxHandler {
         const std::string& k = key_at(event_depth_ + 1);
         if (k == "grid" && event_.grid_n < 3) event_.grid[static_cast<std::size_t>(event_.grid_n++)] = v;
         else if (k == "block" && event_.block_n < 3) event_.block[static_cast<std::size_t>(event_.block_n++)] = v;
+      } else if (depth_ == event_depth_ + 3 && key_at(event_depth_) == "args" &&
+                 key_at(event_depth_ + 1) == "Input Dims" && event_.input_dims_n > 0) {
+        event_.input_dims[event_.input_dims_n - 1].push_back(v);
       }
     } else if (in_device_field()) {
       const std::string& k = key_at(depth_);
@@ -285,8 +304,18 @@ class TraceSaxHandler {
     }
     // The operator a kernel was launched from (its "External id"); only the ones that change a kernel's
     // class are kept (kernel_classifier.hpp, refine_by_launching_op).
-    if ((cat == "cpu_op" || cat == "operator") && event_.external_id >= 0 && launching_op_refines(event_.name)) {
-      refining_ops_.emplace(static_cast<std::int64_t>(event_.external_id), event_.name);
+    if ((cat == "cpu_op" || cat == "operator") && event_.external_id >= 0) {
+      const auto external_id = static_cast<std::int64_t>(event_.external_id);
+      if (launching_op_refines(event_.name)) refining_ops_.emplace(external_id, event_.name);
+      if (is_shaped_operator(event_.name)) {
+        const std::vector<std::vector<double>> dims(event_.input_dims.begin(),
+                                                    event_.input_dims.begin() + static_cast<std::ptrdiff_t>(event_.input_dims_n));
+        const OpShape shape = op_shape_from_inputs(event_.name, dims, event_.input_types);
+        if (shape.kind != OpKind::None) {
+          shaped_ops_.emplace(external_id, static_cast<std::int32_t>(trace_.ops.size()));
+          trace_.ops.push_back(shape);
+        }
+      }
     }
   }
 
@@ -301,6 +330,7 @@ class TraceSaxHandler {
   std::map<std::string, std::uint32_t, std::less<>> name_ids_;
   std::vector<std::pair<std::size_t, std::int64_t>> kernel_external_ids_;  // activity index, External id
   std::unordered_map<std::int64_t, std::string> refining_ops_;          // External id -> operator name
+  std::unordered_map<std::int64_t, std::int32_t> shaped_ops_;          // External id -> index in trace_.ops
   std::string error_;
 };
 

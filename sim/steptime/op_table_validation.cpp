@@ -7,7 +7,23 @@
 
 namespace spotsim {
 
-OpValidation validate_on_op_tables(const std::vector<OpMeasurement>& ops, const PredictionOptions& options) {
+namespace {
+
+double predict(const OpMeasurement& source, const OpMeasurement& target, const PredictionOptions& options,
+               ValidationPath path, const std::vector<OpEfficiencyModel>& models) {
+  const GpuSpec& from = gpu_spec_or_throw(source.gpu, "validation");
+  const GpuSpec& to = gpu_spec_or_throw(target.gpu, "validation");
+  if (path == ValidationPath::WithOpDimensions && source.dims.kind != OpKind::None) {
+    const double t = predict_op_time_us(source.dims, source.latency_us, from, to, models);
+    if (std::isfinite(t)) return t;
+  }
+  return predict_kernel_time_us(source.kernel, from, to, options);
+}
+
+}  // namespace
+
+OpValidation validate_on_op_tables(const std::vector<OpMeasurement>& ops, const PredictionOptions& options,
+                                   ValidationPath path, const std::vector<OpEfficiencyModel>& models) {
   std::map<std::string, std::vector<const OpMeasurement*>> by_shape;
   for (const OpMeasurement& m : ops) {
     if (!in_calibration_half(m.shape)) by_shape[m.shape].push_back(&m);
@@ -18,8 +34,7 @@ OpValidation validate_on_op_tables(const std::vector<OpMeasurement>& ops, const 
     for (const OpMeasurement* target : measured) {
       for (const OpMeasurement* source : measured) {
         if (source->gpu == target->gpu) continue;
-        const double predicted = predict_kernel_time_us(source->kernel, gpu_spec_or_throw(source->gpu, "validation"),
-                                                        gpu_spec_or_throw(target->gpu, "validation"), options);
+        const double predicted = predict(*source, *target, options, path, models);
         const double error = std::abs(predicted - target->latency_us) / target->latency_us;
         errors[target->gpu].push_back(error);
         errors_by_table[target->gpu][target->table].push_back(error);

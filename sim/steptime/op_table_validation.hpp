@@ -1,7 +1,9 @@
 #pragma once
 // Validation of the scaling model on the held-out half of the NeuSight op tables: every op measured on two
-// GPUs is predicted on one from the other's latency and launch geometry (exactly what a trace provides),
-// and the absolute percentage error against the measured latency is averaged per target GPU.
+// GPUs is predicted on one from the other's latency, and the absolute percentage error against the measured
+// latency is averaged per target GPU. Two paths, as in a trace: with the op's dimensions (a trace recorded with
+// `record_shapes=True`), GEMM, layer-norm and softmax ops use the op-level efficiency model; kernel-only uses the
+// latency and launch geometry alone (calibrated rates and wave correction).
 #include <cstddef>
 #include <map>
 #include <string>
@@ -26,6 +28,10 @@ struct OpValidation {
   std::size_t held_out_shapes = 0;
 };
 
-OpValidation validate_on_op_tables(const std::vector<OpMeasurement>& ops, const PredictionOptions& options);
+enum class ValidationPath { WithOpDimensions, KernelOnly };
+
+OpValidation validate_on_op_tables(const std::vector<OpMeasurement>& ops, const PredictionOptions& options,
+                                   ValidationPath path = ValidationPath::WithOpDimensions,
+                                   const std::vector<OpEfficiencyModel>& models = committed_op_efficiency_models());
 
 }  // namespace spotsim

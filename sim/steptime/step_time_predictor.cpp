@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/errors.hpp"
+#include "sim/steptime/op_efficiency_model.hpp"
 
 namespace spotsim {
 
@@ -28,6 +29,45 @@ double matrix_rate(const GpuSpec& gpu, Precision p) {
 
 double memory_rate(const GpuSpec& gpu, KernelFamily family) {
   return gpu.memory_bandwidth_gbps * memory_fraction(gpu, family);
+}
+
+// Whether a kernel launched by an operator with recorded dimensions can be predicted as part of that op by the
+// op-level model, which is calibrated on fp32 ops: a matrix kernel must stay on fp32 CUDA cores on both GPUs.
+// Copies and communication are never part of it.
+bool predicted_with_its_op(const GpuActivity& a, const GpuSpec& target, const PredictionOptions& options) {
+  switch (a.kind.kernel_class) {
+    case KernelClass::Matrix:
+      return a.kind.precision == Precision::FP32 &&
+             target_precision(Precision::FP32, a.kind.family, target, options.tf32) == Precision::FP32;
+    case KernelClass::MemoryBound:
+    case KernelClass::Other:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Per operator with recorded dimensions: predicted / measured time of its kernels in the steady steps, or NAN
+// where the op-level model does not apply (a kernel it cannot take, or no model for a GPU).
+std::vector<double> op_scale_factors(const KinetoTrace& trace, const std::vector<const StepStats*>& steady,
+                                     const GpuSpec& measured, const GpuSpec& target, const PredictionOptions& options) {
+  std::vector<double> measured_us(trace.ops.size(), 0.0);
+  std::vector<bool> usable(trace.ops.size(), true);
+  for (const StepStats* step : steady) {
+    for (std::size_t i : step->activities) {
+      const GpuActivity& a = trace.activities[i];
+      if (a.op < 0) continue;
+      const auto op = static_cast<std::size_t>(a.op);
+      if (predicted_with_its_op(a, target, options)) measured_us[op] += a.duration_us;
+      else if (a.kind.kernel_class == KernelClass::Matrix) usable[op] = false;
+    }
+  }
+  std::vector<double> factors(trace.ops.size(), NAN);
+  for (std::size_t op = 0; op < trace.ops.size(); ++op) {
+    if (!usable[op] || measured_us[op] <= 0.0) continue;
+    factors[op] = predict_op_time_us(trace.ops[op], measured_us[op], measured, target) / measured_us[op];
+  }
+  return factors;
 }
 
 }  // namespace
@@ -109,16 +149,25 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
   StepPrediction p;
   p.target = target.name;
   const auto steady = profile.steady_steps();
+  // On the GPU it was measured on, a kernel takes what it took: no model, not even the op-level blend.
+  const bool same_gpu = measured.name == target.name;
+  const std::vector<double> op_factor =
+      same_gpu ? std::vector<double>(trace.ops.size(), NAN) : op_scale_factors(trace, steady, measured, target, options);
   for (const StepStats* step : steady) {
     for (std::size_t i : step->activities) {
       const GpuActivity& a = trace.activities[i];
       const auto c = static_cast<std::size_t>(a.kind.kernel_class);
-      const double predicted = predict_kernel_time_us(a, measured, target, options);
+      const bool by_op = a.op >= 0 && std::isfinite(op_factor[static_cast<std::size_t>(a.op)]) &&
+                         predicted_with_its_op(a, target, options);
+      const double predicted = by_op ? a.duration_us * op_factor[static_cast<std::size_t>(a.op)]
+                                     : predict_kernel_time_us(a, measured, target, options);
       p.measured_by_class_us[c] += a.duration_us;
       p.predicted_by_class_us[c] += predicted;
+      if (by_op) p.measured_by_op_model_us += a.duration_us;
     }
   }
   const double n = static_cast<double>(std::max<std::size_t>(steady.size(), 1));
+  p.measured_by_op_model_us /= n;
   for (std::size_t c = 0; c < p.measured_by_class_us.size(); ++c) {
     p.measured_by_class_us[c] /= n;
     p.predicted_by_class_us[c] /= n;

@@ -11,7 +11,8 @@
 // U is the wave efficiency B / (ceil(B / W) * W) of a grid of B thread blocks on a GPU that runs W blocks at
 // once (SMs x resident blocks per SM): the ceil(B / W) wave count of Habitat's wave scaling and of NeuSight's
 // tile/wave model (Lee et al., ASPLOS'25). Communication kernels keep their time unless link bandwidths are
-// given.
+// given. Kernels of operators whose dimensions the trace recorded (aten::mm, bmm, layer norm, softmax; fp32)
+// are instead predicted a whole op at a time by the op-level efficiency model (op_efficiency_model.hpp).
 #include <array>
 #include <optional>
 #include <string>
@@ -53,6 +54,9 @@ struct StepPrediction {
   double predicted_busy_us = 0.0;  // busy scaled like the kernel sum (stream overlap kept proportional)
   double host_gap_us = 0.0;        // step - busy: time the GPU waits on the host, assumed GPU-independent
   double predicted_step_us = 0.0;  // host gap + predicted busy
+  // Measured kernel time per step predicted by the op-level model (kernels of operators with recorded
+  // dimensions, op_efficiency_model.hpp); the rest is scaled kernel by kernel.
+  double measured_by_op_model_us = 0.0;
 
   double predicted_compute_us() const;  // everything but communication
   double measured_compute_us() const;

@@ -1,6 +1,6 @@
 #include "sim/steptime/steptime_report.hpp"
-#include "sim/text_format.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -81,6 +81,15 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
   }
   out << "step = host gap (step - busy, " << (predictions.empty() ? "0" : ms(predictions.front().host_gap_us))
       << " ms, assumed GPU-independent) + predicted busy\n";
+  double by_op_model = 0.0;
+  for (const auto& p : predictions) by_op_model = std::max(by_op_model, p.measured_by_op_model_us);
+  if (by_op_model > 0.0) {
+    out << "op-level model (operators with recorded fp32 dimensions: mm/addmm/bmm/baddbmm, layer norm, softmax): up to "
+        << ms(by_op_model) << " ms/step of the measured kernel time; the rest is scaled kernel by kernel\n";
+  } else {
+    out << "kernel-by-kernel scaling only: no fp32 GEMM, layer-norm or softmax operator with recorded dimensions "
+           "(profile with record_shapes=True to use the op-level model)\n";
+  }
   return out.str();
 }
 

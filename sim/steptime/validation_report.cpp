@@ -63,16 +63,21 @@ std::string validation_report(const std::string& kernels_dir) {
   }
 
   const auto ops = read_neusight_ops(kernels_dir + "/tables/neusight/op_latency");
-  const OpValidation v = validate_on_op_tables(ops, {});
-  out << "\nNeuSight op tables, held-out half (" << v.held_out_shapes << " op shapes), each GPU predicted from every "
-      << "other GPU's measurement:\n";
-  for (const TargetError& e : v.targets) {
-    out << "  " << e.target << ": MAPE " << format_fixed(100.0 * e.mape, 1) << "% (median " << format_fixed(100.0 * e.median_ape, 1)
-        << "%, n=" << e.predictions << ";";
-    for (const auto& [table, mape] : e.mape_by_table) out << " " << table << " " << format_fixed(100.0 * mape, 1) << "%";
-    out << ")\n";
-  }
-  out << "  mean over target GPUs: " << format_fixed(100.0 * v.mean_mape, 1) << "%\n";
+  const auto print_validation = [&](ValidationPath path, const char* title) {
+    const OpValidation v = validate_on_op_tables(ops, {}, path);
+    out << "\nNeuSight op tables, held-out half (" << v.held_out_shapes << " op shapes), " << title
+        << ", each GPU predicted from every other GPU's measurement:\n";
+    for (const TargetError& e : v.targets) {
+      out << "  " << e.target << ": MAPE " << format_fixed(100.0 * e.mape, 1) << "% (median "
+          << format_fixed(100.0 * e.median_ape, 1) << "%, n=" << e.predictions << ";";
+      for (const auto& [table, mape] : e.mape_by_table) out << " " << table << " " << format_fixed(100.0 * mape, 1) << "%";
+      out << ")\n";
+    }
+    out << "  mean over target GPUs: " << format_fixed(100.0 * v.mean_mape, 1) << "%\n";
+  };
+  print_validation(ValidationPath::WithOpDimensions,
+                   "with op dimensions (GEMM, layer norm, softmax: op-level efficiency model; elementwise: rates)");
+  print_validation(ValidationPath::KernelOnly, "kernel only (latency, grid and block: calibrated rates and waves)");
 
   const std::string hta = kernels_dir + "/kineto-traces/hta/";
   const std::string v100 = hta + "v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz";

@@ -127,6 +127,7 @@ py::list prediction_rows(const KinetoProfile& p, const std::vector<std::string>&
     row["measured_busy_ms"] = s.measured_busy_us * 1e-3;
     row["predicted_busy_ms"] = s.predicted_busy_us * 1e-3;
     row["host_gap_ms"] = s.host_gap_us * 1e-3;
+    row["measured_by_op_model_ms"] = s.measured_by_op_model_us * 1e-3;
     row["measured_kernel_sum_ms"] = s.measured_kernel_sum_us * 1e-3;
     row["predicted_kernel_sum_ms"] = s.predicted_kernel_sum_us * 1e-3;
     row["measured_compute_ms"] = s.measured_compute_us() * 1e-3;
