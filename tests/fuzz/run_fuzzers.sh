@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the trace JSON reader and every importer with clang
-# (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
+# Builds the libFuzzer targets of the trace JSON reader, every importer and the Kineto profiler-trace reader with
+# clang (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
 # Not part of the CMake build, which uses g++. Usage: tests/fuzz/run_fuzzers.sh [seconds per target, default 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +14,32 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
   $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq clang libclang-rt-14-dev >/dev/null
 fi
 
+compile_objects() {  # sources... -> appends to the array named by $1
+  local -n into="$1"; shift
+  for src in "$@"; do
+    obj="$out/obj/$(echo "$src" | tr '/' '_').o"
+    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then clang++ "${flags[@]}" -c "$src" -o "$obj"; fi
+    into+=("$obj")
+  done
+}
+
+status=0
+fuzz() {  # name, fuzzer binary, seed files...
+  local name="$1" target="$2"; shift 2
+  local corpus="$out/corpus_${name//-/_}"
+  mkdir -p "$corpus"
+  for f in "$@"; do if [ -f "$f" ]; then cp "$f" "$corpus/"; fi; done
+  echo "== fuzzing $name for ${seconds}s"
+  if ! "$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=0 \
+        -artifact_prefix="$out/crash_${name//-/_}_" 2>"$out/log_${name//-/_}.txt"; then
+    echo "!! $name: libFuzzer found a problem; see $out/log_${name//-/_}.txt and $out/crash_${name//-/_}_*"
+    tail -n 30 "$out/log_${name//-/_}.txt"
+    status=1
+  else
+    grep -E "^#[0-9]+.*DONE" "$out/log_${name//-/_}.txt" | tail -n 1 || true
+  fi
+}
+
 mkdir -p "$out/obj"
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces\")
@@ -21,11 +47,7 @@ sources=(traces/bathtub_lifetime.cpp traces/empirical_lifetime.cpp traces/lifeti
          traces/spot_market.cpp traces/step_series.cpp traces/trace_reader.cpp traces/json_fields.cpp
          traces/fit/kaplan_meier.cpp sim/random_streams.cpp traces/importers/*.cpp)
 objects=()
-for src in "${sources[@]}"; do
-  obj="$out/obj/$(echo "$src" | tr '/' '_').o"
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then clang++ "${flags[@]}" -c "$src" -o "$obj"; fi
-  objects+=("$obj")
-done
+compile_objects objects "${sources[@]}"
 
 # format name -> seed files (small real files and the fixtures written from the cloud APIs' documentation)
 declare -A seeds=(
@@ -38,21 +60,17 @@ declare -A seeds=(
   [aws-spot-prices]="tests/traces/fixtures/aws_spot_price_history.json"
   [gcp-preemptions]="tests/traces/fixtures/gcp_preemption_operations.json"
 )
-status=0
 for format in "${!seeds[@]}"; do
   target="$out/fuzz_${format//-/_}"
   clang++ "${flags[@]}" -fsanitize=fuzzer -DSPOTSIM_FUZZ_FORMAT="\"$format\"" tests/fuzz/trace_input_fuzzer.cpp "${objects[@]}" -o "$target"
-  corpus="$out/corpus_${format//-/_}"
-  mkdir -p "$corpus"
-  for f in ${seeds[$format]}; do if [ -f "$f" ]; then cp "$f" "$corpus/"; fi; done
-  echo "== fuzzing $format for ${seconds}s"
-  if ! "$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=0 \
-        -artifact_prefix="$out/crash_${format//-/_}_" 2>"$out/log_${format//-/_}.txt"; then
-    echo "!! $format: libFuzzer found a problem; see $out/log_${format//-/_}.txt and $out/crash_${format//-/_}_*"
-    tail -n 30 "$out/log_${format//-/_}.txt"
-    status=1
-  else
-    grep -E "^#[0-9]+.*DONE" "$out/log_${format//-/_}.txt" | tail -n 1 || true
-  fi
+  # shellcheck disable=SC2086  # seed lists are space-separated paths without spaces
+  fuzz "$format" "$target" ${seeds[$format]}
 done
+
+# The Kineto (PyTorch profiler) trace reader of `spotsim steptime`, seeded with the plain-JSON test fixtures.
+kineto_objects=()
+compile_objects kineto_objects sim/steptime/*.cpp sim/statistics.cpp
+clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/kineto_trace_fuzzer.cpp "${kineto_objects[@]}" -lz -o "$out/fuzz_kineto"
+fuzz kineto "$out/fuzz_kineto" tests/steptime/fixtures/*.json
+rm -f /tmp/spotsim_kineto_fuzz_*.json
 exit $status
