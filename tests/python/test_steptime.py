@@ -48,3 +48,13 @@ def test_predictions_match_the_cli_job_file(cli, shared, profile, tmp_path):
 
 def test_a_comma_list_of_targets(profile):
     assert list(profile.predict("T4,L4")["target"]) == ["V100", "T4", "L4"]
+
+
+def test_op_model_share_follows_recorded_shapes(shared, profile):
+    # The HTA V100 trace has no recorded shapes; the 2021 trace has them, for the classifier's addmm and mm's.
+    assert (profile.predict(["A100-40GB"])["measured_by_op_model_ms"] == 0).all()
+    legacy = spotsim.read_kineto(shared / "data/kernels/kineto-traces/kineto_tb_plugin/"
+                                 "v100_resnet50_bs32_fp32_legacy_schema.pt.trace.json.gz")
+    rows = legacy.predict(["A100-40GB"]).set_index("target")
+    assert rows.loc["V100", "measured_by_op_model_ms"] == 0  # its own GPU: measured times are kept
+    assert 0 < rows.loc["A100-40GB", "measured_by_op_model_ms"] < rows.loc["A100-40GB", "measured_kernel_sum_ms"]
