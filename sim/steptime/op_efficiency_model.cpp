@@ -49,6 +49,16 @@ std::string model_gpu_name(const std::string& gpu, OpKind kind) {
 
 }  // namespace
 
+bool covers(const OpEfficiencyModel& model, const OpShape& shape) {
+  if (shape.kind != model.kind) return false;
+  const std::array<double, 4> x = log_dimensions(model.kind, shape);
+  const double slack = std::log(kRangeSlack) + 1e-9;  // inclusive: exactly a factor 2 outside is still covered
+  for (std::size_t i = 0; i < dimension_count(model.kind); ++i) {
+    if (!(x[i] >= model.log_min[i] - slack && x[i] <= model.log_max[i] + slack)) return false;
+  }
+  return true;
+}
+
 std::vector<double> op_features(const OpEfficiencyModel& model, const OpShape& shape) {
   std::array<double, 4> x = log_dimensions(model.kind, shape);
   for (std::size_t i = 0; i < dimension_count(model.kind); ++i) x[i] = std::clamp(x[i], model.log_min[i], model.log_max[i]);
@@ -120,7 +130,7 @@ double predict_op_time_us(const OpShape& shape, double measured_us, const GpuSpe
   if (kind == OpKind::None) return NAN;
   const OpEfficiencyModel* from = find_op_model(models, measured, kind);
   const OpEfficiencyModel* to = find_op_model(models, target, kind);
-  if (from == nullptr || to == nullptr || measured_us <= 0.0) return NAN;
+  if (from == nullptr || to == nullptr || !(measured_us > 0.0) || !covers(*from, shape) || !covers(*to, shape)) return NAN;
   const double peak_from = op_peak_per_second(measured, kind);
   const double peak_to = op_peak_per_second(target, kind);
   const double log_eff_from = log_efficiency(*from, shape);

@@ -34,11 +34,16 @@ struct OpEfficiencyModel {
   OpKind kind = OpKind::Gemm;
   std::vector<double> coefficients;
   // Range of the log-dimensions seen in fitting (GEMM: log batch, M, N, K; rows: log bytes, log row length);
-  // inputs are clamped to it, so an op far outside the tables gets the nearest fitted efficiency.
+  // inputs just outside it (covers()) are clamped to it.
   std::array<double, 4> log_min{}, log_max{};
   std::size_t samples = 0;
 };
 
+// Whether `shape` lies within the model's fitted range, up to a factor kRangeSlack on each dimension. Outside it
+// the op is left to the kernel-by-kernel path: a GEMV (M = 1) is memory-bound, which no efficiency fitted on
+// 64+-wide GEMMs describes.
+inline constexpr double kRangeSlack = 2.0;
+bool covers(const OpEfficiencyModel& model, const OpShape& shape);
 // Feature vector phi of `shape` after clamping to the model's range.
 std::vector<double> op_features(const OpEfficiencyModel& model, const OpShape& shape);
 // log(achieved / peak), clamped to [log 0.001, 0].
@@ -62,7 +67,7 @@ double op_work(const OpShape& shape);
 double op_peak_per_second(const GpuSpec& gpu, OpKind kind);
 
 // Predicted time of an op measured at `measured_us` on `measured` when run on `target`; NAN when the shape is
-// OpKind::None or either GPU lacks a model for its kind.
+// OpKind::None, either GPU lacks a model for its kind, or a model does not cover the shape.
 double predict_op_time_us(const OpShape& shape, double measured_us, const GpuSpec& measured,
                           const GpuSpec& target, const std::vector<OpEfficiencyModel>& models = committed_op_efficiency_models());
 

@@ -88,7 +88,7 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
         << ms(by_op_model) << " ms/step of the measured kernel time; the rest is scaled kernel by kernel\n";
   } else {
     out << "kernel-by-kernel scaling only: no fp32 GEMM, layer-norm or softmax operator with recorded dimensions "
-           "(profile with record_shapes=True to use the op-level model)\n";
+           "inside the op-level model's range (record_shapes=True; docs/step-time.md#op-model)\n";
   }
   return out.str();
 }

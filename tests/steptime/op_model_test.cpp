@@ -43,9 +43,15 @@ TEST(OpModel, FitRecoversAKnownEfficiencySurface) {
   // Inside the fitted range, between the grid points; the ridge term (1e-3) biases by far less than 1e-3.
   const OpShape inside = OpShape::gemm(2.0, 700.0, 300.0, 500.0);
   EXPECT_NEAR(log_efficiency(model, inside), -2.0 + 0.1 * std::log(500.0), 1e-3);
-  // Outside it, dimensions are clamped to the range: K = 10^6 is treated as K = 4096.
-  EXPECT_NEAR(log_efficiency(model, OpShape::gemm(2.0, 700.0, 300.0, 1e6)),
+  // Just outside it, dimensions are clamped to the range: K = 8000 is treated as K = 4096.
+  EXPECT_NEAR(log_efficiency(model, OpShape::gemm(2.0, 700.0, 300.0, 8000.0)),
               log_efficiency(model, OpShape::gemm(2.0, 700.0, 300.0, 4096.0)), 1e-12);
+  // Within a factor 2 of the fitted range the model applies; beyond, it does not (a GEMV is another animal).
+  EXPECT_TRUE(covers(model, OpShape::gemm(2.0, 700.0, 300.0, 8000.0)));
+  EXPECT_TRUE(covers(model, OpShape::gemm(1.0, 32.0, 128.0, 64.0)));
+  EXPECT_FALSE(covers(model, OpShape::gemm(2.0, 700.0, 300.0, 9000.0)));
+  EXPECT_FALSE(covers(model, OpShape::gemm(1.0, 1.0, 4096.0, 4096.0)));
+  EXPECT_FALSE(covers(model, OpShape::row_op(OpKind::LayerNorm, 64.0, 1024.0)));
 }
 
 TEST(OpModel, PredictionBlendsTheTargetModelWithTheMeasurement) {
@@ -60,7 +66,8 @@ TEST(OpModel, PredictionBlendsTheTargetModelWithTheMeasurement) {
   // A measurement twice as slow moves the prediction by 2^weight, not 2.
   EXPECT_NEAR(predict_op_time_us(s, 2.0 * on_t4, t4, l4, models) / predict_op_time_us(s, on_t4, t4, l4, models),
               std::pow(2.0, kMeasurementWeight), 1e-9);
-  // No model for the GPU or no shape: NAN, so the caller scales kernel by kernel.
+  // No model for the GPU, no shape, or a shape the models do not cover: NAN, so the caller scales kernel by kernel.
+  EXPECT_TRUE(std::isnan(predict_op_time_us(OpShape::gemm(1.0, 1.0, 4096.0, 4096.0), on_t4, t4, l4, models)));
   EXPECT_TRUE(std::isnan(predict_op_time_us(s, on_t4, t4, gpu_spec_or_throw("H100", "t"), models)));
   EXPECT_TRUE(std::isnan(predict_op_time_us(OpShape{}, on_t4, t4, l4, models)));
 }
@@ -117,11 +124,11 @@ TEST(OpShapeFromTrace, ReaderLinksKernelsToTheirShapedOperator) {
   const std::vector<int> expected_op = {0, 0, -1, 1, -1};  // sgemm, split-K reduce, h884 gemm, layer norm, mm
   for (std::size_t i = 0; i < expected_op.size(); ++i) EXPECT_EQ(trace.activities[i].op, expected_op[i]) << i;
   EXPECT_EQ(trace.ops[0].kind, OpKind::Gemm);
-  EXPECT_EQ(trace.ops[0].m, 32.0);
+  EXPECT_EQ(trace.ops[0].m, 64.0);
   EXPECT_EQ(trace.ops[0].n, 1000.0);
   EXPECT_EQ(trace.ops[0].k, 2048.0);
   EXPECT_EQ(trace.ops[1].kind, OpKind::LayerNorm);
-  EXPECT_EQ(trace.ops[1].rows, 1024.0);
+  EXPECT_EQ(trace.ops[1].rows, 8192.0);
 }
 
 TEST(OpShapeFromTrace, StepPredictionUsesTheOpModelWherePrecisionAllows) {
@@ -161,6 +168,13 @@ TEST(OpShapeFromTrace, RecordedShapesInTheLegacyTrace) {
     if (s.m == 32.0 && s.n == 1000.0 && s.k == 2048.0) found_classifier = true;
   }
   EXPECT_TRUE(found_classifier);
+  // M = 32 is a factor 4 below the V100 tables' smallest GEMM (M = 128), so the op-level model declines the
+  // forward addmm and the input-gradient mm; the weight-gradient mm (M = 1000, N = 2048, K = 32: K within a
+  // factor 2 of the smallest, 64) is taken. Everything else is scaled kernel by kernel.
+  const StepPrediction p = predict_step(trace, build_step_profile(trace), gpu_spec_or_throw("V100", "t"),
+                                        gpu_spec_or_throw("A100-40GB", "t"), {});
+  EXPECT_GT(p.measured_by_op_model_us, 5.0);
+  EXPECT_LT(p.measured_by_op_model_us, 100.0);
 }
 
 }  // namespace
