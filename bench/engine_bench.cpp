@@ -2,6 +2,7 @@
 // >= 100,000 replications/s of a 1-week bathtub job with Young/Daly checkpoints.
 #include <benchmark/benchmark.h>
 
+#include "bench/replication_loop.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/job_simulation.hpp"
@@ -53,20 +54,11 @@ void BM_WeekLongBathtubJob(benchmark::State& state, const char* selection) {
   job.checkpoint_write = 2 * kMillisPerMinute;
   job.restore = 3 * kMillisPerMinute;
   job.startup = 5 * kMillisPerMinute;
-  const Scenario scenario(market, job);
-  const PolicyRegistry registry = builtin_policy_registry();
-  auto select = registry.selection_factory(selection)();
-  auto checkpoint = registry.checkpoint_factory("young-daly")();
-  JobSimulation simulation(scenario, *select, *checkpoint);
-  std::uint64_t replication = 0, events = 0;
-  for (auto _ : state) {
-    const RunResult r = simulation.run(1, replication++);
-    events += r.events;
-    benchmark::DoNotOptimize(r.cost_total);
-  }
-  state.counters["replications/s"] = benchmark::Counter(static_cast<double>(replication), benchmark::Counter::kIsRate);
-  state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
-  state.counters["events/replication"] = static_cast<double>(events) / static_cast<double>(replication);
+  const bench::ReplicationCounts n = bench::time_replications(state, Scenario(market, job), selection, "young-daly");
+  const auto replications = static_cast<double>(n.replications), events = static_cast<double>(n.events);
+  state.counters["replications/s"] = benchmark::Counter(replications, benchmark::Counter::kIsRate);
+  state.counters["events/s"] = benchmark::Counter(events, benchmark::Counter::kIsRate);
+  state.counters["events/replication"] = events / replications;
 }
 BENCHMARK_CAPTURE(BM_WeekLongBathtubJob, spot_only, "spot-only");
 BENCHMARK_CAPTURE(BM_WeekLongBathtubJob, adaptive, "adaptive");

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "bench/replication_loop.hpp"
 #include "experiments/sweep/sweep_runner.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/job_simulation.hpp"
@@ -98,22 +99,12 @@ void BM_TickTraceJob(benchmark::State& state, const char* policy) {
   job.startup = 12 * kMillisPerMinute;  // changeover delay d = 0.2 h
   job.restore = 0;
   job.checkpoint_write = 0;
-  const Scenario scenario(market, job);
-  const PolicyRegistry registry = builtin_policy_registry();
-  auto selection = registry.selection_factory(policy)();
-  auto checkpoint = registry.checkpoint_factory("continuous")();
-  JobSimulation simulation(scenario, *selection, *checkpoint);
-  std::uint64_t replication = 0, events = 0;
-  for (auto _ : state) {
-    const RunResult r = simulation.run(1, replication++);
-    events += r.events;
-    benchmark::DoNotOptimize(r.cost_total);
-  }
-  state.counters["runs/s"] = benchmark::Counter(static_cast<double>(replication), benchmark::Counter::kIsRate);
-  state.counters["events/run"] = static_cast<double>(events) / static_cast<double>(replication);
+  const bench::ReplicationCounts n = bench::time_replications(state, Scenario(market, job), policy, "continuous");
+  const auto runs = static_cast<double>(n.replications);
+  state.counters["runs/s"] = benchmark::Counter(runs, benchmark::Counter::kIsRate);
+  state.counters["events/run"] = static_cast<double>(n.events) / runs;
   // The Python simulator's ~10 ms per job divided by this per-run time.
-  state.counters["x faster than 10 ms"] =
-      benchmark::Counter(static_cast<double>(replication) * 0.010, benchmark::Counter::kIsRate);
+  state.counters["x faster than 10 ms"] = benchmark::Counter(runs * 0.010, benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(BM_TickTraceJob, uniform_progress, "uniform-progress")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_TickTraceJob, greedy, "greedy")->Unit(benchmark::kMicrosecond);

@@ -45,8 +45,8 @@ void read_op_table(const std::string& dir, const std::string& table, std::vector
     }
     m.latency_us = csv.number(r, c_latency) * 1000.0;  // the tables are in milliseconds
     if (matrix) {
-      m.flops = 2.0 * product;  // 2 * B * M * N * K
       m.dims = OpShape::gemm(csv.number(r, c_dims[0]), csv.number(r, c_dims[1]), csv.number(r, c_dims[2]), csv.number(r, c_dims[3]));
+      m.flops = m.dims.flops();
     } else {
       if (table != "elem") {
         m.dims = OpShape::row_op(table == "ln" ? OpKind::LayerNorm : OpKind::Softmax, csv.number(r, c_dims[0]), csv.number(r, c_dims[1]));

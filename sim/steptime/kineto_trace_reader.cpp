@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <istream>
 #include <map>
+#include <span>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -308,8 +309,7 @@ class TraceSaxHandler {
       const auto external_id = static_cast<std::int64_t>(event_.external_id);
       if (launching_op_refines(event_.name)) refining_ops_.emplace(external_id, event_.name);
       if (is_shaped_operator(event_.name)) {
-        const std::vector<std::vector<double>> dims(event_.input_dims.begin(),
-                                                    event_.input_dims.begin() + static_cast<std::ptrdiff_t>(event_.input_dims_n));
+        const std::span<const std::vector<double>> dims(event_.input_dims.data(), event_.input_dims_n);
         const OpShape shape = op_shape_from_inputs(event_.name, dims, event_.input_types);
         if (shape.kind != OpKind::None) {
           shaped_ops_.emplace(external_id, static_cast<std::int32_t>(trace_.ops.size()));

@@ -47,6 +47,23 @@ std::string model_gpu_name(const std::string& gpu, OpKind kind) {
   return gpu;
 }
 
+// phi of `shape` with each log-dimension clamped to the model's fitted range.
+std::vector<double> clamped_features(const OpEfficiencyModel& model, const OpShape& shape) {
+  std::array<double, 4> x = log_dimensions(model.kind, shape);
+  for (std::size_t i = 0; i < dimension_count(model.kind); ++i) x[i] = std::clamp(x[i], model.log_min[i], model.log_max[i]);
+  return features_from_logs(model.kind, x);
+}
+
+const char* enumerator_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::Gemm: return "Gemm";
+    case OpKind::LayerNorm: return "LayerNorm";
+    case OpKind::Softmax: return "Softmax";
+    case OpKind::None: break;
+  }
+  return "None";
+}
+
 }  // namespace
 
 bool covers(const OpEfficiencyModel& model, const OpShape& shape) {
@@ -59,14 +76,8 @@ bool covers(const OpEfficiencyModel& model, const OpShape& shape) {
   return true;
 }
 
-std::vector<double> op_features(const OpEfficiencyModel& model, const OpShape& shape) {
-  std::array<double, 4> x = log_dimensions(model.kind, shape);
-  for (std::size_t i = 0; i < dimension_count(model.kind); ++i) x[i] = std::clamp(x[i], model.log_min[i], model.log_max[i]);
-  return features_from_logs(model.kind, x);
-}
-
 double log_efficiency(const OpEfficiencyModel& model, const OpShape& shape) {
-  const std::vector<double> phi = op_features(model, shape);
+  const std::vector<double> phi = clamped_features(model, shape);
   double value = 0.0;
   for (std::size_t i = 0; i < phi.size() && i < model.coefficients.size(); ++i) value += phi[i] * model.coefficients[i];
   return std::clamp(value, kMinLogEfficiency, 0.0);
@@ -156,9 +167,7 @@ std::string op_models_source(const std::vector<OpEfficiencyModel>& models) {
     out << "}";
   };
   for (const OpEfficiencyModel& m : models) {
-    out << "      {\"" << m.gpu << "\", OpKind::";
-    out << (m.kind == OpKind::Gemm ? "Gemm" : m.kind == OpKind::LayerNorm ? "LayerNorm" : "Softmax");
-    out << ",\n       ";
+    out << "      {\"" << m.gpu << "\", OpKind::" << enumerator_name(m.kind) << ",\n       ";
     list(m.coefficients);
     out << ",\n       ";
     list(m.log_min);

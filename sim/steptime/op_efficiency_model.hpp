@@ -44,8 +44,6 @@ struct OpEfficiencyModel {
 // 64+-wide GEMMs describes.
 inline constexpr double kRangeSlack = 2.0;
 bool covers(const OpEfficiencyModel& model, const OpShape& shape);
-// Feature vector phi of `shape` after clamping to the model's range.
-std::vector<double> op_features(const OpEfficiencyModel& model, const OpShape& shape);
 // log(achieved / peak), clamped to [log 0.001, 0].
 double log_efficiency(const OpEfficiencyModel& model, const OpShape& shape);
 

@@ -15,15 +15,6 @@ enum class OpKind : std::uint8_t {
   LayerNorm,
   Softmax,
 };
-inline const char* to_string(OpKind kind) {
-  switch (kind) {
-    case OpKind::None: return "none";
-    case OpKind::Gemm: return "gemm";
-    case OpKind::LayerNorm: return "layer norm";
-    case OpKind::Softmax: return "softmax";
-  }
-  return "?";
-}
 
 struct OpShape {
   OpKind kind = OpKind::None;

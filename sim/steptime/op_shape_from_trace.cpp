@@ -31,7 +31,7 @@ bool is_shaped_operator(const std::string& name) {
          name == "aten::native_layer_norm" || name == "aten::_softmax";
 }
 
-OpShape op_shape_from_inputs(const std::string& name, const std::vector<std::vector<double>>& dims,
+OpShape op_shape_from_inputs(const std::string& name, std::span<const std::vector<double>> dims,
                              const std::vector<std::string>& types) {
   // The matrix operands' positions: mm/bmm (self, mat2); addmm/baddbmm (bias, mat1, mat2).
   const bool with_bias = name == "aten::addmm" || name == "aten::baddbmm";

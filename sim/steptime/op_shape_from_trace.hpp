@@ -4,6 +4,7 @@
 // it models: aten::mm, aten::addmm, aten::bmm, aten::baddbmm (GEMMs), aten::native_layer_norm and
 // aten::_softmax (row ops; the normalised or softmax dimension is taken to be the last one, as in transformer
 // layers). Anything else, non-fp32 inputs, or dimensions that do not fit together give OpKind::None.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace spotsim {
 // True for the operator names above: the reader keeps inputs only for these.
 bool is_shaped_operator(const std::string& name);
 
-OpShape op_shape_from_inputs(const std::string& name, const std::vector<std::vector<double>>& input_dims,
+OpShape op_shape_from_inputs(const std::string& name, std::span<const std::vector<double>> input_dims,
                              const std::vector<std::string>& input_types);
 
 }  // namespace spotsim

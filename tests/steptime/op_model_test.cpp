@@ -91,30 +91,36 @@ TEST(OpModel, GeneratedSourceRoundTripsEveryDigit) {
   EXPECT_EQ(std::stod(source.substr(open + 1)), model.coefficients[0]);
 }
 
+// op_shape_from_inputs takes a span (the reader's reused scratch); tests spell the inputs as nested lists.
+OpShape shape_from(const std::string& name, const std::vector<std::vector<double>>& dims,
+                   const std::vector<std::string>& types) {
+  return op_shape_from_inputs(name, dims, types);
+}
+
 TEST(OpShapeFromTrace, OperatorsAndTheirOperands) {
   const std::vector<std::string> f2 = {"float", "float"}, f3 = {"float", "float", "float"};
-  EXPECT_EQ(op_shape_from_inputs("aten::mm", {{32, 64}, {64, 128}}, f2).flops(), 2.0 * 32 * 64 * 128);
-  const OpShape addmm = op_shape_from_inputs("aten::addmm", {{128}, {32, 64}, {64, 128}, {}, {}}, f3);
+  EXPECT_EQ(shape_from("aten::mm", {{32, 64}, {64, 128}}, f2).flops(), 2.0 * 32 * 64 * 128);
+  const OpShape addmm = shape_from("aten::addmm", {{128}, {32, 64}, {64, 128}, {}, {}}, f3);
   EXPECT_EQ(addmm.kind, OpKind::Gemm);
   EXPECT_EQ(addmm.m, 32.0);
   EXPECT_EQ(addmm.n, 128.0);
   EXPECT_EQ(addmm.k, 64.0);
-  const OpShape bmm = op_shape_from_inputs("aten::bmm", {{8, 32, 64}, {8, 64, 16}}, f2);
+  const OpShape bmm = shape_from("aten::bmm", {{8, 32, 64}, {8, 64, 16}}, f2);
   EXPECT_EQ(bmm.batch, 8.0);
   EXPECT_EQ(bmm.n, 16.0);
-  EXPECT_EQ(op_shape_from_inputs("aten::baddbmm", {{8, 32, 16}, {8, 32, 64}, {8, 64, 16}}, f3).batch, 8.0);
-  const OpShape ln = op_shape_from_inputs("aten::native_layer_norm", {{4, 16, 768}, {}, {768}}, {"float", "", "float"});
+  EXPECT_EQ(shape_from("aten::baddbmm", {{8, 32, 16}, {8, 32, 64}, {8, 64, 16}}, f3).batch, 8.0);
+  const OpShape ln = shape_from("aten::native_layer_norm", {{4, 16, 768}, {}, {768}}, {"float", "", "float"});
   EXPECT_EQ(ln.kind, OpKind::LayerNorm);
   EXPECT_EQ(ln.rows, 64.0);
   EXPECT_EQ(ln.row_length, 768.0);
-  EXPECT_EQ(op_shape_from_inputs("aten::_softmax", {{4, 12, 128, 128}}, {"float"}).rows, 4.0 * 12 * 128);
+  EXPECT_EQ(shape_from("aten::_softmax", {{4, 12, 128, 128}}, {"float"}).rows, 4.0 * 12 * 128);
   // Not modelled: inner dimensions that disagree, half precision, a missing operand, an unknown operator.
-  EXPECT_EQ(op_shape_from_inputs("aten::mm", {{32, 64}, {65, 128}}, f2).kind, OpKind::None);
-  EXPECT_EQ(op_shape_from_inputs("aten::bmm", {{8, 32, 64}, {4, 64, 16}}, f2).kind, OpKind::None);
-  EXPECT_EQ(op_shape_from_inputs("aten::mm", {{32, 64}, {64, 128}}, {"c10::Half", "c10::Half"}).kind, OpKind::None);
-  EXPECT_EQ(op_shape_from_inputs("aten::addmm", {{128}, {32, 64}}, f3).kind, OpKind::None);
-  EXPECT_EQ(op_shape_from_inputs("aten::mm", {{0, 64}, {64, 128}}, f2).kind, OpKind::None);
-  EXPECT_EQ(op_shape_from_inputs("aten::conv2d", {{32, 64}, {64, 128}}, f2).kind, OpKind::None);
+  EXPECT_EQ(shape_from("aten::mm", {{32, 64}, {65, 128}}, f2).kind, OpKind::None);
+  EXPECT_EQ(shape_from("aten::bmm", {{8, 32, 64}, {4, 64, 16}}, f2).kind, OpKind::None);
+  EXPECT_EQ(shape_from("aten::mm", {{32, 64}, {64, 128}}, {"c10::Half", "c10::Half"}).kind, OpKind::None);
+  EXPECT_EQ(shape_from("aten::addmm", {{128}, {32, 64}}, f3).kind, OpKind::None);
+  EXPECT_EQ(shape_from("aten::mm", {{0, 64}, {64, 128}}, f2).kind, OpKind::None);
+  EXPECT_EQ(shape_from("aten::conv2d", {{32, 64}, {64, 128}}, f2).kind, OpKind::None);
 }
 
 TEST(OpShapeFromTrace, ReaderLinksKernelsToTheirShapedOperator) {
