@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <istream>
+#include <limits>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -38,6 +40,18 @@ GpuVendor vendor_from_name(const std::string& device_name) {
     return GpuVendor::Nvidia;
   }
   return GpuVendor::Unknown;
+}
+
+// A JSON number the reader stores as an integer: anything outside T's range (a corrupt or hostile file) is an
+// input error naming the field, never an out-of-range conversion.
+template <typename T>
+T integer_field(double v, const char* field) {
+  const double bound = std::ldexp(1.0, std::numeric_limits<T>::digits);  // 2^31 for int32, 2^63 for int64
+  if (!(v >= -bound && v < bound)) {
+    throw InputError(std::string("field '") + field + "' is " + std::to_string(v) + ": expected an integer of at most " +
+                     std::to_string(std::numeric_limits<T>::digits) + " bits");
+  }
+  return static_cast<T>(v);
 }
 
 // The fields of one trace event that matter; reset (without freeing capacity) before each event.
@@ -206,7 +220,12 @@ class TraceSaxHandler {
       origin_us_ = whole_us;
       origin_set_ = true;
     }
-    event_.ts = static_cast<double>(whole_us - origin_us_) + (whole_us < 0 ? -fraction_us : fraction_us);
+    std::int64_t relative_us = 0;
+    if (__builtin_sub_overflow(whole_us, origin_us_, &relative_us)) {
+      throw InputError("field 'ts' is " + std::to_string(whole_us) + " us, too far from the first timestamp (" +
+                       std::to_string(origin_us_) + " us) to be the same trace");
+    }
+    event_.ts = static_cast<double>(relative_us) + (whole_us < 0 ? -fraction_us : fraction_us);
     event_.has_ts = true;
     return true;
   }
@@ -241,11 +260,11 @@ class TraceSaxHandler {
       }
     } else if (in_device_field()) {
       const std::string& k = key_at(depth_);
-      if (k == "id") device_.id = static_cast<int>(v);
-      else if (k == "numSms") device_.num_sms = static_cast<int>(v);
+      if (k == "id") device_.id = integer_field<int>(v, "deviceProperties.id");
+      else if (k == "numSms") device_.num_sms = integer_field<int>(v, "deviceProperties.numSms");
       else if (k == "totalGlobalMem") device_.total_memory_bytes = v;
-      else if (k == "computeMajor") device_.compute_major = static_cast<int>(v);
-      else if (k == "computeMinor") device_.compute_minor = static_cast<int>(v);
+      else if (k == "computeMajor") device_.compute_major = integer_field<int>(v, "deviceProperties.computeMajor");
+      else if (k == "computeMinor") device_.compute_minor = integer_field<int>(v, "deviceProperties.computeMinor");
     }
     return true;
   }
@@ -257,11 +276,11 @@ class TraceSaxHandler {
   }
 
   static std::int32_t stream_of(const EventScratch& e) {
-    if (e.stream >= 0) return static_cast<std::int32_t>(e.stream);
-    if (e.tid >= 0) return static_cast<std::int32_t>(e.tid);
+    if (e.stream >= 0) return integer_field<std::int32_t>(e.stream, "args.stream");
+    if (e.tid >= 0) return integer_field<std::int32_t>(e.tid, "tid");
     // Legacy schema: tid "stream 7".
     const auto digits = e.tid_text.find_first_of("0123456789");
-    return digits == std::string::npos ? 0 : static_cast<std::int32_t>(std::stol(e.tid_text.substr(digits)));
+    return digits == std::string::npos ? 0 : integer_field<std::int32_t>(std::strtod(e.tid_text.c_str() + digits, nullptr), "tid");
   }
 
   void finish_event() {
@@ -276,24 +295,24 @@ class TraceSaxHandler {
       GpuActivity a;
       a.start_us = event_.ts;
       a.duration_us = event_.dur;
-      a.correlation = event_.correlation >= 0 ? static_cast<std::int64_t>(event_.correlation) : -1;
-      a.device = static_cast<std::int32_t>(event_.device >= 0 ? event_.device : std::max(event_.pid, 0.0));
+      a.correlation = event_.correlation >= 0 ? integer_field<std::int64_t>(event_.correlation, "args.correlation") : -1;
+      a.device = integer_field<std::int32_t>(event_.device >= 0 ? event_.device : std::max(event_.pid, 0.0), "args.device");
       a.stream = stream_of(event_);
       a.name_id = intern(event_.name);
       a.kind = is_kernel ? classify_kernel(event_.name) : is_memcpy ? memcpy_kind() : memset_kind();
-      if (event_.grid_n == 3) a.grid_blocks = static_cast<std::int64_t>(event_.grid[0] * event_.grid[1] * event_.grid[2]);
-      if (event_.block_n == 3) a.block_threads = static_cast<std::int32_t>(event_.block[0] * event_.block[1] * event_.block[2]);
-      a.registers_per_thread = static_cast<std::int32_t>(event_.registers);
-      a.shared_memory_bytes = static_cast<std::int32_t>(event_.shared_memory);
+      if (event_.grid_n == 3) a.grid_blocks = integer_field<std::int64_t>(event_.grid[0] * event_.grid[1] * event_.grid[2], "args.grid");
+      if (event_.block_n == 3) a.block_threads = integer_field<std::int32_t>(event_.block[0] * event_.block[1] * event_.block[2], "args.block");
+      a.registers_per_thread = integer_field<std::int32_t>(event_.registers, "args.registers per thread");
+      a.shared_memory_bytes = integer_field<std::int32_t>(event_.shared_memory, "args.shared memory");
       a.host_transfer = is_memcpy && event_.name.find("DtoD") == std::string::npos;
       if (is_kernel && event_.external_id >= 0) {
-        kernel_external_ids_.emplace_back(trace_.activities.size(), static_cast<std::int64_t>(event_.external_id));
+        kernel_external_ids_.emplace_back(trace_.activities.size(), integer_field<std::int64_t>(event_.external_id, "args.External id"));
       }
       trace_.activities.push_back(a);
       return;
     }
     if ((cat == "cuda_runtime" || cat == "runtime" || cat == "cuda_driver") && event_.correlation >= 0) {
-      trace_.launch_time_us[static_cast<std::int64_t>(event_.correlation)] = event_.ts;
+      trace_.launch_time_us[integer_field<std::int64_t>(event_.correlation, "args.correlation")] = event_.ts;
       return;
     }
     // CPU-side step markers: `user_annotation` (current) or `Operator` (legacy); the GPU-side copy
@@ -306,7 +325,7 @@ class TraceSaxHandler {
     // The operator a kernel was launched from (its "External id"); only the ones that change a kernel's
     // class are kept (kernel_classifier.hpp, refine_by_launching_op).
     if ((cat == "cpu_op" || cat == "operator") && event_.external_id >= 0) {
-      const auto external_id = static_cast<std::int64_t>(event_.external_id);
+      const auto external_id = integer_field<std::int64_t>(event_.external_id, "args.External id");
       if (launching_op_refines(event_.name)) refining_ops_.emplace(external_id, event_.name);
       if (is_shaped_operator(event_.name)) {
         const std::span<const std::vector<double>> dims(event_.input_dims.data(), event_.input_dims_n);
@@ -369,7 +388,12 @@ KinetoTrace read_kineto_trace(const std::string& path) {
   CompressedTextSource source(path);
   std::istream stream(&source);
   TraceSaxHandler handler(trace);
-  const bool ok = nlohmann::json::sax_parse(stream, &handler);
+  bool ok = false;
+  try {
+    ok = nlohmann::json::sax_parse(stream, &handler);
+  } catch (const InputError& e) {  // a field the handler rejected
+    throw InputError(path + ": " + e.what());
+  }
   if (!source.read_error().empty()) {
     throw InputError(path + ": the file is truncated or corrupt (zlib: " + source.read_error() +
                      "); expected a complete gzip'd or plain Chrome-trace JSON file");

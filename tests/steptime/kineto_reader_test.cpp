@@ -2,6 +2,7 @@
 // every error a user can run into.
 #include <fstream>
 #include <iterator>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -141,6 +142,32 @@ TEST(KinetoReader, NoKernelEvents) {
   write_text(dir.file("cpu_only.json"),
              R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 0, "dur": 3}]})");
   EXPECT_NE(error_of(dir.file("cpu_only.json")).find("no GPU kernel events"), std::string::npos);
+}
+
+// Numbers the reader keeps as integers: a value no integer type holds is an error naming the file and the field
+// (found by tests/fuzz/kineto_trace_fuzzer.cpp: a 112-digit computeMajor was converted to int unchecked).
+TEST(KinetoReader, OutOfRangeIntegerFields) {
+  test::TempDir dir("ranges");
+  const std::string kernel =
+      R"({"ph": "X", "cat": "kernel", "name": "volta_sgemm_128x64_nn", "pid": 0, "tid": 7, "ts": 5, "dur": 3,)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"deviceProperties": [{"id": 0, "computeMajor": 5e111}], "traceEvents": [)" + kernel + R"( "args": {}}]})",
+       "field 'deviceProperties.computeMajor'"},
+      {R"({"traceEvents": [)" + kernel + R"( "args": {"grid": [1e9, 1e9, 1e9], "block": [128, 1, 1]}}]})", "field 'args.grid'"},
+      {R"({"traceEvents": [)" + kernel + R"( "args": {"correlation": 1e30}}]})", "field 'args.correlation'"},
+      {R"({"traceEvents": [{"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": "stream 99999999999", "ts": 5, "dur": 3}]})",
+       "field 'tid'"},
+      {R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": -9000000000000000000, "dur": 1},)" +
+           kernel + R"( "ts": 9000000000000000000, "args": {}}]})",
+       "field 'ts'"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string path = dir.file("case" + std::to_string(i) + ".json");
+    write_text(path, cases[i].first);
+    const std::string error = error_of(path);
+    EXPECT_NE(error.find(cases[i].second), std::string::npos) << i << ": " << error;
+    EXPECT_NE(error.find(path), std::string::npos) << error;
+  }
 }
 
 TEST(KinetoReader, TruncatedGzip) {
