@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <span>
+#include <sstream>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -48,8 +49,10 @@ template <typename T>
 T integer_field(double v, const char* field) {
   const double bound = std::ldexp(1.0, std::numeric_limits<T>::digits);  // 2^31 for int32, 2^63 for int64
   if (!(v >= -bound && v < bound)) {
-    throw InputError(std::string("field '") + field + "' is " + std::to_string(v) + ": expected an integer of at most " +
-                     std::to_string(std::numeric_limits<T>::digits) + " bits");
+    std::ostringstream message;
+    message << "field '" << field << "' is " << v << ": expected an integer of at most " << std::numeric_limits<T>::digits
+            << " bits";
+    throw InputError(message.str());
   }
   return static_cast<T>(v);
 }
