@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "policies/checkpoint_math.hpp"
-#include "policies/deadline_math.hpp"
+#include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
 #include "traces/lifetime_distribution.hpp"
@@ -86,17 +86,16 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
   const auto on_demand = [&](Millis review_at) { return SelectionDecision::on_demand(od_zone, review_at); };
   if (committed_on_demand_) return on_demand(kNever);
 
-  // 1. Safety net. Slack only shrinks while the job makes no progress, so asking again when it would reach the
-  //    threshold is enough to never miss the last safe moment.
-  Millis safety_review = kNever;
-  if (obs.has_deadline()) {
-    const Millis spare = time_to_last_safe_moment(obs) - s_.margin;
-    if (spare <= 0) {
-      committed_on_demand_ = true;
-      return on_demand(kNever);
+  // 1. Safety net (shared with greedy and uniform progress), keeping `margin` of extra slack.
+  const SafetyNet net = safety_net(obs, cheapest_obtainable_spot_zone(obs), s_.margin);
+  if (net.verdict != SafetyNet::kFree) {
+    committed_on_demand_ = net.verdict == SafetyNet::kCommit;
+    if (net.verdict == SafetyNet::kTakeSpot) {
+      return SelectionDecision::spot(obs.purchase == Purchase::kSpot ? obs.zone : cheapest_obtainable_spot_zone(obs));
     }
-    safety_review = now + spare;
+    return on_demand(kNever);
   }
+  const Millis safety_review = net.review_at;
 
   // 2. Preemption clusters: fall back to on-demand for a cool-down that doubles on each repeat.
   if (obs.preemptions > preemptions_seen_) {
@@ -133,8 +132,9 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
   }
   if (best_obtainable >= 0) {
     // Leaving on-demand costs a changeover: only when the deadline can absorb it and a possible return.
-    const bool affordable = obs.purchase != Purchase::kOnDemand || safety_review == kNever ||
-                            safety_review - now > 2 * changeover(obs);
+    // spare_off_spot() on on-demand is measured as if the job left now.
+    const bool affordable = obs.purchase != Purchase::kOnDemand || !obs.has_deadline() ||
+                            spare_off_spot(obs) - s_.margin > changeover(obs);
     if (affordable) {
       waiting_since_ = -1;
       last_spot_zone_ = best_obtainable;

@@ -1,13 +1,14 @@
 // Greedy (Wu et al., "Can't Be Late", NSDI'24, the Greedy baseline): use spot whenever it can be obtained, wait
-// while it cannot, and switch to on-demand for good at the last moment the deadline can still be met.
+// while it cannot, and move to on-demand for good at the last moment the deadline allows.
 //
-// "Last moment" accounts for changeovers: moving to on-demand costs d (start-up and restore), and a job that takes
-// spot must keep enough slack to survive a preemption afterwards, so the policy commits once the on-demand slack
-// (time to deadline minus the time to finish on on-demand) falls below one more changeover d. Slack only shrinks
-// while the job waits or loses work, so asking again exactly when it would reach that threshold is enough.
+// The last moment is the shared safety net (policies/deadline_math.hpp): off spot, commit once the slack left
+// after finishing on on-demand falls to one changeover (the paper's R <= C + 2d); on spot, once it falls to zero
+// (R <= C + d), except that a lossless job computing on spot keeps its instance until a preemption (the paper's
+// Exploitation Rule: it loses no slack while it runs). A spot instance still starting is judged by the spot rule,
+// as in the authors' code.
 #include <memory>
 
-#include "policies/deadline_math.hpp"
+#include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
 
@@ -22,18 +23,17 @@ class GreedyPolicy final : public SelectionPolicy {
   SelectionDecision decide(const Observation& obs) override {
     const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
-    Millis review_at = kNever;
-    if (obs.has_deadline()) {
-      const Millis spare = time_to_last_safe_moment(obs);
-      if (spare <= 0) {
-        committed_ = true;
-        return SelectionDecision::on_demand(od_zone);
-      }
-      review_at = obs.now + spare;
+    const int spot_zone = cheapest_obtainable_spot_zone(obs);
+    const SafetyNet net = safety_net(obs, spot_zone);
+    if (net.verdict == SafetyNet::kCommit) {
+      committed_ = true;
+      return SelectionDecision::on_demand(od_zone);
     }
-    if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone, review_at);
-    const int zone = cheapest_obtainable_spot_zone(obs);
-    return zone < 0 ? SelectionDecision::wait(review_at) : SelectionDecision::spot(zone, review_at);
+    if (net.verdict == SafetyNet::kTakeSpot) {
+      return SelectionDecision::spot(obs.purchase == Purchase::kSpot ? obs.zone : spot_zone);
+    }
+    if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone, net.review_at);
+    return spot_zone < 0 ? SelectionDecision::wait(net.review_at) : SelectionDecision::spot(spot_zone, net.review_at);
   }
 
  private:
@@ -45,8 +45,8 @@ class GreedyPolicy final : public SelectionPolicy {
 void register_greedy(PolicyRegistry& registry) {
   registry.add(PolicyEntry<SelectionPolicy>{
       "greedy",
-      "spot whenever obtainable, else wait; on-demand for good at the last moment the deadline allows "
-      "(Wu et al., NSDI'24, Greedy)",
+      "spot whenever obtainable, else wait; on-demand for good at the last moment the deadline allows, a running "
+      "spot instance kept while the deadline can absorb its loss (Wu et al., NSDI'24, Greedy)",
       "", [](const PolicyParams&) { return std::make_unique<GreedyPolicy>(); }});
 }
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/deadline_math.hpp"
+#include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
 
@@ -37,12 +37,9 @@ class ZoneFailoverPolicy final : public SelectionPolicy {
     const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
     if (cooling_until_.size() != obs.zones.size()) cooling_until_.assign(obs.zones.size(), 0);
     if (fell_back_) return SelectionDecision::on_demand(od_zone);
-    Millis review_at = kNever;
-    if (obs.has_deadline()) {
-      const Millis spare = time_to_last_safe_moment(obs);
-      if (spare <= 0) return fall_back(od_zone);
-      review_at = obs.now + spare;
-    }
+    const SafetyNet net = safety_net(obs, cheapest_obtainable_spot_zone(obs));
+    if (net.verdict == SafetyNet::kCommit) return fall_back(od_zone);
+    const Millis review_at = net.review_at;
     if (obs.preemptions > preemptions_seen_) {  // the last spot attempt in zone_ just ended
       preemptions_seen_ = obs.preemptions;
       failures_ = obs.committed > saved_at_launch_ ? 0 : failures_ + 1;

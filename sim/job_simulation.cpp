@@ -78,14 +78,12 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   const SpotMarket& market = scenario_.market();
   const TraceStart& start = scenario_.trace_start();
   job_start_ = start.offset;
-  if (start.random && market.span != kNever) {
-    RandomStream window(seed, replication, StreamPurpose::kTraceWindow, 0);
-    job_start_ = static_cast<Millis>(window.uniform01() * static_cast<double>(market.span));
-  }
+  if (start.random && market.span != kNever) job_start_ = random_trace_start(market, seed, replication);
   result_.trace_start_hours = to_hours(job_start_);
   now_ = job_start_;
   phase_ = Phase::kIdle;
   phase_entered_ = now_;
+  on_demand_interval_ = probe_on_demand_interval();
 
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
   decide();
@@ -157,6 +155,21 @@ bool JobSimulation::spot_obtainable(int zone, Millis t) const {
   return !available || available->at(t) >= scenario_.job().nodes;
 }
 
+// The periodic checkpoint interval the checkpoint policy uses on on-demand, so that deadline-aware selection
+// policies can count those writes in the time to finish there. Asked once per replication on a hypothetical
+// on-demand instance, then the policy is reset so the probe leaves no trace.
+Millis JobSimulation::probe_on_demand_interval() {
+  if (!can_checkpoint_) return kNever;
+  on_demand_interval_ = kNever;
+  Observation probe = observe();
+  probe.purchase = Purchase::kOnDemand;
+  probe.zone = 0;
+  probe.phase = Phase::kComputing;
+  const Millis interval = checkpoint_.next_interval(probe);
+  checkpoint_.reset();
+  return interval == kNever ? kNever : std::max<Millis>(interval, 1);
+}
+
 Observation JobSimulation::observe() {
   const SpotMarket& market = scenario_.market();
   for (std::size_t z = 0; z < zone_views_.size(); ++z) {
@@ -182,6 +195,8 @@ Observation JobSimulation::observe() {
   obs.preemptions = result_.preemptions;
   obs.recent_preemptions = recent_preemptions_;
   obs.lossless = continuous_;
+  obs.can_checkpoint = can_checkpoint_;
+  obs.on_demand_checkpoint_interval = on_demand_interval_;
   obs.wait_time = phase_time_[static_cast<std::size_t>(Phase::kIdle)] + (phase_ == Phase::kIdle ? now_ - phase_entered_ : 0);
   obs.spot_time = spot_time_ + (purchase_ == Purchase::kSpot ? now_ - acquired_at_ : 0);
   obs.job = &scenario_.job();
@@ -199,7 +214,7 @@ void JobSimulation::apply(const SelectionDecision& decision) {
   if (decision.review_at != kNever) schedule(std::max(decision.review_at, now_ + 1), EventKind::kReview);
   const bool same = decision.purchase == purchase_ && (purchase_ == Purchase::kNone || decision.zone == zone_);
   if (same) {
-    if (purchase_ == Purchase::kNone) wait_for_spot();
+    if (purchase_ == Purchase::kNone || decision.wake_on_spot) wait_for_spot();
     switch_pending_ = false;
     return;
   }
@@ -212,9 +227,10 @@ void JobSimulation::apply(const SelectionDecision& decision) {
   } else {
     switch_to(decision.purchase, decision.zone);
   }
+  if (decision.wake_on_spot && decision.purchase == Purchase::kOnDemand) wait_for_spot();
 }
 
-// Idle with no spot obtainable: wake when spot next becomes obtainable in any zone.
+// Wake the policy when spot next becomes obtainable in a zone where it is not obtainable now.
 void JobSimulation::wait_for_spot() {
   Millis next = kNever;
   const int nodes = scenario_.job().nodes;

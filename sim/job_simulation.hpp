@@ -68,6 +68,7 @@ class JobSimulation {
   bool spot_obtainable(int zone, Millis t) const;
   void wait_for_spot();
   Observation observe();
+  Millis probe_on_demand_interval();
   std::uint32_t epoch_of(EventKind kind) const;
   void schedule(Millis time, EventKind kind);
   void schedule_timeline(Millis time, EventKind kind);
@@ -98,6 +99,7 @@ class JobSimulation {
   Millis preempt_at_ = kNever;
   Millis spot_time_ = 0;
   Millis interval_ = kNever;        // cached periodic checkpoint interval for this instance
+  Millis on_demand_interval_ = kNever;  // the checkpoint policy's interval on on-demand (probed per replication)
   bool interval_known_ = false;
   bool finished_ = false;
   // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.

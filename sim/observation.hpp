@@ -47,6 +47,12 @@ struct Observation {
   Millis spot_time = 0;       // total time spot instances have been held so far
   Millis wait_time = 0;       // total time with no instance held so far
   bool lossless = false;      // progress is never lost and needs no restore (continuous checkpointing)
+  bool can_checkpoint = true;  // a move off an instance saves progress first (false for checkpoint policy "none")
+  // Compute between periodic checkpoints on on-demand (what the checkpoint policy asks for there); kNever = none.
+  Millis on_demand_checkpoint_interval = kNever;
+  // > 0 in the Can't Be Late compatibility mode: the policy is asked only at multiples of this tick and rounds its
+  // deadline tests to whole ticks as the authors' simulator does (docs/validation.md#compatibility-mode).
+  Millis decision_tick = 0;
   const JobSpec* job = nullptr;
   std::span<const ZoneView> zones;
 
@@ -59,11 +65,16 @@ struct SelectionDecision {
   Purchase purchase = Purchase::kNone;  // kNone = hold nothing and wait
   int zone = 0;
   Millis review_at = kNever;  // absolute time at which to ask the policy again; kNever = on the next event
+  // Ask again as soon as spot can be obtained in some zone. Always the case while waiting; a policy on on-demand
+  // sets it when it would leave on-demand for spot (e.g. uniform progress once its hysteresis holds).
+  bool wake_on_spot = false;
 
-  static SelectionDecision wait(Millis review_at = kNever) { return {Purchase::kNone, 0, review_at}; }
-  static SelectionDecision spot(int zone, Millis review_at = kNever) { return {Purchase::kSpot, zone, review_at}; }
-  static SelectionDecision on_demand(int zone, Millis review_at = kNever) {
-    return {Purchase::kOnDemand, zone, review_at};
+  static SelectionDecision wait(Millis review_at = kNever) { return {Purchase::kNone, 0, review_at, true}; }
+  static SelectionDecision spot(int zone, Millis review_at = kNever) {
+    return {Purchase::kSpot, zone, review_at, false};
+  }
+  static SelectionDecision on_demand(int zone, Millis review_at = kNever, bool wake_on_spot = false) {
+    return {Purchase::kOnDemand, zone, review_at, wake_on_spot};
   }
 };
 

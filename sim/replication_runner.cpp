@@ -6,7 +6,9 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/errors.hpp"
 #include "sim/job_simulation.hpp"
+#include "sim/tick_simulation.hpp"
 
 namespace spotsim {
 
@@ -32,14 +34,25 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
     try {
       auto selection = policies.selection();
       auto checkpoint = policies.checkpoint();
-      JobSimulation simulation(scenario, *selection, *checkpoint);
-      for (;;) {
-        const std::uint64_t begin = next.fetch_add(kChunk);
-        if (begin >= plan.count) break;
-        const std::uint64_t end = std::min(begin + kChunk, plan.count);
-        for (std::uint64_t i = begin; i < end; ++i) {
-          results[i] = simulation.run(plan.seed, plan.first_replication + i);
+      const auto run_all = [&](auto& simulation) {
+        for (;;) {
+          const std::uint64_t begin = next.fetch_add(kChunk);
+          if (begin >= plan.count) break;
+          const std::uint64_t end = std::min(begin + kChunk, plan.count);
+          for (std::uint64_t i = begin; i < end; ++i) {
+            results[i] = simulation.run(plan.seed, plan.first_replication + i);
+          }
         }
+      };
+      if (scenario.cant_be_late_mode()) {
+        if (!checkpoint->continuous()) {
+          throw InputError("the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");
+        }
+        TickSimulation simulation(scenario, *selection, scenario.cant_be_late_tick());
+        run_all(simulation);
+      } else {
+        JobSimulation simulation(scenario, *selection, *checkpoint);
+        run_all(simulation);
       }
     } catch (...) {
       std::lock_guard<std::mutex> lock(failure_mutex);

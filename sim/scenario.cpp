@@ -1,8 +1,21 @@
 #include "sim/scenario.hpp"
 
+#include <algorithm>
+
 #include "sim/errors.hpp"
+#include "sim/random_streams.hpp"
 
 namespace spotsim {
+
+Millis random_trace_start(const SpotMarket& market, std::uint64_t seed, std::uint64_t replication) {
+  RandomStream window(seed, replication, StreamPurpose::kTraceWindow, 0);
+  const double u = window.uniform01();
+  if (market.tick > 0) {
+    const Millis ticks = market.span / market.tick;
+    return std::min<Millis>(static_cast<Millis>(u * static_cast<double>(ticks)), ticks - 1) * market.tick;
+  }
+  return static_cast<Millis>(u * static_cast<double>(market.span));
+}
 
 Scenario::Scenario(const SpotMarket& market, const JobSpec& job, TraceStart start)
     : market_(&market), job_(job), start_(start) {

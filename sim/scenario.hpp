@@ -1,6 +1,7 @@
 #pragma once
 // Everything a replication needs that does not change between replications: the market, the job and values
 // derived from them once (e.g. each zone's mean time between preemptions). Shared read-only by all threads.
+#include <cstdint>
 #include <vector>
 
 #include "sim/job.hpp"
@@ -13,6 +14,10 @@ struct TraceStart {
   Millis offset = 0;
 };
 
+// Where replication `replication` starts in a recording: uniform over its span, on a tick of the recording's
+// clock when it has one (as the Can't Be Late windows do), so that per-tick decisions line up with the data.
+Millis random_trace_start(const SpotMarket& market, std::uint64_t seed, std::uint64_t replication);
+
 class Scenario {
  public:
   Scenario(const SpotMarket& market, const JobSpec& job, TraceStart start = {});
@@ -24,12 +29,20 @@ class Scenario {
   double zone_spot_availability(int zone) const { return spot_availability_[static_cast<std::size_t>(zone)]; }
   int zone_count() const { return static_cast<int>(market_->zones.size()); }
 
+  // The Can't Be Late compatibility mode (sim/tick_simulation.hpp): decisions per tick of `tick` (0 = the
+  // recording's own tick) instead of the event-driven engine.
+  void use_cant_be_late_mode(Millis tick = 0) { cant_be_late_ = true, cant_be_late_tick_ = tick; }
+  bool cant_be_late_mode() const { return cant_be_late_; }
+  Millis cant_be_late_tick() const { return cant_be_late_tick_; }
+
  private:
   const SpotMarket* market_;
   JobSpec job_;
   TraceStart start_;
   std::vector<Millis> spot_mtbf_;
   std::vector<double> spot_availability_;
+  bool cant_be_late_ = false;
+  Millis cant_be_late_tick_ = 0;
 };
 
 }  // namespace spotsim

@@ -53,6 +53,9 @@ struct SpotMarket {
   std::vector<Zone> zones;
   // Length of the recording, if the trace has one: replications may start anywhere within it.
   Millis span = kNever;
+  // The clock a recording was sampled on (availability and prices change only at multiples of it); 0 = none.
+  // Replications then start on a tick, and the Can't Be Late mode and the offline optimum decide per tick.
+  Millis tick = 0;
 };
 
 // The expected time between preemptions of a job holding `nodes` spot instances in `zone`: from the lifetime

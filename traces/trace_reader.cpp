@@ -153,9 +153,26 @@ LifetimeDistribution parse_lifetime(const nlohmann::json& object, const std::str
   return parse_lifetime_fields(JsonFields(object, file, path));
 }
 
+namespace {
+// A trace that declares a tick must change only on it: the tick modes read one value per tick.
+void require_changes_on_ticks(const SpotMarket& market, const JsonFields& top) {
+  for (std::size_t i = 0; i < market.zones.size(); ++i) {
+    const SpotOffer& spot = market.zones[i].spot;
+    for (const StepSeries* series : {spot.available ? &*spot.available : nullptr, &spot.price_per_hour}) {
+      if (series == nullptr) continue;
+      for (const Millis t : series->times()) {
+        if (t % market.tick == 0) continue;
+        top.fail_value("tick_s", "a tick on which every series of the trace changes (zones[" + std::to_string(i) +
+                                     "] changes at " + std::to_string(to_seconds(t)) + " s)", top.raw("tick_s"));
+      }
+    }
+  }
+}
+}  // namespace
+
 SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) {
   const JsonFields top(document, file, "");
-  top.reject_unknown({"format", "version", "name", "description", "provenance", "billing", "span_s", "zones"});
+  top.reject_unknown({"format", "version", "name", "description", "provenance", "billing", "span_s", "tick_s", "zones"});
   if (top.string("format") != "spotsim-trace") top.fail_value("format", "\"spotsim-trace\"", top.raw("format"));
   const auto version = top.integer("version", 0, 1000);
   if (version != kTraceFormatVersion) {
@@ -177,6 +194,12 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
     market.billing.increment = millis_from_seconds(b.optional_number("increment_s", 0.001, 86400.0).value_or(1.0));
   }
   if (top.has("span_s")) market.span = millis_from_seconds(top.number("span_s", 0.001, kMaxSeconds));
+  if (top.has("tick_s")) {
+    market.tick = millis_from_seconds(top.number("tick_s", 0.001, kMaxSeconds));
+    if (market.span == kNever || market.span % market.tick != 0) {
+      top.fail_value("tick_s", "a tick that divides span_s (a recording sampled on a regular clock)", top.raw("tick_s"));
+    }
+  }
   const auto& zones = top.array("zones");
   if (zones.empty()) top.fail("zones", "at least one zone");
   for (std::size_t i = 0; i < zones.size(); ++i) {
@@ -194,6 +217,7 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
     }
     market.zones.push_back(std::move(zone));
   }
+  if (market.tick > 0) require_changes_on_ticks(market, top);
   return market;
 }
 

@@ -53,6 +53,7 @@ nlohmann::json trace_to_json(const SpotMarket& market) {
   doc["billing"] = {{"minimum_s", to_seconds(market.billing.minimum)},
                     {"increment_s", to_seconds(market.billing.increment)}};
   if (market.span != kNever) doc["span_s"] = to_seconds(market.span);
+  if (market.tick > 0) doc["tick_s"] = to_seconds(market.tick);
   nlohmann::json zones = nlohmann::json::array();
   for (const Zone& zone : market.zones) {
     nlohmann::json z;

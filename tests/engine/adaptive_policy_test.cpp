@@ -77,12 +77,12 @@ TEST(Adaptive, DeadlineSafetyNetCommitsToOnDemand) {
   b.obs.elapsed = b.obs.now = 10 * kMillisPerHour;
   b.obs.progress = b.obs.committed = 10 * kMillisPerHour;
   // On-demand from here needs 5 min start-up + 1 min restore + 38 h: slack 1 h 54 min; keeping one changeover
-  // (6 min) aside, the last safe moment is 1 h 48 min away.
+  // (6 min) and the 1 min write a later move off spot needs aside, the last safe moment is 1 h 47 min away.
   AdaptivePolicy policy{AdaptiveSettings{}};
   const auto d = policy.decide(b.build());
   EXPECT_EQ(d.purchase, Purchase::kSpot);
-  EXPECT_EQ(d.review_at, b.obs.now + kMillisPerHour + 48 * kMillisPerMinute);
-  b.obs.elapsed = b.obs.now = 11 * kMillisPerHour + 48 * kMillisPerMinute;  // no progress since
+  EXPECT_EQ(d.review_at, b.obs.now + kMillisPerHour + 47 * kMillisPerMinute);
+  b.obs.elapsed = b.obs.now = 11 * kMillisPerHour + 47 * kMillisPerMinute;  // no progress since
   const auto late = policy.decide(b.build());
   EXPECT_EQ(late.purchase, Purchase::kOnDemand);
   EXPECT_EQ(late.review_at, kNever);

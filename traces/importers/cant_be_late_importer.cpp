@@ -53,6 +53,7 @@ ImportedTrace import_cant_be_late(const nlohmann::json& document, const std::str
   }
   out.market.name = zone_name;
   out.market.span = static_cast<Millis>(counts.size()) * step;
+  out.market.tick = step;
   out.market.zones.push_back(std::move(zone));
   return out;
 }

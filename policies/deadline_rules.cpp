@@ -1,0 +1,19 @@
+#include "policies/deadline_rules.hpp"
+
+namespace spotsim {
+
+SafetyNet safety_net(const Observation& obs, int spot_zone, Millis margin) {
+  if (!obs.has_deadline()) return {};
+  const bool on_spot = obs.purchase == Purchase::kSpot;
+  const Millis spare = (on_spot ? spare_on_spot(obs) : spare_off_spot(obs)) - margin;
+  const auto review = [&obs](Millis in) { return obs.decision_tick > 0 ? kNever : obs.now + in; };
+  if (spare > 0) return {SafetyNet::kFree, review(spare)};
+  // Exploitation Rule (Wu et al., NSDI'24 §4.1): lossless progress computing on spot loses no slack while it
+  // runs, so the instance is kept until a preemption; on_demand_finish_time() already plans for that loss.
+  if (on_spot && obs.lossless && obs.phase == Phase::kComputing) return {SafetyNet::kFree, kNever};
+  // With d = 0 both rules coincide and moving costs nothing: the authors' code then takes spot when it can.
+  if (obs.lossless && obs.job->startup == 0 && (on_spot || spot_zone >= 0)) return {SafetyNet::kTakeSpot, kNever};
+  return {SafetyNet::kCommit, kNever};
+}
+
+}  // namespace spotsim

@@ -1,0 +1,21 @@
+#pragma once
+// The safety net every deadline-aware selection policy applies before its own rules (docs/policies.md#safety-net):
+// commit to on-demand at the last safe moment, computed from what the job holds (deadline_math.hpp).
+#include "policies/deadline_math.hpp"
+
+namespace spotsim {
+
+struct SafetyNet {
+  enum Verdict {
+    kFree,      // the deadline leaves room: the policy's own rules decide
+    kCommit,    // move to on-demand and stay there
+    kTakeSpot,  // lossless progress and no changeover: spot costs nothing to take or keep, so take it
+  };
+  Verdict verdict = kFree;
+  Millis review_at = kNever;  // with kFree: ask the policy again by then (event-driven mode only)
+};
+
+// `spot_zone` is where spot can be obtained now (-1: nowhere); `margin` is extra slack a policy keeps.
+SafetyNet safety_net(const Observation& obs, int spot_zone, Millis margin = 0);
+
+}  // namespace spotsim

@@ -1,0 +1,151 @@
+#include "sim/tick_simulation.hpp"
+
+#include <algorithm>
+
+#include "sim/errors.hpp"
+
+namespace spotsim {
+
+namespace {
+constexpr std::size_t kHistory = 32;
+
+char held_symbol(Purchase p) { return p == Purchase::kSpot ? 's' : p == Purchase::kOnDemand ? 'D' : '.'; }
+
+inline std::uint64_t mix(std::uint64_t h, Millis time, std::uint8_t kind) {
+  h ^= static_cast<std::uint64_t>(time) * 0x9e3779b97f4a7c15ULL + kind;
+  return h * 0x100000001b3ULL;
+}
+}  // namespace
+
+TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& selection, Millis tick)
+    : scenario_(scenario), selection_(selection), tick_(tick > 0 ? tick : scenario.market().tick) {
+  const SpotMarket& market = scenario.market();
+  if (tick_ <= 0) {
+    throw InputError("trace '" + market.name +
+                     "': the Can't Be Late mode needs the recording's tick (field 'tick_s' of the trace, or --tick)");
+  }
+  if (scenario.trace_start().random == false && scenario.trace_start().offset % tick_ != 0) {
+    throw InputError("trace start: expected a multiple of the tick (" + std::to_string(to_seconds(tick_)) +
+                     " s) in the Can't Be Late mode");
+  }
+  zone_views_.resize(market.zones.size());
+  recent_preemptions_.reserve(kHistory);
+}
+
+Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Millis overhead) {
+  const SpotMarket& market = scenario_.market();
+  const int nodes = scenario_.job().nodes;
+  for (std::size_t z = 0; z < zone_views_.size(); ++z) {
+    const Zone& m = market.zones[z];
+    ZoneView& v = zone_views_[z];
+    v.spot_available = !m.spot.available || m.spot.available->at(boundary) >= nodes;
+    v.spot_price_per_hour = m.spot.price_per_hour.at(boundary);
+    v.on_demand_price_per_hour = m.on_demand_price_per_hour;
+    v.spot_mtbf = scenario_.zone_spot_mtbf(static_cast<int>(z));
+    v.spot_availability = scenario_.zone_spot_availability(static_cast<int>(z));
+    v.notice = m.spot.notice;
+    v.lifetime = nullptr;
+  }
+  Observation obs;
+  obs.now = boundary;
+  obs.elapsed = boundary - start_;
+  obs.progress = obs.committed = done_;
+  obs.phase = held == Purchase::kNone ? Phase::kIdle : overhead > 0 ? Phase::kStarting : Phase::kComputing;
+  obs.purchase = held;
+  obs.zone = held == Purchase::kNone ? -1 : zone;
+  obs.instance_age = held == Purchase::kNone ? 0 : boundary - acquired_at_;
+  obs.preemptions = result_.preemptions;
+  obs.recent_preemptions = recent_preemptions_;
+  obs.spot_time = spot_time_;
+  obs.wait_time = wait_time_;
+  obs.lossless = true;
+  obs.can_checkpoint = true;
+  obs.decision_tick = tick_;
+  obs.job = &scenario_.job();
+  obs.zones = zone_views_;
+  return obs;
+}
+
+RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+  const SpotMarket& market = scenario_.market();
+  const JobSpec& job = scenario_.job();
+  const Millis g = tick_;
+  result_ = RunResult{};
+  result_.replication = replication;
+  result_.fingerprint = 0xcbf29ce484222325ULL;
+  recent_preemptions_.clear();
+  held_.clear();
+  const TraceStart& start = scenario_.trace_start();
+  start_ = start.random && market.span != kNever ? random_trace_start(market, seed, replication) : start.offset;
+  if (start.random && market.tick != g && start_ % g != 0) start_ -= start_ % g;
+  result_.trace_start_hours = to_hours(start_);
+  done_ = spot_time_ = wait_time_ = 0;
+  acquired_at_ = start_;
+  selection_.reset();
+
+  const double tick_hours = to_hours(g) * job.nodes;
+  const Millis give_up = job.effective_give_up();
+  Purchase held = Purchase::kNone;
+  int zone = -1;
+  Millis overhead = 0, startup = 0, finish = -1;
+  for (Millis k = 0;; ++k) {
+    const Millis boundary = start_ + k * g;
+    if (k > 0) {  // realise tick k - 1
+      const Millis from = boundary - g;
+      if (held == Purchase::kNone) {
+        wait_time_ += g;
+      } else {
+        const Zone& m = market.zones[static_cast<std::size_t>(zone)];
+        const Millis spent_on_overhead = std::min(overhead, g);
+        const Millis work = std::min(g - spent_on_overhead, job.work - done_);
+        overhead -= spent_on_overhead;
+        startup += spent_on_overhead;
+        done_ += work;
+        if (done_ >= job.work) finish = from + spent_on_overhead + work;
+        if (held == Purchase::kSpot) {
+          result_.cost_spot += m.spot.price_per_hour.at(from) * tick_hours;
+          result_.spot_hours += to_hours(g);
+          spot_time_ += g;
+        } else {
+          result_.cost_on_demand += m.on_demand_price_per_hour * tick_hours;
+          result_.on_demand_hours += to_hours(g);
+        }
+      }
+      if (record_) held_.push_back(held_symbol(held));
+      ++result_.events;
+      result_.fingerprint = mix(result_.fingerprint, from - start_, static_cast<std::uint8_t>(held));
+    }
+    if (finish >= 0 || boundary - start_ >= give_up) break;
+    // A spot instance whose zone has no spot at this boundary was preempted (the previous tick still counted).
+    Observation obs = observe(boundary, held, zone, overhead);
+    if (held == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(zone)].spot_available) {
+      ++result_.preemptions;
+      if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
+      recent_preemptions_.push_back(boundary - start_);
+      held = Purchase::kNone;
+      obs = observe(boundary, held, zone, overhead);
+    }
+    SelectionDecision decision = selection_.decide(obs);
+    if (decision.zone < 0 || decision.zone >= static_cast<int>(market.zones.size())) decision.zone = 0;
+    if (decision.purchase == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(decision.zone)].spot_available) {
+      decision.purchase = Purchase::kNone;  // as the event engine does: asking for absent spot means waiting
+    }
+    if (decision.purchase != Purchase::kNone && (decision.purchase != held || decision.zone != zone)) {
+      overhead = job.startup;  // a launch: the changeover starts afresh
+      acquired_at_ = boundary;
+      ++(decision.purchase == Purchase::kSpot ? result_.spot_starts : result_.on_demand_starts);
+    }
+    held = decision.purchase;
+    if (held != Purchase::kNone) zone = decision.zone;
+  }
+  result_.completed = finish >= 0;
+  const Millis end = result_.completed ? finish : start_ + give_up;
+  result_.completion_hours = to_hours(end - start_);
+  result_.deadline_met = result_.completed && (job.deadline == kNever || end - start_ <= job.deadline);
+  result_.cost_total = result_.cost_spot + result_.cost_on_demand;
+  result_.startup_hours = to_hours(startup);
+  result_.wait_hours = to_hours(wait_time_);
+  return result_;
+}
+
+}  // namespace spotsim

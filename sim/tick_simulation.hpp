@@ -1,0 +1,54 @@
+#pragma once
+// The Can't Be Late compatibility mode: one replication simulated the way the authors' simulator runs it
+// (sky_spot, Wu et al. "Can't Be Late", NSDI'24), so that spotsim reproduces its numbers exactly
+// (docs/validation.md#compatibility-mode; tested against 480 of its per-window runs).
+//
+// Time advances in ticks of the recording's clock g. At each tick boundary the work of the previous tick is
+// realised (a held instance works g less the changeover still due; a spot instance lost at this boundary still
+// did the whole previous tick), spot availability is read, and the selection policy is asked what to hold for
+// the next tick (Observation::decision_tick = g, so it rounds its deadline tests as the authors do). Launching a
+// new instance (anything other than what is still held) sets the changeover due to d = the job's start-up;
+// overheads do not stack and going idle is free. Every tick an instance is held is billed in full at that tick's
+// price. Progress is never lost (the paper's model): the job must use continuous checkpointing.
+//
+// The same selection policies run here and in the event-driven engine (sim/job_simulation.hpp).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/observation.hpp"
+#include "sim/policy_interfaces.hpp"
+#include "sim/run_result.hpp"
+#include "sim/scenario.hpp"
+
+namespace spotsim {
+
+class TickSimulation {
+ public:
+  // Throws InputError when the scenario's trace has no tick (SpotMarket::tick) and none is given.
+  TickSimulation(const Scenario& scenario, SelectionPolicy& selection, Millis tick = 0);
+
+  RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+  // The instance held in each tick of the last run, from the first to the one in which the job finished:
+  // '.' none, 's' spot, 'D' on-demand (zone indices aside). Filled only when recording is on.
+  void record_ticks(bool on) { record_ = on; }
+  const std::string& held_per_tick() const { return held_; }
+  Millis tick() const { return tick_; }
+
+ private:
+  Observation observe(Millis boundary, Purchase held, int zone, Millis overhead);
+
+  const Scenario& scenario_;
+  SelectionPolicy& selection_;
+  Millis tick_;
+  bool record_ = false;
+  std::string held_;
+  std::vector<ZoneView> zone_views_;
+  std::vector<Millis> recent_preemptions_;
+  // Per-replication state read by observe().
+  RunResult result_;
+  Millis start_ = 0, done_ = 0, spot_time_ = 0, wait_time_ = 0, acquired_at_ = 0;
+};
+
+}  // namespace spotsim
