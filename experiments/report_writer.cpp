@@ -45,6 +45,7 @@ std::string report_table(const SimulationReport& report) {
   const auto metrics = run_metrics();
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const Summary& s = report.summaries[i];
+    if (s.n == 0) continue;  // a metric this run does not have (regret without --regret)
     const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
     std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,
                   metrics[i].unit, format_fixed(s.mean, d).c_str(), format_fixed(s.sd, d).c_str(), format_fixed(s.p50, d).c_str(),
@@ -61,6 +62,7 @@ std::string report_json(const SimulationReport& report) {
   nlohmann::json summary = nlohmann::json::object();
   const auto metrics = run_metrics();
   for (std::size_t i = 0; i < metrics.size(); ++i) {
+    if (report.summaries[i].n == 0) continue;
     summary[metrics[i].name] = summary_json(report.summaries[i]);
     summary[metrics[i].name]["unit"] = metrics[i].unit;
   }
@@ -68,7 +70,10 @@ std::string report_json(const SimulationReport& report) {
   nlohmann::json runs = nlohmann::json::array();
   for (const RunResult& r : report.runs) {
     nlohmann::json row = {{"replication", r.replication}};
-    for (const auto& metric : metrics) row[metric.name] = metric.value(r);
+    for (const auto& metric : metrics) {
+      const double v = metric.value(r);
+      if (!std::isnan(v)) row[metric.name] = v;
+    }
     row["spot_starts"] = r.spot_starts;
     row["on_demand_starts"] = r.on_demand_starts;
     row["trace_start_hours"] = r.trace_start_hours;

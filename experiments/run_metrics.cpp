@@ -22,6 +22,10 @@ constexpr std::array kMetrics = {
     MetricDefinition{"wait_hours", "h", "time waiting", [](const RunResult& r) { return r.wait_hours; }},
     MetricDefinition{"spot_hours", "h", "time on spot", [](const RunResult& r) { return r.spot_hours; }},
     MetricDefinition{"on_demand_hours", "h", "time on on-demand", [](const RunResult& r) { return r.on_demand_hours; }},
+    // NaN (left out of summaries) unless the offline optimum was computed (--regret).
+    MetricDefinition{"optimum_cost", "USD", "offline optimum cost", [](const RunResult& r) { return r.optimum_cost; }},
+    MetricDefinition{"regret", "fraction", "regret to optimum",
+                     [](const RunResult& r) { return r.cost_total / r.optimum_cost - 1.0; }},
 };
 }  // namespace
 

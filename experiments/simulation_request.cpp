@@ -56,7 +56,9 @@ SimulationReport run_simulation(const SimulationRequest& request) {
     job.work = work_on_gpu(*request.gpu_step_times, job_gpu);
     validate_job(job, request.gpu_step_times->file);
   }
-  const Scenario scenario(market, job, request.trace_start);
+  Scenario scenario(market, job, request.trace_start);
+  if (request.cant_be_late_mode) scenario.use_cant_be_late_mode(request.tick);
+  scenario.compute_optimum(request.regret);
 
   SimulationReport report;
   report.runs = run_replications(scenario, factories,
@@ -81,7 +83,12 @@ SimulationReport run_simulation(const SimulationRequest& request) {
       {"replications", request.replications},
       {"trace_start", request.trace_start.random ? nlohmann::json("random")
                                                  : nlohmann::json(format_duration(request.trace_start.offset))},
+      {"mode", request.cant_be_late_mode ? "cant-be-late" : "event"},
+      {"regret", request.regret},
   };
+  if (request.cant_be_late_mode) {
+    report.manifest["tick"] = format_duration(request.tick > 0 ? request.tick : market.tick);
+  }
   if (request.gpu_step_times) {
     report.manifest["job"]["gpu"] = canonical_gpu_name(job_gpu);
     report.manifest["job"]["steps"] = request.gpu_step_times->steps;

@@ -27,6 +27,9 @@ struct SimulationRequest {
   std::uint64_t replications = 1000;
   int threads = 0;  // 0 = all cores; never changes the results
   TraceStart trace_start;
+  bool cant_be_late_mode = false;  // the tick engine of sim/tick_simulation.hpp instead of the event engine
+  Millis tick = 0;                 // its tick; 0 = the trace's own
+  bool regret = false;             // also compute each window's offline optimum (regret)
 };
 
 struct SimulationReport {

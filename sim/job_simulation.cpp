@@ -354,7 +354,7 @@ void JobSimulation::on_checkpoint_done() {
   ++result_.checkpoints;
   if (switch_pending_) {
     enter(Phase::kIdle);
-    switch_pending_ = false;
+    switch_pending_ = emergency_checkpoint_ = false;
     release();
     acquire(switch_target_.purchase, switch_target_.zone);
   } else if (emergency_checkpoint_) {

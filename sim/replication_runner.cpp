@@ -9,6 +9,7 @@
 #include "sim/errors.hpp"
 #include "sim/job_simulation.hpp"
 #include "sim/tick_simulation.hpp"
+#include "sim/window_optimum.hpp"
 
 namespace spotsim {
 
@@ -27,6 +28,7 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
   // Work is handed out in small chunks from a shared counter: balanced even when run lengths vary a lot.
   constexpr std::uint64_t kChunk = 64;
   std::atomic<std::uint64_t> next{0};
+  if (scenario.computes_optimum()) require_optimum_inputs(scenario);
   std::exception_ptr failure;
   std::mutex failure_mutex;
 
@@ -34,13 +36,19 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
     try {
       auto selection = policies.selection();
       auto checkpoint = policies.checkpoint();
+      OfflineOptimumSolver solver;
+      const TraceStart& start = scenario.trace_start();
       const auto run_all = [&](auto& simulation) {
         for (;;) {
           const std::uint64_t begin = next.fetch_add(kChunk);
           if (begin >= plan.count) break;
           const std::uint64_t end = std::min(begin + kChunk, plan.count);
           for (std::uint64_t i = begin; i < end; ++i) {
-            results[i] = simulation.run(plan.seed, plan.first_replication + i);
+            const std::uint64_t replication = plan.first_replication + i;
+            results[i] = simulation.run(plan.seed, replication);
+            if (!scenario.computes_optimum()) continue;
+            const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
+            results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
           }
         }
       };

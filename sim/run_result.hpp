@@ -1,5 +1,6 @@
 #pragma once
 // The outcome of one replication: the metrics reported per run (see docs/outputs.md for each definition).
+#include <cmath>
 #include <cstdint>
 
 namespace spotsim {
@@ -24,6 +25,8 @@ struct RunResult {
   double spot_hours = 0.0;        // wall time holding spot instances
   double on_demand_hours = 0.0;
   double trace_start_hours = 0.0;  // where in the recorded trace this replication began
+  // The exact offline optimum on this replication's window (sim/offline_optimum.hpp), when asked for; NaN if not.
+  double optimum_cost = NAN;
   std::uint64_t events = 0;       // events processed
   std::uint64_t fingerprint = 0;  // hash of the event trajectory (time, kind), to detect behaviour changes
 };

@@ -2,6 +2,10 @@
 // Everything a replication needs that does not change between replications: the market, the job and values
 // derived from them once (e.g. each zone's mean time between preemptions). Shared read-only by all threads.
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/job.hpp"
@@ -18,6 +22,24 @@ struct TraceStart {
 // clock when it has one (as the Can't Be Late windows do), so that per-tick decisions line up with the data.
 Millis random_trace_start(const SpotMarket& market, std::uint64_t seed, std::uint64_t replication);
 
+// Costs by window start, shared by the threads of a run (thread-safe).
+class WindowCostCache {
+ public:
+  std::optional<double> find(Millis start) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = costs_.find(start);
+    return it == costs_.end() ? std::nullopt : std::optional<double>(it->second);
+  }
+  void store(Millis start, double cost) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    costs_.emplace(start, cost);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<Millis, double> costs_;
+};
+
 class Scenario {
  public:
   Scenario(const SpotMarket& market, const JobSpec& job, TraceStart start = {});
@@ -33,6 +55,11 @@ class Scenario {
   // recording's own tick) instead of the event-driven engine.
   void use_cant_be_late_mode(Millis tick = 0) { cant_be_late_ = true, cant_be_late_tick_ = tick; }
   bool cant_be_late_mode() const { return cant_be_late_; }
+  // Compute the offline optimum of each replication's window too (RunResult::optimum_cost, for regret). The
+  // optimum depends only on the window, so every policy run on this scenario shares one cache of them.
+  void compute_optimum(bool on) { optimum_cache_ = on ? std::make_shared<WindowCostCache>() : nullptr; }
+  bool computes_optimum() const { return optimum_cache_ != nullptr; }
+  WindowCostCache* optimum_cache() const { return optimum_cache_.get(); }
   Millis cant_be_late_tick() const { return cant_be_late_tick_; }
 
  private:
@@ -42,6 +69,7 @@ class Scenario {
   std::vector<Millis> spot_mtbf_;
   std::vector<double> spot_availability_;
   bool cant_be_late_ = false;
+  std::shared_ptr<WindowCostCache> optimum_cache_;
   Millis cant_be_late_tick_ = 0;
 };
 

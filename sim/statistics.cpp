@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <vector>
 
 #include <boost/math/distributions/students_t.hpp>
 
@@ -20,6 +22,12 @@ double student_t_quantile(double dof, double p) {
 }
 
 Summary summarize(std::span<const double> values, double confidence) {
+  // NaN marks a value that does not exist for that run (e.g. regret without an optimum): left out.
+  if (std::any_of(values.begin(), values.end(), [](double v) { return std::isnan(v); })) {
+    std::vector<double> present;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(present), [](double v) { return !std::isnan(v); });
+    return summarize(present, confidence);
+  }
   Summary s;
   s.n = values.size();
   if (s.n == 0) {

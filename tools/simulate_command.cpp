@@ -53,7 +53,13 @@ po::options_description simulate_options() {
        "checkpoint policy NAME[:key=value,...]; see --list-policies")
       ("trace-start", po::value<std::string>()->default_value("random"),
        "where in a recorded trace each replication starts: 'random' (uniform over the trace's span, drawn per "
-       "replication) or a duration such as 12h");
+       "replication, on a tick of the recording when it has one) or a duration such as 12h")
+      ("mode", po::value<std::string>()->default_value("event"),
+       "event (decide at any moment, bill per second) | cant-be-late (decide per tick of the recording, bill whole "
+       "ticks, lossless progress: reproduces the Can't Be Late authors' simulator; needs --checkpoint continuous)")
+      ("tick", po::value<std::string>(), "the tick of --mode cant-be-late [default: the trace's tick_s]")
+      ("regret", "also compute each window's exact offline optimum and report regret = cost / optimum - 1 "
+                 "(recorded traces with a tick, jobs with a deadline)");
   po::options_description job("Job (override --job; durations take a unit: 90s, 30m, 2h, 1.5d)");
   job.add_options()
       ("job", po::value<std::string>(), "job description JSON (see docs/outputs.md#job-files)")
@@ -120,6 +126,15 @@ SimulationRequest request_from(const po::variables_map& vm) {
   }
   request.threads = vm["threads"].as<int>();
   if (request.threads < 0 || request.threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
+  const std::string mode = vm["mode"].as<std::string>();
+  if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
+  request.cant_be_late_mode = mode == "cant-be-late";
+  if (vm.count("tick")) {
+    if (!request.cant_be_late_mode) throw InputError("--tick: only with --mode cant-be-late");
+    request.tick = duration_option(vm, "tick");
+    if (request.tick <= 0) throw InputError("--tick: expected a positive duration");
+  }
+  request.regret = vm.count("regret") > 0;
   const std::string start = vm["trace-start"].as<std::string>();
   if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
   return request;

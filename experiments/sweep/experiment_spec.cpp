@@ -38,7 +38,7 @@ const std::vector<std::string> kSpecFields = {
     "format",      "version",  "name",           "description",    "seed",        "replications",
     "traces",      "policies", "checkpoints",    "checkpoint_intervals",          "checkpoint_on_notice",
     "baseline_policy",         "job",            "job_grid",       "trace_start", "chunk_runs",
-    "tuning_metric"};
+    "tuning_metric", "mode", "regret"};
 
 // A non-empty array of distinct, non-empty strings.
 std::vector<std::string> string_list(const JsonFields& f, const std::string& key) {
@@ -193,6 +193,10 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   const nlohmann::json grid = optional_object(f, "job_grid");
   spec.jobs = expand_jobs(f, base_job, grid);
 
+  const std::string mode = f.optional_string("mode", "event");
+  if (mode != "event" && mode != "cant-be-late") f.fail_value("mode", "\"event\" or \"cant-be-late\"", f.raw("mode"));
+  spec.cant_be_late_mode = mode == "cant-be-late";
+  spec.regret = f.boolean("regret", false);
   const std::string start = f.optional_string("trace_start", "random");
   if (start != "random") {
     spec.trace_start = TraceStart{false, parse_duration(start, file + ": field 'trace_start' (\"random\" or a duration)")};
@@ -222,6 +226,8 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
       {"job", base_job},
       {"job_grid", grid},
       {"trace_start", spec.trace_start.random ? std::string("random") : format_duration(spec.trace_start.offset)},
+      {"mode", spec.cant_be_late_mode ? "cant-be-late" : "event"},
+      {"regret", spec.regret},
       {"chunk_runs", spec.chunk_runs},
       {"tuning_metric", spec.tuning_metric},
   };

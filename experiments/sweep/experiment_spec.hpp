@@ -33,6 +33,9 @@ struct ExperimentSpec {
   std::optional<std::string> baseline_policy;  // one of `policies`: paired differences are taken against it
   std::vector<JobVariant> jobs;
   TraceStart trace_start;
+  bool cant_be_late_mode = false;  // "mode": "cant-be-late" (sim/tick_simulation.hpp) instead of "event"
+  bool regret = false;             // "regret": true computes each window's offline optimum
+
   std::uint64_t chunk_runs = 1000;  // runs per result chunk: the unit of resumption and of sharding
   std::string tuning_metric = "cost_total";
   // The spec with every default filled in, keys sorted: what manifests record and what the spec hash covers.

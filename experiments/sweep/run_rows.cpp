@@ -34,6 +34,7 @@ void for_each_field(Result& r, Visit visit) {
   visit("spot_hours", r.spot_hours);
   visit("on_demand_hours", r.on_demand_hours);
   visit("trace_start_hours", r.trace_start_hours);
+  visit("optimum_cost", r.optimum_cost);
   visit("events", r.events);
   visit("fingerprint", r.fingerprint);
 }

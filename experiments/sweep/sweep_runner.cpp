@@ -17,6 +17,8 @@ SweepExecutor::SweepExecutor(const SweepPlan& plan, const std::vector<SpotMarket
   for (std::size_t t = 0; t < plan.traces.size(); ++t) {
     for (const JobVariant& variant : plan.spec.jobs) {
       scenarios_.push_back(std::make_unique<Scenario>(markets[t], variant.job, plan.spec.trace_start));
+      if (plan.spec.cant_be_late_mode) scenarios_.back()->use_cant_be_late_mode();
+      scenarios_.back()->compute_optimum(plan.spec.regret);
     }
   }
   const PolicyRegistry registry = builtin_policy_registry();

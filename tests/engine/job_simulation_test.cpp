@@ -132,3 +132,38 @@ TEST(JobSimulation, FingerprintPinsTheTrajectory) {
 
 }  // namespace
 }  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// Spot at first, asking to be reviewed at `switch_at`; then on-demand for good.
+class SwitchToOnDemandAt final : public SelectionPolicy {
+ public:
+  explicit SwitchToOnDemandAt(Millis at) : at_(at) {}
+  SelectionDecision decide(const Observation& obs) override {
+    if (obs.now >= at_) return SelectionDecision::on_demand(0);
+    return SelectionDecision::spot(0, at_);
+  }
+
+ private:
+  Millis at_;
+};
+
+// Regression (found by the deadline-guarantee property test): a move to on-demand decided while an emergency
+// checkpoint was being written in a preemption notice left the emergency flag set, so the first periodic
+// checkpoint on on-demand then "drained" forever, waiting for a preemption that on-demand never has.
+TEST(JobSimulation, MovingToOnDemandDuringAnEmergencyCheckpointKeepsTraining) {
+  const SpotMarket market = availability_market(2 * kMillisPerMinute);  // notice at 9 h 58 min, write 1 min
+  const JobSpec j = job(15.0, kMillisPerMinute, 3 * kMillisPerMinute, 6 * kMillisPerMinute);
+  const Scenario scenario(market, j, TraceStart{false, 0});
+  SwitchToOnDemandAt selection(10 * kMillisPerHour - 90 * kMillisPerSecond);  // inside the emergency write
+  auto checkpoint = builtin_policy_registry().checkpoint_factory("fixed:interval=4h,on_notice=true")();
+  const RunResult r = JobSimulation(scenario, selection, *checkpoint).run(1, 0);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.preemptions, 0);  // the instance was released before the drop
+  EXPECT_EQ(r.on_demand_starts, 1);
+  EXPECT_NEAR(r.wait_hours, 0.0, 1e-12);
+}
+
+}  // namespace
+}  // namespace spotsim

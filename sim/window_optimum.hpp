@@ -1,0 +1,22 @@
+#pragma once
+// Regret needs, for every replication, the offline optimum on the very window of the recording it ran on: this
+// turns a scenario and a replication's start into the optimum's request (sim/offline_optimum.hpp).
+//
+// The optimum is that of the lossless Can't Be Late model with the job's start-up as the changeover. For a job
+// with lossless progress it is the exact optimum; for a checkpointed job it is a lower bound (checkpoint writes,
+// restores and lost work only add held time), so regret is measured against a bound any policy could at best
+// reach. Preemptions that come from a lifetime model on top of the recording are ignored likewise (they only
+// make a policy dearer). The optimum decides per tick of the recording and bills per tick in the Can't Be Late
+// mode, per second otherwise.
+#include "sim/offline_optimum.hpp"
+#include "sim/scenario.hpp"
+
+namespace spotsim {
+
+// InputError unless the scenario has what the optimum needs: a recording with a tick and a deadline.
+void require_optimum_inputs(const Scenario& scenario);
+
+// The optimum's cost on the window starting at `start` (absolute trace time, on a tick).
+double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver);
+
+}  // namespace spotsim
