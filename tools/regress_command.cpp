@@ -52,7 +52,9 @@ std::size_t regress_one(const std::string& path, const po::variables_map& vm, co
     const std::string spec_file = vm["from-spec"].as<std::string>();
     const ExperimentSpec spec = read_experiment_spec(spec_file);
     const ExperimentResults results = rerun_experiment(spec, spec_file, threads, substitutions);
-    write_file_atomically(path, baseline_json(spec.description, results.plan, results.analysis, kDefaultRegressionMetrics).dump(2) + "\n");
+    std::vector<std::string> metrics = kDefaultRegressionMetrics;
+    if (spec.regret) metrics.push_back("regret");  // regret to the offline optimum, when the spec computes it
+    write_file_atomically(path, baseline_json(spec.description, results.plan, results.analysis, metrics).dump(2) + "\n");
     std::cerr << program << ": wrote " << path << " (" << results.plan.configurations.size() << " configurations)\n";
     return 0;
   }

@@ -179,3 +179,49 @@ TEST(SimulateCli, AFailedRunNeverOverwritesTheOutput) {
 
 }  // namespace
 }  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+const std::string kCblTrace = std::string(SPOTSIM_REPO_DIR) + "/experiments/traces/cbl/cbl-aws-10-26-2022-us-west-2a_v100_1.json";
+const std::vector<std::string> kCblJob = {"--trace", kCblTrace, "--checkpoint", "continuous", "--startup", "12m",
+                                          "--restore", "0s", "--checkpoint-write", "0s", "--deadline", "60h"};
+
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
+}
+
+TEST(SimulateCli, CantBeLateModeBillsWholeTicksAndReportsRegret) {
+  const Outcome tick = simulate(with(kCblJob, {"--policy", "on-demand", "-n", "3", "--mode", "cant-be-late",
+                                               "--regret", "--format", "json"}));
+  ASSERT_EQ(tick.code, 0) << tick.err;
+  const auto doc = nlohmann::json::parse(tick.out);
+  EXPECT_EQ(doc["manifest"]["mode"], "cant-be-late");
+  EXPECT_EQ(doc["manifest"]["tick"], "10m");
+  // 48.2 h held on on-demand, billed as 290 whole ticks of 10 min at 3.06 USD/h: 147.90 (per second: 147.49).
+  EXPECT_NEAR(doc["summary"]["cost_total"]["mean"].get<double>(), 147.90, 1e-9);
+  EXPECT_GT(doc["summary"]["regret"]["mean"].get<double>(), 0.0);
+  EXPECT_LE(doc["runs"][0]["optimum_cost"].get<double>(), 147.90);
+  const Outcome event = simulate(with(kCblJob, {"--policy", "on-demand", "-n", "3", "--format", "json"}));
+  ASSERT_EQ(event.code, 0) << event.err;
+  const auto plain = nlohmann::json::parse(event.out);
+  EXPECT_NEAR(plain["summary"]["cost_total"]["mean"].get<double>(), 3.06 * 48.2, 1e-9);
+  EXPECT_FALSE(plain["summary"].contains("regret")) << "regret only when asked for";
+  EXPECT_EQ(plain["manifest"]["mode"], "event");
+}
+
+TEST(SimulateCli, ModeTickAndRegretErrorsAreClear) {
+  expect_error({"--mode", "ticks"}, "--mode: expected event or cant-be-late, got 'ticks'");
+  expect_error({"--tick", "10m"}, "--tick: only with --mode cant-be-late");
+  expect_error(with(kCblJob, {"--mode", "cant-be-late", "--tick", "0s"}), "--tick: expected a positive duration");
+  expect_error({"--mode", "cant-be-late", "--checkpoint", "continuous", "-n", "2"},
+               "the Can't Be Late mode needs the recording's tick (field 'tick_s' of the trace, or --tick)");
+  expect_error({"--trace", kCblTrace, "--mode", "cant-be-late", "--checkpoint", "young", "-n", "2"},
+               "the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");
+  expect_error({"--regret", "--deadline", "60h", "-n", "2"}, "regret needs a recording sampled on a regular clock");
+  expect_error({"--regret", "--trace", kCblTrace, "-n", "2"}, "regret: expected a job with a deadline");
+}
+
+}  // namespace
+}  // namespace spotsim

@@ -21,6 +21,12 @@ OPTIONS = [
       "step_time": "2s", "trace_start": "12h", "replications": 100},
      ["--trace", "aws-us-west-2-v100", "--policy", "uniform-progress", "--checkpoint", "hazard", "--steps",
       "20000", "--step-time", "2s", "--trace-start", "12h", "-n", "100"]),
+    ({"trace": "aws-us-west-2-v100", "policy": "greedy", "checkpoint": "continuous", "startup": "12m",
+      "restore": "0s", "checkpoint_write": "0s", "deadline": "60h", "mode": "cant-be-late", "regret": True,
+      "replications": 40},
+     ["--trace", "aws-us-west-2-v100", "--policy", "greedy", "--checkpoint", "continuous", "--startup", "12m",
+      "--restore", "0s", "--checkpoint-write", "0s", "--deadline", "60h", "--mode", "cant-be-late", "--regret",
+      "-n", "40"]),
 ]
 
 

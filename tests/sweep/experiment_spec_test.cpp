@@ -79,6 +79,8 @@ TEST(SweepSpec, ErrorsNameTheFileAndTheField) {
       {"trace_start", "soon", "field 'trace_start'"},
       {"tuning_metric", "cost", "field 'tuning_metric'"},
       {"chunk_runs", 0, "field 'chunk_runs'"},
+      {"mode", "ticks", "field 'mode': expected \"event\" or \"cant-be-late\""},
+      {"regret", "yes", "field 'regret'"},
   };
   for (const Case& c : cases) {
     auto doc = small_spec();
@@ -110,6 +112,13 @@ TEST(SweepSpec, CanonicalFormParsesBackToItself) {
   EXPECT_EQ(again.canonical, spec.canonical);
   EXPECT_EQ(again.checkpoints, spec.checkpoints);
   EXPECT_EQ(spec.canonical["checkpoint_intervals"], nlohmann::json({"20m", "1h", "3h"}));
+  auto tick_mode = small_spec();
+  tick_mode["mode"] = "cant-be-late";
+  tick_mode["regret"] = true;
+  const ExperimentSpec cbl = parse_experiment_spec(tick_mode, "my-spec.json");
+  EXPECT_TRUE(cbl.cant_be_late_mode && cbl.regret);
+  const ExperimentSpec cbl_again = parse_experiment_spec(cbl.canonical, "canonical");
+  EXPECT_TRUE(cbl_again.cant_be_late_mode && cbl_again.regret);
   // Specs without intervals, or with nothing but intervals, round-trip too.
   for (const char* drop : {"checkpoint_intervals", "checkpoints"}) {
     auto doc = small_spec();

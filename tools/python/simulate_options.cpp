@@ -18,7 +18,7 @@ namespace {
 constexpr std::array kKnownOptions = {"trace",        "policy",   "checkpoint",       "trace_start",   "job",
                                       "work",         "steps",    "step_time",        "nodes",         "restore",
                                       "startup",      "deadline", "checkpoint_write", "give_up_after", "seed",
-                                      "replications", "threads"};
+                                      "replications", "threads",  "mode",             "tick",          "regret"};
 
 // The option as the CLI writes it: give_up_after -> --give-up-after.
 std::string cli_name(std::string key) {
@@ -116,6 +116,19 @@ SimulationRequest simulation_request_from(const py::dict& options) {
   request.threads = static_cast<int>(threads);
   const std::string start = o.text("trace_start", "random");
   if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
+  const std::string mode = o.text("mode", "event");
+  if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
+  request.cant_be_late_mode = mode == "cant-be-late";
+  if (o.has("tick")) {
+    if (!request.cant_be_late_mode) throw InputError("--tick: only with --mode cant-be-late");
+    request.tick = o.duration("tick");
+    if (request.tick <= 0) throw InputError("--tick: expected a positive duration");
+  }
+  if (o.has("regret")) {
+    const py::object value = options["regret"];
+    if (!py::isinstance<py::bool_>(value)) throw InputError("the argument for option '--regret' is invalid: expected True or False");
+    request.regret = value.cast<bool>();
+  }
   return request;
 }
 

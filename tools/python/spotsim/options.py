@@ -9,7 +9,7 @@ import datetime
 JOB_OPTIONS = ("job", "work", "steps", "step_time", "nodes", "checkpoint_write", "restore", "startup", "deadline",
                "give_up_after")
 DURATION_OPTIONS = {"work", "step_time", "checkpoint_write", "restore", "startup", "deadline", "give_up_after",
-                    "trace_start"}
+                    "trace_start", "tick"}
 
 
 def duration_text(value):

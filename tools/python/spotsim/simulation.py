@@ -45,17 +45,20 @@ class SimulationResult:
 
 def simulate(trace="us-west1", policy="adaptive", checkpoint="young-daly", *, job=None, work=None, steps=None,
              step_time=None, nodes=None, checkpoint_write=None, restore=None, startup=None, deadline=None,
-             give_up_after=None, trace_start="random", seed=1, replications=1000, threads=0):
+             give_up_after=None, trace_start="random", seed=1, replications=1000, threads=0, mode="event", tick=None,
+             regret=False):
     """Run ``spotsim simulate`` with these options and return a SimulationResult.
 
     The arguments are the CLI's options with '-' written '_' and the same defaults: trace (a path or a shipped
     trace name), policy and checkpoint ("NAME[:key=value,...]", see spotsim.policies()), job (a job JSON file),
     work or steps + step_time, nodes, checkpoint_write, restore, startup, deadline, give_up_after (durations such
     as "48h"), trace_start ("random" or a duration), seed, replications, threads (0 = all cores; never changes a
-    result). The same options and seed give the CLI's numbers exactly.
+    result), mode ("event" or "cant-be-late"), tick (its tick), regret (also compute each window's offline optimum:
+    columns optimum_cost and regret). The same options and seed give the CLI's numbers exactly.
     """
     options = cli_options(trace=trace, policy=policy, checkpoint=checkpoint, job=job, work=work, steps=steps,
                           step_time=step_time, nodes=nodes, checkpoint_write=checkpoint_write, restore=restore,
                           startup=startup, deadline=deadline, give_up_after=give_up_after, trace_start=trace_start,
-                          seed=seed, replications=replications, threads=threads)
+                          seed=seed, replications=replications, threads=threads, mode=mode, tick=tick,
+                          regret=regret)
     return SimulationResult(_spotsim.simulate(options))
