@@ -1,6 +1,6 @@
 #pragma once
-// The timed loop shared by the single-job benchmarks: one JobSimulation with the named policies, one replication
-// per benchmark iteration (a fresh replication index each time, so every iteration draws new preemptions).
+// The timed loop shared by the single-job benchmarks: one JobSimulation (or TickSimulation in the Can't Be Late
+// mode) with the named policies, one replication per benchmark iteration (a fresh replication index each time, so every iteration draws new preemptions).
 #include <cstdint>
 #include <string>
 
@@ -9,6 +9,7 @@
 #include "policies/policy_registry.hpp"
 #include "sim/job_simulation.hpp"
 #include "sim/scenario.hpp"
+#include "sim/tick_simulation.hpp"
 
 namespace spotsim::bench {
 
@@ -22,8 +23,20 @@ inline ReplicationCounts time_replications(benchmark::State& state, const Scenar
   const PolicyRegistry registry = builtin_policy_registry();
   auto select = registry.selection_factory(selection)();
   auto checkpointing = registry.checkpoint_factory(checkpoint)();
-  JobSimulation simulation(scenario, *select, *checkpointing);
   ReplicationCounts counts;
+  const auto loop = [&](auto& simulation) {
+    for (auto _ : state) {
+      const RunResult r = simulation.run(1, counts.replications++);
+      counts.events += r.events;
+      benchmark::DoNotOptimize(r.cost_total);
+    }
+  };
+  if (scenario.cant_be_late_mode()) {  // the tick engine: one "event" per tick
+    TickSimulation simulation(scenario, *select);
+    loop(simulation);
+    return counts;
+  }
+  JobSimulation simulation(scenario, *select, *checkpointing);
   for (auto _ : state) {
     const RunResult r = simulation.run(1, counts.replications++);
     counts.events += r.events;
