@@ -9,5 +9,6 @@ int trace_command(int argc, const char* const* argv);
 int advise_command(int argc, const char* const* argv);
 int sweep_command(int argc, const char* const* argv);
 int regress_command(int argc, const char* const* argv);
+int bound_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

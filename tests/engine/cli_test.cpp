@@ -2,6 +2,7 @@
 // code 2, nothing written).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -221,6 +222,54 @@ TEST(SimulateCli, ModeTickAndRegretErrorsAreClear) {
                "the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");
   expect_error({"--regret", "--deadline", "60h", "-n", "2"}, "regret needs a recording sampled on a regular clock");
   expect_error({"--regret", "--trace", kCblTrace, "-n", "2"}, "regret: expected a job with a deadline");
+}
+
+}  // namespace
+}  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+Outcome bound(std::vector<std::string> args) {
+  args.insert(args.begin(), "bound");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int code = bound_command(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(BoundCli, PrintsTheOptimumAndItsScheduleOfOneWindow) {
+  const Outcome o = bound({"--trace", kCblTrace, "--trace-start", "114h", "--deadline", "52h", "--mode",
+                           "cant-be-late", "--format", "json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  const double cost = doc["cost"].get<double>();
+  EXPECT_LE(cost, 147.90 + 1e-9);          // never dearer than on-demand from the start
+  EXPECT_GE(cost, 0.9731 * 48.2 - 1e-9);  // never cheaper than spot for the work and one changeover
+  EXPECT_NEAR(doc["cost_spot"].get<double>() + doc["cost_on_demand"].get<double>(), cost, 1e-9);
+  EXPECT_LE(doc["finish_hours"].get<double>(), 52.0);
+  // Billed per tick: the cost is whole ticks of the held kinds.
+  const std::string schedule = doc["schedule"];
+  const auto ticks_of = [&](char c) { return static_cast<double>(std::count(schedule.begin(), schedule.end(), c)); };
+  EXPECT_NEAR(cost, (ticks_of('s') * 0.9731 + ticks_of('D') * 3.06) / 6.0, 1e-9);
+  const Outcome table = bound({"--trace", kCblTrace, "--trace-start", "114h", "--deadline", "52h"});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("schedule: "), std::string::npos) << table.out;
+}
+
+TEST(BoundCli, ErrorsAreClear) {
+  const Outcome no_tick = bound({"--trace", kTrace});
+  EXPECT_EQ(no_tick.code, 2);
+  EXPECT_NE(no_tick.err.find("expected a recording with a tick (field 'tick_s'), or --tick"), std::string::npos) << no_tick.err;
+  const Outcome off_tick = bound({"--trace", kCblTrace, "--trace-start", "5m"});
+  EXPECT_NE(off_tick.err.find("--trace-start: expected a multiple of the tick (10m)"), std::string::npos) << off_tick.err;
+  const Outcome too_tight = bound({"--trace", kCblTrace, "--deadline", "48h"});
+  EXPECT_NE(too_tight.err.find("no schedule finishes the work by the deadline"), std::string::npos) << too_tight.err;
 }
 
 }  // namespace

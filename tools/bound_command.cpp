@@ -1,0 +1,126 @@
+// `spotsim bound`: the exact offline optimum of one window of a recorded trace (sim/offline_optimum.hpp) — what a
+// policy that knew the future would hold, tick by tick, and what it would pay. The per-replication figure behind
+// `simulate --regret`, shown in full for one window.
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/duration.hpp"
+#include "sim/offline_optimum.hpp"
+#include "sim/text_format.hpp"
+#include "tools/command_line.hpp"
+#include "tools/commands.hpp"
+#include "traces/trace_locator.hpp"
+#include "traces/trace_reader.hpp"
+
+namespace spotsim {
+
+namespace {
+
+namespace po = boost::program_options;
+
+po::options_description bound_options() {
+  po::options_description options("Options (durations take a unit: 90s, 30m, 2h, 1.5d)");
+  options.add_options()
+      ("help,h", "show this help and exit")
+      ("trace,t", po::value<std::string>()->default_value("aws-us-west-2-v100"),
+       "a recorded trace with a tick (tick_s), by path or shipped name")
+      ("trace-start", po::value<std::string>()->default_value("0s"), "where the window starts in the recording (on a tick)")
+      ("work", po::value<std::string>()->default_value("48h"), "compute the job needs")
+      ("startup", po::value<std::string>()->default_value("12m"), "the changeover d of every launch")
+      ("deadline", po::value<std::string>()->default_value("52h"), "deadline after the window's start")
+      ("nodes", po::value<int>()->default_value(1), "instances held together")
+      ("mode", po::value<std::string>()->default_value("event"),
+       "event (bill per second) | cant-be-late (bill whole ticks), as in simulate --mode")
+      ("tick", po::value<std::string>(), "decision tick [default: the trace's tick_s]")
+      ("format,f", po::value<std::string>(), "table | json [default: table, or from --output's extension]")
+      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
+  return options;
+}
+
+// "ss..DDD" -> "2 x s, 2 x ., 3 x D" in hours: the schedule as runs a reader can follow.
+std::string schedule_runs(const std::string& schedule, Millis tick) {
+  std::ostringstream out;
+  const auto name = [](char c) { return c == 's' ? "spot" : c == 'D' ? "on-demand" : "wait"; };
+  for (std::size_t i = 0; i < schedule.size();) {
+    std::size_t j = i;
+    while (j < schedule.size() && schedule[j] == schedule[i]) ++j;
+    out << (i == 0 ? "" : ", ") << name(schedule[i]) << " " << format_fixed(to_hours(static_cast<Millis>(j - i) * tick), 2)
+        << " h";
+    i = j;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+int bound_command(int argc, const char* const* argv) {
+  const std::string program = argc > 0 ? argv[0] : "bound";
+  try {
+    const auto options = bound_options();
+    const po::variables_map vm = parse_command_line(argc, argv, options);
+    if (vm.count("help")) {
+      std::cout << "Usage: " << program << " [options]\n\n"
+                << "The least any policy knowing the future could pay for a job on one window of a recorded trace\n"
+                << "(exact dynamic programme over the recording's ticks, lossless progress; docs/model.md#optimum),\n"
+                << "and the schedule that pays it.\n\n"
+                << "Example: " << program << " --trace aws-us-west-2-v100 --trace-start 100h --deadline 60h\n"
+                << options << "\n";
+      return 0;
+    }
+    const std::string format = output_format_option(vm);
+    if (format == "csv") throw InputError("--format 'csv': expected table or json");
+    const std::string path = locate_trace(vm["trace"].as<std::string>());
+    const SpotMarket market = read_trace_file(path);
+    const std::string mode = vm["mode"].as<std::string>();
+    if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
+    OfflineOptimumRequest request;
+    request.market = &market;
+    request.tick = vm.count("tick") ? parse_duration(vm["tick"].as<std::string>(), "--tick") : market.tick;
+    if (request.tick <= 0) {
+      throw InputError("trace '" + path + "': expected a recording with a tick (field 'tick_s'), or --tick");
+    }
+    request.start = parse_duration(vm["trace-start"].as<std::string>(), "--trace-start");
+    if (request.start % request.tick != 0) {
+      throw InputError("--trace-start: expected a multiple of the tick (" + format_duration(request.tick) + ")");
+    }
+    request.work = parse_duration(vm["work"].as<std::string>(), "--work");
+    request.changeover = parse_duration(vm["startup"].as<std::string>(), "--startup");
+    request.deadline = parse_duration(vm["deadline"].as<std::string>(), "--deadline");
+    request.nodes = vm["nodes"].as<int>();
+    request.per_tick_billing = mode == "cant-be-late";
+    request.want_schedule = true;
+    const OfflineOptimum optimum = solve_offline_optimum(request);
+    if (!optimum.feasible) throw InputError("--deadline: no schedule finishes the work by the deadline, not even on-demand");
+
+    nlohmann::json doc = {
+        {"trace", market.name}, {"trace_start_hours", to_hours(request.start)}, {"tick_s", to_seconds(request.tick)},
+        {"mode", mode}, {"work_hours", to_hours(request.work)}, {"changeover_s", to_seconds(request.changeover)},
+        {"deadline_hours", to_hours(request.deadline)}, {"nodes", request.nodes}, {"cost", optimum.cost},
+        {"cost_spot", optimum.spot_cost}, {"cost_on_demand", optimum.on_demand_cost},
+        {"finish_hours", to_hours(optimum.finish)}, {"schedule", optimum.schedule}, {"schedule_zones", optimum.schedule_zones}};
+    std::string text;
+    if (format == "json") {
+      text = doc.dump(2) + "\n";
+    } else {
+      std::ostringstream out;
+      out << "offline optimum on " << market.name << " from " << format_fixed(to_hours(request.start), 2) << " h ("
+          << format_duration(request.tick) << " ticks, billed " << (request.per_tick_billing ? "per tick" : "per second")
+          << "): " << format_fixed(to_hours(request.work), 2) << " h of work, changeover "
+          << format_duration(request.changeover) << ", deadline " << format_fixed(to_hours(request.deadline), 2) << " h\n"
+          << "cost " << format_fixed(optimum.cost, 2) << " USD (spot " << format_fixed(optimum.spot_cost, 2)
+          << ", on-demand " << format_fixed(optimum.on_demand_cost, 2) << "), finished at "
+          << format_fixed(to_hours(optimum.finish), 3) << " h\n"
+          << "schedule: " << schedule_runs(optimum.schedule, request.tick) << "\n";
+      text = out.str();
+    }
+    emit_output(vm, text, program);
+    return 0;
+  } catch (const InputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace spotsim
