@@ -9,11 +9,12 @@
 #include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
+#include "sim/errors.hpp"
 #include "traces/lifetime_distribution.hpp"
 
 namespace spotsim {
 
-AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p) {
+AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache* calibration) {
   AdaptiveSettings s;
   s.window = p.duration("window", s.window);
   s.cluster = p.integer("cluster", s.cluster, 0, 1000);
@@ -24,17 +25,39 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p) {
   s.review = std::max<Millis>(p.duration("review", s.review), kMillisPerMinute);
   s.hysteresis = p.number("hysteresis", s.hysteresis, 0.0, 0.9);
   s.max_wait = p.duration("max_wait", s.max_wait);
-  s.prior_weight = p.duration("prior_weight", s.prior_weight);
+  s.reserve = p.number("reserve", s.reserve, 0.0, 10.0);
+  s.confirm = p.duration("confirm", s.confirm);
+  s.patience = p.duration("patience", s.patience);
+  AdaptivePriorSettings& prior = s.prior;
+  prior.fallback.weight = p.duration("prior_weight", prior.fallback.weight);
+  const double availability = p.number("prior_availability", -1.0, 0.0, 1.0);
+  if (availability >= 0.0) prior.availability = std::max(availability, 0.01);
+  const Millis mtbf = p.duration("prior_mtbf", -1);
+  if (mtbf == 0) throw InputError("--policy '" + p.spec() + "': parameter 'prior_mtbf': expected a duration > 0");
+  if (mtbf > 0) prior.mtbf = mtbf;
+  prior.where = "--policy '" + p.spec() + "': parameter 'calibration'";
+  prior.calibration_path = text_parameter(p, "calibration");
+  if (!prior.calibration_path.empty()) {
+    CalibrationCache local;
+    prior.calibration = (calibration ? *calibration : local).get(prior.calibration_path, prior.where);
+  }
   return s;
 }
 
 void AdaptivePolicy::reset() {
+  history_.reset();
   committed_on_demand_ = false;
   fallback_until_ = 0;
   fallbacks_ = 0;
   preemptions_seen_ = 0;
   waiting_since_ = -1;
   last_spot_zone_ = 0;
+}
+
+void AdaptivePolicy::prepare(const Observation& obs) {
+  if (priors_.size() == obs.zones.size() && priors_nodes_ == obs.job->nodes) return;
+  s_.prior.priors_for(priors_, obs.zones.size(), obs.job->nodes);
+  priors_nodes_ = obs.job->nodes;
 }
 
 int AdaptivePolicy::cluster_threshold(const Observation& obs) const {
@@ -45,8 +68,11 @@ int AdaptivePolicy::cluster_threshold(const Observation& obs) const {
   const int zone = obs.zone >= 0 ? obs.zone : last_spot_zone_;
   const ZoneView& v = obs.zones[static_cast<std::size_t>(zone)];
   double dies_within = 0.0;
-  if (v.lifetime) dies_within = v.lifetime->cdf(to_hours(s_.window));
-  else if (v.spot_mtbf != kNever) dies_within = -std::expm1(-static_cast<double>(s_.window) / static_cast<double>(v.spot_mtbf));
+  if (v.lifetime) {
+    dies_within = v.lifetime->cdf(to_hours(s_.window));
+  } else {  // recorded: the learned mean time between drops
+    dies_within = -std::expm1(-static_cast<double>(s_.window) * outlook(obs, zone).rate);
+  }
   if (dies_within <= 0.0) return 2;
   if (dies_within >= 1.0) return std::numeric_limits<int>::max();
   return std::max(2, static_cast<int>(std::ceil(std::log(s_.significance) / std::log(dies_within))));
@@ -63,8 +89,7 @@ double AdaptivePolicy::estimated_rate(const Observation& obs, Millis prior) {
   return (1.0 + obs.preemptions) / (static_cast<double>(prior) + static_cast<double>(obs.spot_time));
 }
 
-double AdaptivePolicy::preemption_overhead(const Observation& obs, const ZoneView& zone) {
-  const double rate = estimated_rate(obs, zone.spot_mtbf);
+double AdaptivePolicy::preemption_overhead(const Observation& obs, double rate) {
   if (rate <= 0.0) return 1.0;
   const auto d = static_cast<double>(obs.job->startup + (obs.lossless ? 0 : obs.job->restore));
   if (obs.lossless) return 1.0 + rate * d;
@@ -72,15 +97,39 @@ double AdaptivePolicy::preemption_overhead(const Observation& obs, const ZoneVie
   return expected_segmented_time(1.0, daly_interval(delta, 1.0 / rate), delta, d, rate);
 }
 
-double AdaptivePolicy::availability(const Observation& obs, const ZoneView& zone) const {
-  // The trace's long-run fraction, updated by this run's own spot and waiting time.
-  const auto w = static_cast<double>(s_.prior_weight);
-  const double seen = static_cast<double>(obs.spot_time) + static_cast<double>(obs.wait_time);
-  if (w + seen <= 0.0) return zone.spot_availability;
-  return std::clamp((zone.spot_availability * w + static_cast<double>(obs.spot_time)) / (w + seen), 0.01, 1.0);
+AdaptivePolicy::Outlook AdaptivePolicy::outlook(const Observation& obs, int zone) const {
+  const ZoneView& v = obs.zones[static_cast<std::size_t>(zone)];
+  Outlook o;
+  if (v.lifetime) {
+    // Synthetic zone: the lifetime model is known by construction. Availability: the zone's long-run fraction,
+    // worth prior_weight of observation, updated by this run's spot and waiting time.
+    o.rate = estimated_rate(obs, v.spot_mtbf);
+    const auto w = static_cast<double>(s_.prior.fallback.weight);
+    const double seen = static_cast<double>(obs.spot_time) + static_cast<double>(obs.wait_time);
+    o.availability =
+        w + seen <= 0.0
+            ? v.spot_availability
+            : std::clamp((v.spot_availability * w + static_cast<double>(obs.spot_time)) / (w + seen), 0.01, 1.0);
+    return o;
+  }
+  // Recorded zone: never the recording's own statistics (spot_availability, spot_mtbf: they include the future
+  // of the window being replayed), only this run's record and the prior.
+  const SpotPrior& prior = priors_[static_cast<std::size_t>(zone)];
+  o.availability = history_.availability(zone, prior);
+  o.rate = 1.0 / std::max(history_.mean_up(zone, prior), 1.0);
+  return o;
+}
+
+double AdaptivePolicy::slack(const Observation& obs) const {
+  return static_cast<double>(spare_off_spot(obs) - s_.margin);
+}
+
+double AdaptivePolicy::slack_reserve(const Observation& obs) const {
+  return s_.reserve * static_cast<double>(obs.remaining_work());
 }
 
 SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
+  history_.observe(obs);  // bookkeeping of what this run has seen; decides nothing
   const Millis now = obs.now;
   const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
   const auto on_demand = [&](Millis review_at) { return SelectionDecision::on_demand(od_zone, review_at); };
@@ -96,11 +145,12 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
     return on_demand(kNever);
   }
   const Millis safety_review = net.review_at;
+  prepare(obs);
 
-  // 2. Preemption clusters: fall back to on-demand for a cool-down that doubles on each repeat.
+  // 2. Preemption clusters (only when a preemption can lose work): on-demand for a cool-down that doubles.
   if (obs.preemptions > preemptions_seen_) {
     preemptions_seen_ = obs.preemptions;
-    if (recent_preemption_count(obs) >= cluster_threshold(obs)) {
+    if (!obs.lossless && recent_preemption_count(obs) >= cluster_threshold(obs)) {
       fallback_until_ = obs.elapsed + std::min(s_.max_cooldown, s_.cooldown << std::min(fallbacks_, 20));
       ++fallbacks_;
     }
@@ -110,88 +160,94 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
     return on_demand(std::min(safety_review, now + (fallback_until_ - obs.elapsed)));
   }
 
-  // 3. Expected cost to finish: the best spot zone (by expected cost, obtainable or not) against on-demand.
+  // 3. Expected cost to finish on spot, per zone, against on-demand. Waiting for spot is free, so the cost counts
+  // only billed time (work plus preemption overhead).
   const double remaining = static_cast<double>(std::max<Millis>(obs.remaining_work(), 1));
   const double od_cost = obs.zones[static_cast<std::size_t>(od_zone)].on_demand_price_per_hour * remaining;
-  // Waiting for spot is free, so the cost counts only billed time (work plus preemption overhead); the pace
-  // used for the deadline also counts the waiting (1 / availability).
   int best_obtainable = -1;
-  double best_obtainable_cost = 0.0, best_factor = std::numeric_limits<double>::infinity();
+  bool worthwhile_anywhere = false;
+  double best_obtainable_cost = 0.0;
   for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
     const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
-    const double overhead = preemption_overhead(obs, v);
-    const double cost = v.spot_price_per_hour * remaining * overhead;
+    const double cost = v.spot_price_per_hour * remaining * preemption_overhead(obs, outlook(obs, z).rate);
     if (cost >= od_cost * (1.0 - s_.hysteresis)) continue;  // spot not worth it here
-    best_factor = std::min(best_factor, overhead / availability(obs, v));
+    worthwhile_anywhere = true;
     const bool current = obs.purchase == Purchase::kSpot && obs.zone == z;
     if (!v.spot_available && !current) continue;
     if (best_obtainable < 0 || cost < best_obtainable_cost) best_obtainable = z, best_obtainable_cost = cost;
   }
+  if (!worthwhile_anywhere) {  // spot is not worth it anywhere: on-demand
+    waiting_since_ = -1;
+    return on_demand(std::min(safety_review, now + s_.review));
+  }
+
+  // 4. Spot whenever a worthwhile zone can be obtained.
   if (obs.purchase == Purchase::kSpot && (best_obtainable == obs.zone || best_obtainable < 0)) {
     return SelectionDecision::spot(obs.zone, safety_review);  // keep the running instance
   }
   if (best_obtainable >= 0) {
-    // Leaving on-demand costs a changeover: only when the deadline can absorb it and a possible return.
-    // spare_off_spot() on on-demand is measured as if the job left now.
-    const bool affordable = obs.purchase != Purchase::kOnDemand || !obs.has_deadline() ||
-                            spare_off_spot(obs) - s_.margin > changeover(obs);
-    if (affordable) {
-      waiting_since_ = -1;
-      last_spot_zone_ = best_obtainable;
-      return SelectionDecision::spot(best_obtainable, safety_review);
+    if (obs.purchase == Purchase::kOnDemand && obs.has_deadline()) {
+      // Leaving on-demand: only when the safety net says the job may be off on-demand (spare_off_spot() on
+      // on-demand is measured as if the job left now), and while slack is scarce only once spot has held for
+      // `confirm`, so that a short spell does not cost two changeovers of scarce slack.
+      const double sigma = slack(obs);
+      if (sigma <= 0.0) return on_demand(std::min(safety_review, now + s_.review));
+      const Millis up_for = obs.elapsed - history_.zone(best_obtainable).since;
+      if (sigma <= slack_reserve(obs) && up_for < s_.confirm) {
+        return on_demand(std::min(safety_review, now + (s_.confirm - up_for)));
+      }
     }
-    return on_demand(std::min(safety_review, now + s_.review));
+    waiting_since_ = -1;
+    last_spot_zone_ = best_obtainable;
+    return SelectionDecision::spot(best_obtainable, safety_review);
   }
-  return without_spot(obs, od_zone, safety_review, best_factor);
+  return in_gap(obs, od_zone, safety_review);
 }
 
-// 4./5. No worthwhile spot can be obtained right now.
-SelectionDecision AdaptivePolicy::without_spot(const Observation& obs, int od_zone, Millis safety_review,
-                                               double factor) {
+// 5./6. No worthwhile spot can be obtained right now.
+SelectionDecision AdaptivePolicy::in_gap(const Observation& obs, int od_zone, Millis safety_review) {
   const Millis now = obs.now;
-  const auto on_demand = [&](Millis review_at) { return SelectionDecision::on_demand(od_zone, review_at); };
-  if (!std::isfinite(factor)) {  // spot is not worth it anywhere: on-demand
-    waiting_since_ = -1;
-    return on_demand(std::min(safety_review, now + s_.review));
-  }
   if (!obs.has_deadline()) {
-    if (obs.purchase == Purchase::kOnDemand) return on_demand(now + s_.review);
+    if (obs.purchase == Purchase::kOnDemand) return SelectionDecision::on_demand(od_zone, now + s_.review);
     if (waiting_since_ < 0) waiting_since_ = obs.elapsed;
     const Millis waited = obs.elapsed - waiting_since_;
     if (waited < s_.max_wait) return SelectionDecision::wait(now + (s_.max_wait - waited));
     waiting_since_ = -1;
-    return on_demand(now + s_.review);
+    return SelectionDecision::on_demand(od_zone, now + s_.review);
   }
-  // Deficit of the expected spot pace against the time left (one changeover and the margin kept aside).
-  const Millis d = changeover(obs);
-  const double time_left = static_cast<double>(obs.time_to_deadline() - d - s_.margin);
-  const double deficit = static_cast<double>(obs.remaining_work()) * factor - time_left;
-  const double hysteresis = 2.0 * static_cast<double>(d);
   const auto at = [now](double from_now) {
     return now + std::max<Millis>(kMillisPerSecond, static_cast<Millis>(std::ceil(from_now)));
   };
-  if (obs.purchase == Purchase::kOnDemand) {
-    // On on-demand the deficit falls at rate factor - 1 per unit of time; leave once it is below -2d.
-    if (deficit > -hysteresis) {
-      const double until = factor > 1.0 ? (deficit + hysteresis) / (factor - 1.0) : static_cast<double>(s_.review);
-      return on_demand(std::min({safety_review, at(until), now + s_.review}));
-    }
-    return SelectionDecision::wait(std::min(safety_review, at(-deficit)));
-  }
-  if (deficit > 0.0) return on_demand(std::min(safety_review, now + s_.review));
-  // Waiting raises the deficit at rate 1: ask again when it would turn positive.
-  return SelectionDecision::wait(std::min(safety_review, at(-deficit)));
+  // Filling: on-demand until spot returns (the engine wakes the policy then), never back to an idle wait.
+  const SelectionDecision fill = SelectionDecision::on_demand(od_zone, std::min(safety_review, now + s_.review), true);
+  if (obs.purchase == Purchase::kOnDemand) return fill;
+  // Waiting lowers sigma at rate 1 and leaves the reserve unchanged: ask again when they meet.
+  const double excess = slack(obs) - slack_reserve(obs);
+  if (excess > 0.0) return SelectionDecision::wait(std::min(safety_review, at(excess)));
+  // The gap began when the last zone seen obtainable dropped.
+  Millis gap_since = 0;
+  for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) gap_since = std::max(gap_since, history_.zone(z).since);
+  const Millis gap_age = obs.elapsed - gap_since;
+  if (gap_age >= s_.patience) return fill;
+  return SelectionDecision::wait(std::min(safety_review, now + (s_.patience - gap_age)));
 }
 
 void register_adaptive(PolicyRegistry& registry) {
+  auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per registry
   registry.add(PolicyEntry<SelectionPolicy>{
       "adaptive",
-      "spot while its expected cost-to-finish beats on-demand (learned preemption rate, availability, renewal "
-      "model); on-demand only to fill spot gaps the deadline cannot absorb, during preemption clusters, and "
-      "at the last safe moment",
-      "window=6h, cluster=auto (0: from the model and significance=0.01; or a count), cooldown=2h, "
-      "max_cooldown=24h, margin=0s, review=1h, hysteresis=0.1, max_wait=30m, prior_weight=6h",
-      [](const PolicyParams& p) { return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p)); }});
+      "spot whenever obtainable and worth it (preemption rate learned from this run, no look-ahead); in spot gaps "
+      "waits while the slack exceeds a reserve for future changeovers, else fills the gap with on-demand until "
+      "spot returns (leaving on-demand, while slack is scarce, only for spot that has held a while); on-demand "
+      "for good at the last safe moment",
+      "reserve=0.15 (slack kept per unit of remaining work), confirm=20m, patience=0s, margin=0s, review=1h, "
+      "hysteresis=0.1, max_wait=30m (no deadline), window=6h, cluster=auto (0: from the model and "
+      "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
+      "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
+      "long-run statistics)",
+      [calibration](const PolicyParams& p) {
+        return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p, calibration.get()));
+      }});
 }
 
 }  // namespace spotsim

@@ -1,25 +1,36 @@
 #pragma once
-// spotsim's own selection policy (docs/policies.md#adaptive).
+// spotsim's own selection policy (docs/policies.md#adaptive; experiments/adaptive/README.md). It decides from
+// what is known at decision time only: the job's state, the current market, and what this run has seen so far.
 //
-//  1. Safety net: once the slack left if the job moved to on-demand now falls below one more changeover (plus
-//     `margin`), commit to on-demand for good (greedy's last safe moment).
-//  2. Preemption clusters: more preemptions within `window` than the preemption model explains (k with
-//     F(window)^k < significance, or an explicit `cluster` count) mean spot is in a bad spell (the "infinite
-//     preemption loop"): fall back to on-demand for `cooldown`, doubling on each repeat.
-//  3. Expected pace on spot: the wall time spot needs per unit of work, f = (1/a) x g(lambda), where a is the
-//     zone's availability (the trace's long-run fraction as a prior, updated by this run's waiting) and g the
-//     renewal-theory overhead of preemptions at the learned rate lambda = (1 + preemptions) / (M + spot time)
-//     (Gamma-Poisson posterior mean with the zone's mean time between preemptions M as prior): 1 + lambda d when
-//     progress is lossless, else Daly's expected-time factor at the optimal checkpoint interval (lost work,
-//     restarts, checkpoint writes). Spot is used only where its expected cost to finish (billed time: work x g,
-//     waiting is free) beats on-demand.
-//  4. Deadline pacing: the deficit is remaining work x f minus the time left (less one changeover and `margin`).
-//     When spot cannot be obtained, the job waits while the deficit is negative (spot alone is expected to make
-//     it) and fills the gap with on-demand while it is positive; it leaves on-demand again once the deficit is
-//     below -2d (hysteresis) or spot returns. Unlike greedy it never gives up spot early; unlike uniform progress
-//     it buys on-demand only when the expected spot pace cannot meet the deadline, and only during gaps.
-//  5. Without a deadline: wait for spot up to `max_wait`, then on-demand until spot returns.
+//  1. Safety net (shared, policies/deadline_rules.hpp): once the slack left if the job moved to on-demand now falls
+//     below one more changeover (plus `margin`), commit to on-demand for good.
+//  2. Preemption clusters, when progress can be lost: more preemptions within `window` than the preemption model
+//     explains (k with F(window)^k < significance, or an explicit `cluster` count) mean spot is in a bad spell:
+//     fall back to on-demand for `cooldown`, doubling on each repeat. With lossless progress a preemption costs
+//     only a changeover, which step 3 prices in, so the rule is off.
+//  3. Is spot worth it? Per zone, the expected cost to finish on spot (spot price x remaining work x g, g the
+//     renewal-theory overhead of preemptions at rate lambda: 1 + lambda d when lossless, else Daly's expected-time
+//     factor) must beat on-demand by `hysteresis`. lambda comes from the zone's lifetime model when it has one
+//     (synthetic, known by construction), else from this run's own record of the zone (SpotHistory) and a prior
+//     that never comes from the recording being replayed (adaptive_prior.hpp).
+//  4. Spot whenever a worthwhile zone can be obtained: a running instance is kept; an idle job takes it; a job on
+//     on-demand leaves when the safety net says it is safe (spare_off_spot() > margin) and, while the slack is
+//     scarce (below the reserve, step 5), only once spot has held for `confirm` (many spells are shorter than a
+//     changeover; one that has lasted is likely to last: the spell lengths have a decreasing hazard).
+//  5. Spot gaps, with a deadline. The slack sigma (spare_off_spot() less `margin`) is what waiting and changeovers
+//     may still consume. The job keeps a reserve R = `reserve` x remaining work for the changeovers that using the
+//     remaining spot spells will cost. While sigma > R it waits (greedy: waiting is free, and spot may return);
+//     once sigma <= R it fills the gap with on-demand (after `patience`) and stays there until spot returns.
+//     On-demand thus buys only gap time, never time spot could have covered, and without the churn of
+//     uniform progress (on-demand is never left for an idle wait).
+//  6. Without a deadline: wait for spot up to `max_wait`, then on-demand until spot returns.
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "policies/adaptive_prior.hpp"
 #include "policies/policy_params.hpp"
+#include "policies/spot_history.hpp"
 #include "sim/policy_interfaces.hpp"
 
 namespace spotsim {
@@ -30,35 +41,52 @@ struct AdaptiveSettings {
   double significance = 0.01;  // auto threshold: fewer than this chance that the model alone explains it
   Millis cooldown = 2 * kMillisPerHour;
   Millis max_cooldown = 24 * kMillisPerHour;
-  Millis margin = 0;                        // extra slack kept by the safety net and the pacing
+  Millis margin = 0;                        // extra slack kept by the safety net and the gap rule
   Millis review = kMillisPerHour;           // longest time between reconsiderations on on-demand or waiting
   double hysteresis = 0.10;                 // spot must be this much cheaper to be worth it at all
   Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: wait this long for spot, then on-demand
-  Millis prior_weight = 6 * kMillisPerHour;  // how much observed time the trace's availability prior is worth
+  double reserve = 0.15;                    // slack kept for changeovers, per unit of remaining work
+  Millis confirm = 20 * kMillisPerMinute;   // slack scarce: leave on-demand once spot has held this long
+  Millis patience = 0;                      // slack scarce: wait this long in a gap before filling it
+  AdaptivePriorSettings prior;              // recorded zones: prior of availability and time between drops
 
-  static AdaptiveSettings from(const PolicyParams& params);
+  // `calibration` reads calibration= traces once per registry; null: read here.
+  static AdaptiveSettings from(const PolicyParams& params, CalibrationCache* calibration = nullptr);
 };
 
 class AdaptivePolicy final : public SelectionPolicy {
  public:
-  explicit AdaptivePolicy(const AdaptiveSettings& settings) : s_(settings) {}
+  explicit AdaptivePolicy(AdaptiveSettings settings) : s_(std::move(settings)) {}
   void reset() override;
   SelectionDecision decide(const Observation& obs) override;
 
-  // Posterior-mean preemption rate (per ms of spot time) for a zone whose prior mean time between preemptions
-  // is `prior`.
+  // What the policy expects of a zone's spot market from here on.
+  struct Outlook {
+    double availability = 1.0;  // fraction of time spot can be obtained
+    double rate = 0.0;          // preemptions per ms held
+  };
+  Outlook outlook(const Observation& obs, int zone) const;
+  // Billed spot time per unit of work at preemption rate `rate` (per ms): lost work, restarts and checkpoints.
+  static double preemption_overhead(const Observation& obs, double rate);
+  // Posterior-mean preemption rate (per ms of spot time) under a lifetime model whose mean time between
+  // preemptions is `prior`.
   static double estimated_rate(const Observation& obs, Millis prior);
-  // Billed spot time per unit of work in a zone: lost work, restarts and checkpoints at the learned rate.
-  static double preemption_overhead(const Observation& obs, const ZoneView& zone);
-  // Expected fraction of time spot can be obtained in a zone (prior from the trace, updated by this run).
-  double availability(const Observation& obs, const ZoneView& zone) const;
+  // What this run has seen of each zone (for tests and diagnostics).
+  const SpotHistory& history() const { return history_; }
 
  private:
+  void prepare(const Observation& obs);
   int recent_preemption_count(const Observation& obs) const;
   int cluster_threshold(const Observation& obs) const;
-  SelectionDecision without_spot(const Observation& obs, int od_zone, Millis safety_review, double factor);
+  // Slack beyond the safety net's own margin and `margin`: what waiting and changeovers may still consume.
+  double slack(const Observation& obs) const;
+  double slack_reserve(const Observation& obs) const;
+  SelectionDecision in_gap(const Observation& obs, int od_zone, Millis safety_review);
 
   AdaptiveSettings s_;
+  std::vector<SpotPrior> priors_;  // per zone, for the job's node count (set up on the first decision)
+  int priors_nodes_ = 0;
+  SpotHistory history_;
   bool committed_on_demand_ = false;
   Millis fallback_until_ = 0;  // elapsed time until which the job stays on on-demand
   int fallbacks_ = 0;
