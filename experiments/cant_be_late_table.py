@@ -23,6 +23,15 @@ def mean_ci(values):
     return m, T975 * sd / math.sqrt(n)
 
 
+def job_key(label):
+    """'deadline_hours=52,startup_s=720' -> (52.0, 720.0): sorts numerically, prints as '52 h, d 0.2 h'."""
+    return tuple(float(part.split("=")[1]) for part in label.split(","))
+
+
+def job_text(key):
+    return f"{key[0]:g} h" + (f", d {key[1] / 3600:g} h" if len(key) > 1 else "")
+
+
 def main(directory, year):
     runs = collections.defaultdict(dict)  # (deadline, trace, replication) -> policy -> row
     for row in csv.DictReader(open(os.path.join(directory, "runs.csv"))):
@@ -34,7 +43,7 @@ def main(directory, year):
     for (job, trace, _), by_policy in runs.items():
         traces.add(trace)
         od = float(by_policy["on-demand"]["cost_total"])
-        cell = by_deadline[float(job.split("=")[1])]
+        cell = by_deadline[job_key(job)]
         cell["optimum"].append(1.0 - float(by_policy["on-demand"]["optimum_cost"]) / od)
         for p in POLICIES:
             if p not in by_policy:
@@ -45,7 +54,7 @@ def main(directory, year):
             cell[p + " met"].append(float(r["deadline_met"]))
     policies = [p for p in POLICIES if any(p + " saving" in c for c in by_deadline.values())]
     print(f"{len(traces)} traces, {len(runs) // max(len(by_deadline), 1)} windows per deadline\n")
-    print("| deadline | " + " | ".join(f"{p} saving" for p in policies) + " | optimum saving | " +
+    print("| job | " + " | ".join(f"{p} saving" for p in policies) + " | optimum saving | " +
           " | ".join(f"{p} regret" for p in policies) + " | deadlines met (min) |")
     print("|---|" + "---|" * (2 * len(policies) + 2))
     totals = collections.defaultdict(list)
@@ -53,7 +62,7 @@ def main(directory, year):
         cell = by_deadline[deadline]
         fmt = lambda key: "{:.1f}% ± {:.1f}".format(*(100 * x for x in mean_ci(cell[key])))
         met = min(sum(cell[p + " met"]) / len(cell[p + " met"]) for p in policies)
-        print(f"| {deadline:g} h | " + " | ".join(fmt(p + " saving") for p in policies) + f" | {fmt('optimum')} | " +
+        print(f"| {job_text(deadline)} | " + " | ".join(fmt(p + " saving") for p in policies) + f" | {fmt('optimum')} | " +
               " | ".join(fmt(p + " regret") for p in policies) + f" | {met:.3f} |")
         for p in policies:
             totals[p + " saving"].append(mean_ci(cell[p + " saving"])[0])

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -11,15 +12,16 @@ namespace spotsim {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-// What is held, as the first index of a state: nothing, on-demand in the cheapest zone, spot in zone kind - 2.
-constexpr int kIdle = 0;
-constexpr int kOnDemand = 1;
-constexpr int kFirstSpot = 2;
+constexpr int kIdle = 0;  // state 0: nothing held
+// Held kinds: on-demand in the cheapest zone, then spot in zone kind - kFirstSpot.
+constexpr int kOnDemand = 0;
+constexpr int kFirstSpot = 1;
+constexpr std::uint16_t kNoState = std::numeric_limits<std::uint16_t>::max();
 
 // A needlessly fine grid (q of a few ms) fails with a clear message instead of exhausting memory.
 constexpr std::int64_t kMaxTicks = std::int64_t{1} << 22;
 constexpr std::int64_t kMaxLayerCells = std::int64_t{1} << 24;
-constexpr std::int64_t kMaxBackPointers = std::int64_t{1} << 28;
+constexpr std::int64_t kMaxBackPointerBytes = std::int64_t{1} << 30;
 
 [[noreturn]] void reject(const std::string& what) { throw InputError("offline optimum: " + what); }
 
@@ -42,22 +44,238 @@ void validate(const OfflineOptimumRequest& r) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// A closed range of progress values; empty when lo > hi.
+struct Span {
+  std::int64_t lo = 0;
+  std::int64_t hi = -1;
+  bool empty() const { return lo > hi; }
+  std::int64_t size() const { return empty() ? 0 : hi - lo + 1; }
+  bool holds(std::int64_t p) const { return p >= lo && p <= hi; }
+};
+Span meet(Span a, Span b) { return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)}; }
+Span shifted(Span a, std::int64_t by) { return a.empty() ? a : Span{a.lo + by, a.hi + by}; }
+Span hull(Span a, Span b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+
+// The element-wise kernels: plain loops over contiguous arrays, which the compiler vectorises (a < b ? a : b is
+// exactly the SIMD minimum). Every transition of the DP is one of these, with one shift for the whole array.
+void fill(double* dst, Span on, double value) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) dst[p] = value;
+}
+void copy(double* __restrict dst, const double* __restrict src, Span on) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) dst[p] = src[p];
+}
+void add_shifted(double* __restrict dst, const double* __restrict src, std::int64_t by, double add, Span on) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) dst[p] = src[p - by] + add;
+}
+void min_into(double* __restrict dst, const double* __restrict src, Span on) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) dst[p] = src[p] < dst[p] ? src[p] : dst[p];
+}
+void min_of(double* __restrict dst, const double* __restrict a, const double* __restrict b, Span on) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) dst[p] = b[p] < a[p] ? b[p] : a[p];
+}
+void min_add_shifted(double* __restrict dst, const double* __restrict src, std::int64_t by, double add, Span on) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) {
+    const double value = src[p - by] + add;
+    dst[p] = value < dst[p] ? value : dst[p];
+  }
+}
+// The same, recording `tag` (indexed from tags_low) where the source is strictly cheaper.
+template <typename Tag>
+void min_add_shifted_tracked(double* dst, const double* src, std::int64_t by, double add, Span on, Tag* tags,
+                             std::int64_t tags_low, Tag tag) {
+  for (std::int64_t p = on.lo; p <= on.hi; ++p) {
+    const double value = src[p - by] + add;
+    if (value < dst[p]) {
+      dst[p] = value;
+      tags[p - tags_low] = tag;
+    }
+  }
+}
+
+// dst over `to` = src[p - by] + add where the source is kept (src over `from`), +inf elsewhere.
+void assign_shifted(double* dst, Span to, const double* src, Span from, std::int64_t by, double add) {
+  const Span both = meet(to, shifted(from, by));
+  if (both.empty()) return fill(dst, to, kInfinity);
+  fill(dst, {to.lo, both.lo - 1}, kInfinity);
+  add_shifted(dst, src, by, add, both);
+  fill(dst, {both.hi + 1, to.hi}, kInfinity);
+}
+// dst over `to` = min(a[p - a_by] + a_add, b[p - b_by] + b_add), each where its source is kept, +inf where
+// neither is: the two ways into a state in one pass where they overlap.
+void assign_min_shifted(double* dst, Span to, const double* a, Span a_from, std::int64_t a_by, double a_add,
+                        const double* b, Span b_from, std::int64_t b_by, double b_add) {
+  const Span a_to = meet(to, shifted(a_from, a_by)), b_to = meet(to, shifted(b_from, b_by));
+  const Span both = meet(a_to, b_to);
+  if (both.empty()) {
+    assign_shifted(dst, to, a, a_to.empty() ? Span{} : a_from, a_by, a_add);
+    if (!b_to.empty()) min_add_shifted(dst, b, b_by, b_add, b_to);
+    return;
+  }
+  for (const Span side : {Span{to.lo, both.lo - 1}, Span{both.hi + 1, to.hi}}) {
+    if (side.empty()) continue;
+    assign_shifted(dst, side, a, a_from, a_by, a_add);
+    const Span b_side = meet(side, b_to);
+    if (!b_side.empty()) min_add_shifted(dst, b, b_by, b_add, b_side);
+  }
+  for (std::int64_t p = both.lo; p <= both.hi; ++p) {
+    const double first = a[p - a_by] + a_add, second = b[p - b_by] + b_add;
+    dst[p] = second < first ? second : first;
+  }
+}
+// dst over `to` = src where kept, +inf elsewhere.
+void assign(double* dst, Span to, const double* src, Span from) {
+  const Span both = meet(to, from);
+  if (both.empty()) return fill(dst, to, kInfinity);
+  fill(dst, {to.lo, both.lo - 1}, kInfinity);
+  copy(dst, src, both);
+  fill(dst, {both.hi + 1, to.hi}, kInfinity);
+}
+// dst over `to` = min(a, src where kept); a is complete over `to`.
+void min_of_partial(double* dst, const double* a, Span to, const double* src, Span from) {
+  const Span both = meet(to, from);
+  if (both.empty()) return copy(dst, a, to);
+  copy(dst, a, {to.lo, both.lo - 1});
+  min_of(dst, a, src, both);
+  copy(dst, a, {both.hi + 1, to.hi});
+}
+
+// Partial stops (per-second billing), in "virtual progress" x = p - r: a state with r changeover left at progress p
+// counts as x. Holding it for t in (r, g) steps and releasing it takes it to p' = x + t at cost t c = (p' - x) c,
+// so with u[x] = value - x c the candidate is u[x] + p' c, for x in [p' - (g - 1), p' - 1 - r].
+// u[x] = src[x + r] + offset - x c over xs (the source's span shifted by -r); `first`: assign, else keep the minimum.
+// position[x] = x as a double (a table, so that the loop vectorises).
+void virtual_costs(double* __restrict u, const double* __restrict src, const double* __restrict position,
+                   std::int64_t r, double offset, double c, Span xs, bool first) {
+  if (first) {
+    for (std::int64_t x = xs.lo; x <= xs.hi; ++x) u[x] = src[x + r] + offset - position[x] * c;
+  } else {
+    for (std::int64_t x = xs.lo; x <= xs.hi; ++x) {
+      const double value = src[x + r] + offset - position[x] * c;
+      u[x] = value < u[x] ? value : u[x];
+    }
+  }
+}
+
+// idle[p] = min(idle[p], (min over x in [p - reach, p - 1 - lag] of u[x]) + p c) for p in `out`, u kept over xs:
+// a sliding-window minimum in a monotone deque (positions and values increasing), each x entering and leaving it
+// once, so linear in the span. The deque lives in queue_*[head, tail), with a -inf sentinel at head - 1.
+template <bool kTrack>
+void sliding_partial_stop(const double* u, Span xs, std::int64_t lag, std::int64_t reach, double c, Span out,
+                          double* idle, std::int64_t* queue_position, double* queue_value, std::uint32_t* tags,
+                          std::int64_t tags_low, std::uint32_t code) {
+  std::int64_t head = 1, tail = 1;
+  queue_value[0] = -kInfinity;
+  std::int64_t next = std::max(xs.lo, out.lo - reach);  // nothing before it can serve `out`
+  double p_value = static_cast<double>(out.lo);
+  for (std::int64_t p = out.lo; p <= out.hi; ++p, p_value += 1.0) {
+    for (const std::int64_t last = std::min(p - 1 - lag, xs.hi); next <= last; ++next) {
+      const double value = u[next];
+      while (queue_value[tail - 1] >= value) --tail;
+      queue_position[tail] = next;
+      queue_value[tail] = value;
+      ++tail;
+    }
+    // The window's left end moves by one per p, so at most one position leaves it.
+    if (head < tail && queue_position[head] < p - reach) queue_value[head++] = -kInfinity;
+    if (head == tail) continue;
+    const double value = queue_value[head] + p_value * c;
+    if constexpr (kTrack) {
+      if (value < idle[p]) {
+        idle[p] = value;
+        tags[p - tags_low] = code + static_cast<std::uint32_t>(p - queue_position[head]);
+      }
+    } else {
+      idle[p] = value < idle[p] ? value : idle[p];
+    }
+  }
+}
+
+// Where partial stops of a kind priced c per step can lower idle at all. Every source of a partial stop is worth
+// at least the release value v[p] at its progress p (a state with its changeover over is one of the states
+// released; a launch costs at least the cheapest of them; a state still in its changeover at least what releasing
+// it at its launch cost, see the header), so a partial stop from p to p' costs at least v[p] + (p' - p) c, which
+// is >= v[p'] when v rises by at most c per step over (p, p']. So only p' of `out` within `reach` after a rise
+// of more than c (plus a rounding margin, relative to v and divided by reach so that what it can hide stays below
+// 1e-12 v), or with sources outside `released`, are kept: runs, increasing, merged when closer than `reach`.
+constexpr double kRiseMargin = 1e-12;
+
+// Whether v[a] - v[a - 1] > c + margin v[a - 1] for some a in [first, last]. Two lanes at a time with the
+// compiler's vector extension (GCC and Clang; SSE2 on x86-64): the plain loop is not vectorised, as SSE2 has no
+// reduction of comparison masks.
+bool any_rise(const double* v, std::int64_t first, std::int64_t last, double c, double margin) {
+  using Lanes = double __attribute__((vector_size(16)));
+  const Lanes cs = {c, c}, margins = {margin, margin};
+  auto rises = Lanes{} > Lanes{};  // all false, in the compiler's mask type
+  std::int64_t a = first;
+  for (; a + 1 <= last; a += 2) {
+    Lanes now, before;
+    std::memcpy(&now, v + a, sizeof now);
+    std::memcpy(&before, v + a - 1, sizeof before);
+    rises |= (now - before) > cs + margins * before;
+  }
+  bool any = (rises[0] | rises[1]) != 0;
+  for (; a <= last; ++a) any = any || v[a] - v[a - 1] > c + margin * v[a - 1];
+  return any;
+}
+
+void partial_stop_runs(const double* v, Span released, Span out, std::int64_t reach, double c,
+                       std::vector<Span>& runs) {
+  runs.clear();
+  auto add = [&](std::int64_t lo, std::int64_t hi) {
+    const Span run = meet({lo, hi}, out);
+    if (run.empty()) return;
+    if (!runs.empty() && run.lo <= runs.back().hi + reach) {
+      runs.back().hi = std::max(runs.back().hi, run.hi);
+    } else {
+      runs.push_back(run);
+    }
+  };
+  if (released.empty()) return add(out.lo, out.hi);
+  add(out.lo, released.lo + reach - 1);
+  const double margin = kRiseMargin / static_cast<double>(reach);
+  const std::int64_t first = std::max(released.lo + 1, out.lo - reach + 1), last = std::min(released.hi, out.hi);
+  // By blocks: a block with a rise keeps every position it reaches (a few more than needed, no scalar scan).
+  // (inf - inf = NaN is no rise: the first infinite value after a finite one is a rise.)
+  constexpr std::int64_t kBlock = 16;
+  for (std::int64_t block = first; block <= last; block += kBlock) {
+    const std::int64_t end = std::min(last, block + kBlock - 1);
+    if (any_rise(v, block, end, c, margin)) add(block, end + reach - 1);
+  }
+  add(released.hi + 1, out.hi);
+}
+
 }  // namespace
 
-// The request in grid steps of q ms, and the layout of a boundary's states: [progress][kind][changeover index].
+// The request in grid steps of q ms. States at a boundary: 0 nothing held, then per held kind its R changeover
+// indices (state(kind, i): remaining changeover `remaining(i)`; index R - 1 is "changeover over").
 struct OfflineOptimumSolver::Grid {
   Millis q = 1;
   std::int64_t g = 0, d = 0, w = 0, t = 0;  // tick, changeover, work, deadline
   int ticks = 0;                            // ticks that start before the deadline
-  int kinds = 0;                            // 2 + zones
+  int held = 0;                             // held kinds: on-demand + zones
   int overheads = 1;                        // R: distinct remaining changeovers after a held tick
-  int states = 0;                           // kinds * overheads
+  int states = 0;                           // 1 + held * R
   int on_demand_zone = 0;
   bool per_tick = false;
 
   // Remaining changeover at a boundary for changeover index i: d - (i+1) g, clipped at 0.
   std::int64_t remaining(int i) const { return std::max<std::int64_t>(d - (i + 1) * g, 0); }
   std::int64_t work_in_tick(std::int64_t r) const { return std::max<std::int64_t>(g - r, 0); }
+  int state(int kind, int i) const { return 1 + kind * overheads + i; }
+  // The least progress at boundary k from which, with r changeover left, the deadline is still in reach.
+  std::int64_t lowest(std::int64_t k, std::int64_t r) const { return std::max<std::int64_t>(0, w + r - (t - k * g)); }
+};
+
+struct OfflineOptimumSolver::Finish {
+  double cost = kInfinity;
+  int tick = -1;
+  int kind = 0;
+  int variant = 0;  // the changeover index of the state continued, or `overheads` for a launch
+  std::int64_t p = 0;
 };
 
 bool billing_rules_cannot_bind(const OfflineOptimumRequest& request) {
@@ -70,7 +288,7 @@ bool billing_rules_cannot_bind(const OfflineOptimumRequest& request) {
 }
 
 void OfflineOptimumSolver::prepare_ticks(const OfflineOptimumRequest& request, const Grid& grid) {
-  const std::size_t kinds = static_cast<std::size_t>(grid.kinds);
+  const std::size_t kinds = static_cast<std::size_t>(grid.held);
   unit_price_.assign(static_cast<std::size_t>(grid.ticks) * kinds, 0.0);
   allowed_.assign(static_cast<std::size_t>(grid.ticks) * kinds, 1);
   const double per_step = static_cast<double>(grid.q) * request.nodes / static_cast<double>(kMillisPerHour);
@@ -114,14 +332,14 @@ OfflineOptimum OfflineOptimumSolver::solve(const OfflineOptimumRequest& request)
   grid.t = request.deadline / grid.q;
   grid.per_tick = request.per_tick_billing;
   const std::vector<Zone>& zones = request.market->zones;
-  grid.kinds = kFirstSpot + static_cast<int>(zones.size());
+  grid.held = kFirstSpot + static_cast<int>(zones.size());
   const std::int64_t ticks = ceil_div(grid.t, grid.g);
   const std::int64_t overheads = grid.d == 0 ? 1 : ceil_div(grid.d, grid.g);
   if (ticks > kMaxTicks) reject("deadline / tick is too large: " + std::to_string(ticks) + " ticks");
-  if (overheads * grid.kinds > std::numeric_limits<std::uint16_t>::max()) reject("changeover / tick is too large");
+  if (1 + overheads * grid.held >= kNoState) reject("changeover / tick is too large");
   grid.ticks = static_cast<int>(ticks);
   grid.overheads = static_cast<int>(overheads);
-  grid.states = grid.kinds * grid.overheads;
+  grid.states = 1 + grid.held * grid.overheads;
   if (grid.w > kMaxLayerCells / grid.states) {
     reject("the progress grid is too fine: work / gcd(tick, changeover, work, deadline) = " + std::to_string(grid.w) +
            " steps; round work and deadline to whole ticks or minutes");
@@ -134,162 +352,451 @@ OfflineOptimum OfflineOptimumSolver::solve(const OfflineOptimumRequest& request)
   }
   prepare_ticks(request, grid);
 
-  // Progress band per boundary: below it the deadline is out of reach, above it unreachable (one changeover paid).
-  const int n = grid.ticks;
-  const std::int64_t S = grid.states;
-  band_low_.resize(static_cast<std::size_t>(n) + 1);
-  band_high_.resize(static_cast<std::size_t>(n) + 1);
-  band_offset_.resize(static_cast<std::size_t>(n) + 2);
-  band_offset_[0] = 0;
-  for (int k = 0; k <= n; ++k) {
-    const std::size_t kk = static_cast<std::size_t>(k);
-    band_low_[kk] = std::max<std::int64_t>(0, grid.w - (grid.t - k * grid.g));
-    band_high_[kk] = std::min<std::int64_t>(grid.w - 1, std::max<std::int64_t>(0, k * grid.g - grid.d));
-    const std::int64_t rows = std::max<std::int64_t>(0, band_high_[kk] - band_low_[kk] + 1);
-    band_offset_[kk + 1] = band_offset_[kk] + rows * S;
-    if (band_offset_[kk + 1] > kMaxBackPointers) reject("the state space is too large for a schedule");
-  }
-  from_.resize(static_cast<std::size_t>(band_offset_[static_cast<std::size_t>(n) + 1]));
-  current_.resize(static_cast<std::size_t>(grid.w * S));
-  next_.resize(static_cast<std::size_t>(grid.w * S));
-  std::fill(current_.begin(), current_.begin() + S, kInfinity);
-  current_[kIdle] = 0.0;  // boundary 0: nothing held, no progress
-
-  const int R = grid.overheads;
-  const int K = grid.kinds;
-  const std::int64_t launch_work = grid.work_in_tick(grid.d);
-  const int launch_index = 0;
-  double best = kInfinity;
-  int best_tick = -1, best_state = 0, best_kind = 0;
-  std::int64_t best_p = 0;
-  // Holding `kind` through tick k from progress p with changeover r left finishes inside the tick.
-  auto finish = [&](double value, int k, std::int64_t p, int state, int kind, std::int64_t r) {
-    const std::int64_t held = grid.per_tick ? grid.g : r + grid.w - p;
-    const double cost = value + unit_price_[static_cast<std::size_t>(k * K + kind)] * static_cast<double>(held);
-    if (cost < best) best = cost, best_tick = k, best_p = p, best_state = state, best_kind = kind;
-  };
-
-  kind_min_.resize(static_cast<std::size_t>(K));
-  double* const kind_min = kind_min_.data();
-  for (int k = 0; k < n; ++k) {
-    const std::size_t kk = static_cast<std::size_t>(k);
-    const std::int64_t now = k * grid.g;
-    const std::int64_t lo = band_low_[kk], hi = band_high_[kk];
-    const std::int64_t next_lo = band_low_[kk + 1], next_hi = band_high_[kk + 1];
-    if (next_hi >= next_lo) std::fill(next_.begin() + next_lo * S, next_.begin() + (next_hi + 1) * S, kInfinity);
-    const std::int64_t from_base = band_offset_[kk + 1] - next_lo * S;  // + np * S + state
-    const double* price = unit_price_.data() + kk * static_cast<std::size_t>(K);
-    const std::uint8_t* allowed = allowed_.data() + kk * static_cast<std::size_t>(K);
-    // A state at the next boundary is kept only if it could still finish in time without another changeover.
-    const std::int64_t slack_next = grid.t - (now + grid.g) - grid.w;  // need r - np <= slack_next
-    auto relax = [&](std::int64_t np, int state, double value, int from_state) {
-      assert(np >= next_lo && np <= next_hi);
-      double& cell = next_[static_cast<std::size_t>(np * S + state)];
-      if (value < cell) {
-        cell = value;
-        from_[static_cast<std::size_t>(from_base + np * S + state)] = static_cast<std::uint16_t>(from_state);
-      }
-    };
-    for (std::int64_t p = lo; p <= hi; ++p) {
-      const double* row = current_.data() + p * S;
-      double best_here = kInfinity, second_here = kInfinity;
-      int best_kind_here = -1, best_arg = 0, second_arg = 0;
-      for (int kind = 0; kind < K; ++kind) {
-        double m = kInfinity;
-        int arg = kind * R;
-        for (int i = 0; i < (kind == kIdle ? 1 : R); ++i) {
-          if (row[kind * R + i] < m) m = row[kind * R + i], arg = kind * R + i;
-        }
-        kind_min[kind] = m;
-        if (m < best_here) {
-          second_here = best_here, second_arg = best_arg;
-          best_here = m, best_arg = arg, best_kind_here = kind;
-        } else if (m < second_here) {
-          second_here = m, second_arg = arg;
-        }
-      }
-      if (best_here == kInfinity) continue;
-      // Go (or stay) idle: free, keeps the progress.
-      if (grid.d - p <= slack_next) relax(p, kIdle, best_here, best_arg);
-      for (int kind = 1; kind < K; ++kind) {
-        if (!allowed[kind]) continue;  // spot unavailable this tick: a held spot instance is lost
-        const double tick_cost = price[kind] * static_cast<double>(grid.g);
-        // Keep holding it: the changeover continues.
-        if (kind_min[kind] < kInfinity) {
-          for (int i = 0; i < R; ++i) {
-            const double value = row[kind * R + i];
-            if (value == kInfinity) continue;
-            const std::int64_t r = grid.remaining(i);
-            const std::int64_t np = p + grid.work_in_tick(r);
-            if (np >= grid.w) {
-              if (now + r + grid.w - p <= grid.t) finish(value, k, p, kind * R + i, kind, r);
-              continue;
-            }
-            const int ni = std::min(i + 1, R - 1);
-            if (grid.remaining(ni) - np <= slack_next) relax(np, kind * R + ni, value + tick_cost, kind * R + i);
-          }
-        }
-        // Launch it: from the cheapest state holding something else.
-        const double base = kind == best_kind_here ? second_here : best_here;
-        if (base == kInfinity) continue;
-        const int base_state = kind == best_kind_here ? second_arg : best_arg;
-        const std::int64_t np = p + launch_work;
-        if (np >= grid.w) {
-          if (now + grid.d + grid.w - p <= grid.t) finish(base, k, p, base_state, kind, grid.d);
-          continue;
-        }
-        if (grid.remaining(launch_index) - np <= slack_next) {
-          relax(np, kind * R + launch_index, base + tick_cost, base_state);
-        }
-      }
+  Finish finish;
+  if (request.want_schedule) {
+    // Back-pointers: per boundary and progress value in the band, two switch sources (2 bytes each), the idle
+    // state's origin (4 bytes, per-second billing) and one byte per held kind.
+    const std::int64_t per_value = 4 + (grid.per_tick ? 0 : 4) + grid.held;
+    std::int64_t values = 0;
+    for (std::int64_t k = 0; k <= ticks; ++k) {
+      values += std::max<std::int64_t>(0, std::min(grid.w - 1, k * grid.g) - grid.lowest(k, 0) + 1);
     }
-    std::swap(current_, next_);
+    if (values > kMaxBackPointerBytes / per_value) reject("the state space is too large for a schedule");
+    const std::int64_t codes = 1 + grid.held * (overheads + 1) * grid.g;
+    if (!grid.per_tick && codes > std::numeric_limits<std::uint32_t>::max()) {
+      reject("tick / gcd(tick, changeover, work, deadline) is too large for a schedule");
+    }
+    const std::size_t reserve = static_cast<std::size_t>(values);
+    best_state_.clear();
+    other_state_.clear();
+    idle_from_.clear();
+    held_from_.clear();
+    best_state_.reserve(reserve);
+    other_state_.reserve(reserve);
+    if (!grid.per_tick) idle_from_.reserve(reserve);
+    held_from_.reserve(reserve * static_cast<std::size_t>(grid.held));
+    boundary_index_.assign(static_cast<std::size_t>(ticks) + 1, BoundaryIndex{});
+    held_index_.assign((static_cast<std::size_t>(ticks) + 1) * static_cast<std::size_t>(grid.held), HeldIndex{});
+    sweep<true>(grid, finish);
+  } else {
+    sweep<false>(grid, finish);
   }
-  if (best_tick < 0) return result;  // cannot happen: on-demand from the start fits (checked above)
+  if (finish.tick < 0) return result;  // cannot happen: on-demand from the start fits (checked above)
   result.feasible = true;
-  result.cost = best;
-  reconstruct(grid, result, best_tick, best_p, best_state, best_kind, request.want_schedule);
+  result.cost = finish.cost;
+  const std::int64_t r = finish.variant == grid.overheads ? grid.d : grid.remaining(finish.variant);
+  result.finish = (finish.tick * grid.g + r + grid.w - finish.p) * grid.q;
+  if (request.want_schedule) reconstruct(grid, finish, result);
   return result;
 }
 
-void OfflineOptimumSolver::reconstruct(const Grid& grid, OfflineOptimum& result, int finish_tick, std::int64_t p,
-                                       int state, int last_kind, bool want_schedule) {
-  const int R = grid.overheads;
-  const std::int64_t S = grid.states;
+template <bool kTrack>
+void OfflineOptimumSolver::sweep(const Grid& grid, Finish& finish) {
+  const int H = grid.held, R = grid.overheads;
+  const int rows = 1 + H;  // stored per boundary: nothing held, and per kind the state with the changeover over
+  const std::int64_t W = grid.w, g = grid.g, d = grid.d, T = grid.t;
+  const std::size_t width = static_cast<std::size_t>(W);
+  values_.resize(2 * static_cast<std::size_t>(rows) * width);
+  spans_.resize(4 * static_cast<std::size_t>(rows));
+  // The states still in their changeover are launches of the last R - 1 ticks, priced on the way: a ring of the
+  // launch arrays of the last R ticks (the current one included) instead of copies.
+  launch_.resize(static_cast<std::size_t>(R * H) * width);
+  launch_spans_.resize(2 * static_cast<std::size_t>(R));
+  scratch_.resize(width);
+  virtual_.resize(width + static_cast<std::size_t>(g));
+  queue_position_.resize(width + static_cast<std::size_t>(g) + 2);
+  queue_value_.resize(width + static_cast<std::size_t>(g) + 2);
+
+  auto row = [&](int layer, int r) { return values_.data() + static_cast<std::size_t>(layer * rows + r) * width; };
+  auto span_of = [&](int layer, int r) {
+    const std::size_t at = 2 * static_cast<std::size_t>(layer * rows + r);
+    return Span{spans_[at], spans_[at + 1]};
+  };
+  auto set_span = [&](int layer, int r, Span span) {
+    const std::size_t at = 2 * static_cast<std::size_t>(layer * rows + r);
+    spans_[at] = span.lo;
+    spans_[at + 1] = span.hi;
+  };
+  auto launch = [&](std::int64_t tick, int kind) {
+    return launch_.data() + static_cast<std::size_t>((tick % R) * H + kind) * width;
+  };
+  auto launch_span = [&](std::int64_t tick) {
+    const std::size_t at = 2 * static_cast<std::size_t>(tick % R);
+    return Span{launch_spans_[at], launch_spans_[at + 1]};
+  };
+  double* const scratch = scratch_.data();
+  double* const u = virtual_.data() + g;  // u[x] for x >= -g
+  positions_.resize(width + static_cast<std::size_t>(g));
+  for (std::size_t i = 0; i < positions_.size(); ++i) {
+    positions_[i] = static_cast<double>(static_cast<std::int64_t>(i) - g);
+  }
+  const double* const position = positions_.data() + g;  // position[x] = x for x >= -g
+
+  for (int layer = 0; layer < 2; ++layer) {
+    for (int r = 0; r < rows; ++r) set_span(layer, r, Span{});
+  }
+  set_span(0, kIdle, {0, 0});
+  row(0, kIdle)[0] = 0.0;  // boundary 0: nothing held, no progress
+
+  // Sources of partial stops per held kind: the state with the changeover over, the one in its last changeover
+  // tick, and (d < g) a launch; each with its remaining changeover r.
+  struct StopSource {
+    const double* src = nullptr;
+    Span from;
+    std::int64_t r = 0;
+    double offset = 0.0;
+    int variant = 0;
+  };
+  struct KindStops {
+    int kind = 0;
+    double c = 0.0;
+    int count = 0;
+    StopSource sources[3];
+    std::size_t runs_begin = 0, runs_end = 0;  // its runs in `runs`
+  };
+  std::vector<KindStops> stops;
+  std::vector<Span> runs, kind_runs;
+  stops.reserve(static_cast<std::size_t>(H));
+  const bool partial_stops = !grid.per_tick && g >= 2;
+  const std::int64_t reach = g - 1;
+
+  for (int k = 0; k < grid.ticks; ++k) {
+    const int cur = k & 1, nxt = cur ^ 1;
+    const std::int64_t now = k * g;
+    for (int r = 0; r < rows; ++r) set_span(nxt, r, Span{});
+
+    // Switch sources at boundary k: nothing held, or a kind with its changeover over (see the header), where
+    // the deadline can still be met after a new changeover.
+    Span m{grid.lowest(k, d), -1};
+    {
+      std::int64_t low = W;
+      for (int r = 0; r < rows; ++r) {
+        const Span span = span_of(cur, r);
+        if (span.empty()) continue;
+        low = std::min(low, span.lo);
+        m.hi = std::max(m.hi, span.hi);
+      }
+      m.lo = std::max(m.lo, low);
+    }
+    {
+      const std::size_t at = 2 * static_cast<std::size_t>(k % R);
+      launch_spans_[at] = m.lo;
+      launch_spans_[at + 1] = m.hi;
+    }
+    const Span idle_keep{grid.lowest(k + 1, d), W - 1};
+    const Span released = meet(m, idle_keep);  // idle at k + 1 by releasing at the boundary
+    double* const idle_next = row(nxt, kIdle);
+    if (!m.empty()) {
+      // launch(k, X)[p]: the cheapest state at p not holding X; idle_next: the cheapest of all.
+      if constexpr (kTrack) {
+        BoundaryIndex& index = boundary_index_[static_cast<std::size_t>(k)];
+        index.switch_low = m.lo;
+        index.switch_offset = static_cast<std::int64_t>(best_state_.size());
+        best_state_.resize(best_state_.size() + static_cast<std::size_t>(m.size()));
+        other_state_.resize(best_state_.size());
+        // Per row: its values, span and state; per kind: its launch array.
+        sources_.resize(static_cast<std::size_t>(rows));
+        for (int r = 0; r < rows; ++r) {
+          const Span span = span_of(cur, r);
+          sources_[static_cast<std::size_t>(r)] = {row(cur, r), span.lo, span.hi,
+                                                   r == 0 ? kIdle : grid.state(r - 1, R - 1)};
+        }
+        launches_.resize(static_cast<std::size_t>(H));
+        for (int kind = 0; kind < H; ++kind) launches_[static_cast<std::size_t>(kind)] = launch(k, kind);
+        std::uint16_t* const best_states = best_state_.data() + index.switch_offset;  // [p - m.lo]
+        std::uint16_t* const other_states = other_state_.data() + index.switch_offset;
+        for (std::int64_t p = m.lo; p <= m.hi; ++p) {
+          // The cheapest and second cheapest row, without branches (their outcome is data, not pattern).
+          double best = kInfinity, other = kInfinity;
+          int best_state = kNoState, other_state = kNoState;
+          for (const RowSource& source : sources_) {
+            const double value = p >= source.low && p <= source.high ? source.values[p] : kInfinity;
+            const bool first = value < best, second = !first && value < other;
+            other_state = first ? best_state : second ? source.state : other_state;
+            other = first ? best : second ? value : other;
+            best_state = first ? source.state : best_state;
+            best = first ? value : best;
+          }
+          for (int kind = 0; kind < H; ++kind) {
+            launches_[static_cast<std::size_t>(kind)][p] = best_state == grid.state(kind, R - 1) ? other : best;
+          }
+          if (released.holds(p)) idle_next[p] = best;
+          best_states[p - m.lo] = static_cast<std::uint16_t>(best_state);
+          other_states[p - m.lo] = static_cast<std::uint16_t>(other_state);
+        }
+      } else {
+        // Prefix minima (nothing held, kinds below X), then suffix minima (kinds above X).
+        assign(launch(k, 0), m, row(cur, kIdle), span_of(cur, kIdle));
+        for (int kind = 1; kind < H; ++kind) {
+          min_of_partial(launch(k, kind), launch(k, kind - 1), m, row(cur, kind), span_of(cur, kind));
+        }
+        if (!released.empty()) {
+          min_of_partial(idle_next, launch(k, H - 1), released, row(cur, H), span_of(cur, H));
+        }
+        const double* suffix = nullptr;
+        Span suffix_span;
+        for (int kind = H - 2; kind >= 0; --kind) {
+          const int r = 2 + kind;  // the row of kind + 1
+          if (suffix == nullptr) {
+            suffix = row(cur, r);
+            suffix_span = span_of(cur, r);
+          } else {
+            if (suffix != scratch) {
+              assign(scratch, m, suffix, suffix_span);
+              suffix = scratch;
+              suffix_span = m;
+            }
+            min_into(scratch, row(cur, r), meet(m, span_of(cur, r)));
+          }
+          min_into(launch(k, kind), suffix, meet(m, suffix_span));
+        }
+      }
+    }
+
+    const double* price = unit_price_.data() + static_cast<std::size_t>(k) * static_cast<std::size_t>(H);
+    const std::uint8_t* allowed = allowed_.data() + static_cast<std::size_t>(k) * static_cast<std::size_t>(H);
+    // Holding the kind through tick k from progress p (value src[p] + offset) with r changeover left finishes
+    // inside the tick.
+    auto finish_from = [&](const double* src, Span from, std::int64_t r, double offset, int kind, int variant) {
+      if (r >= g) return;
+      const double c = price[kind];
+      const Span done = meet(from, Span{std::max(W - (g - r), W + r + now - T), W - 1});
+      for (std::int64_t p = done.lo; p <= done.hi; ++p) {
+        const std::int64_t held = grid.per_tick ? g : r + W - p;
+        const double cost = (src[p] + offset) + c * static_cast<double>(held);
+        if (cost < finish.cost) finish = Finish{cost, k, kind, variant, p};
+      }
+    };
+    stops.clear();
+    for (int kind = 0; kind < H; ++kind) {
+      if (!allowed[kind]) continue;  // spot unavailable this tick: its states are lost
+      const double c = price[kind];
+      const double tick_cost = c * static_cast<double>(g);
+      const int top = 1 + kind;
+      const Span top_span = span_of(cur, top);
+      // The state in its last changeover tick (R >= 2): launched at k - R + 1, held since, no work yet.
+      const double* before = nullptr;
+      Span before_span;
+      double before_offset = 0.0;
+      if (R >= 2 && k >= R - 1) {
+        bool held = true;
+        for (int j = k - R + 1; j < k; ++j) {
+          const std::size_t at = static_cast<std::size_t>(j * H + kind);
+          held = held && allowed_[at] != 0;
+          before_offset += unit_price_[at] * static_cast<double>(g);
+        }
+        if (held) {
+          before = launch(k - R + 1, kind);
+          before_span = launch_span(k - R + 1);
+        }
+      }
+      finish_from(launch(k, kind), m, d, 0.0, kind, R);
+      if (before != nullptr) finish_from(before, before_span, grid.remaining(R - 2), before_offset, kind, R - 2);
+      finish_from(row(cur, top), top_span, 0, 0.0, kind, R - 1);
+
+      // Hold it through the tick into the state with the changeover over: from a launch (R = 1) or the state in
+      // its last changeover tick, and from itself.
+      {
+        const Span keep{grid.lowest(k + 1, 0), W - 1};
+        const double* src = R == 1 ? launch(k, kind) : before;
+        const Span from = R == 1 ? m : before_span;
+        const std::int64_t by = grid.work_in_tick(R == 1 ? d : grid.remaining(R - 2));
+        const double add = R == 1 ? tick_cost : before_offset + tick_cost;
+        const Span first = src == nullptr ? Span{} : meet(shifted(from, by), keep);
+        const Span self = meet(shifted(top_span, g), keep);
+        const Span out = hull(first, self);
+        if (!out.empty()) {
+          double* const dst = row(nxt, top);
+          if constexpr (kTrack) {
+            assign_shifted(dst, out, src, first.empty() ? Span{} : from, by, add);
+            HeldIndex& index = held_index_[static_cast<std::size_t>((k + 1) * H + kind)];
+            index.low = out.lo;
+            index.offset = static_cast<std::int64_t>(held_from_.size());
+            held_from_.resize(held_from_.size() + static_cast<std::size_t>(out.size()), 0);
+            min_add_shifted_tracked<std::uint8_t>(dst, row(cur, top), g, tick_cost, self,
+                                                  held_from_.data() + index.offset, out.lo, 1);
+          } else {
+            assign_min_shifted(dst, out, src, first.empty() ? Span{} : from, by, add, row(cur, top), top_span, g,
+                               tick_cost);
+          }
+          set_span(nxt, top, out);
+        }
+      }
+      if (!partial_stops) continue;
+      KindStops entry;
+      entry.kind = kind;
+      entry.c = c;
+      auto add_source = [&](const double* src, Span from, std::int64_t r, double offset, int variant) {
+        if (src != nullptr && !from.empty() && r <= g - 2) {
+          entry.sources[entry.count++] = {src, from, r, offset, variant};
+        }
+      };
+      add_source(row(cur, top), top_span, 0, 0.0, R - 1);
+      if (R >= 2) add_source(before, before_span, grid.remaining(R - 2), before_offset, R - 2);
+      if (R == 1) add_source(launch(k, kind), m, d, 0.0, R);
+      if (entry.count > 0) stops.push_back(entry);
+    }
+
+    // Idle at k + 1: released at the boundary, or after a partial stop. Without the schedule, the partial stops of
+    // one kind share one window: a source with r > 0 then also offers holds t <= r, which do no work but are booked
+    // as r - t steps less progress than the state has; releasing it at the boundary instead (which the DP offers)
+    // is cheaper and keeps more progress, so these never make anything cheaper and the optimum is unchanged.
+    auto xs_of = [](const StopSource& source) { return shifted(source.from, -source.r); };
+    auto out_of = [&](Span xs, std::int64_t lag) { return meet(Span{xs.lo + 1 + lag, xs.hi + reach}, idle_keep); };
+    Span idle_span = released;
+    for (const KindStops& entry : stops) {
+      for (int i = 0; i < entry.count; ++i) {
+        const StopSource& source = entry.sources[i];
+        idle_span = hull(idle_span, out_of(xs_of(source), kTrack ? source.r : 0));
+      }
+    }
+    if (!idle_span.empty()) {
+      if (released.empty()) {
+        fill(idle_next, idle_span, kInfinity);
+      } else {
+        fill(idle_next, {idle_span.lo, released.lo - 1}, kInfinity);
+        fill(idle_next, {released.hi + 1, idle_span.hi}, kInfinity);
+      }
+      std::uint32_t* tags = nullptr;
+      if constexpr (kTrack) {
+        if (!grid.per_tick) {
+          BoundaryIndex& index = boundary_index_[static_cast<std::size_t>(k) + 1];
+          index.idle_low = idle_span.lo;
+          index.idle_offset = static_cast<std::int64_t>(idle_from_.size());
+          idle_from_.resize(idle_from_.size() + static_cast<std::size_t>(idle_span.size()), 0);
+          tags = idle_from_.data() + index.idle_offset;
+        }
+      }
+      // Where each kind's partial stops can matter, from the release values before any partial stop is applied
+      // (so that the schedule and the cost-only solve decide alike).
+      runs.clear();
+      for (KindStops& entry : stops) {
+        Span xs;
+        for (int i = 0; i < entry.count; ++i) xs = hull(xs, xs_of(entry.sources[i]));
+        entry.runs_begin = runs.size();
+        partial_stop_runs(idle_next, released, out_of(xs, 0), reach, entry.c, kind_runs);
+        runs.insert(runs.end(), kind_runs.begin(), kind_runs.end());
+        entry.runs_end = runs.size();
+      }
+      for (const KindStops& entry : stops) {
+        for (std::size_t at = entry.runs_begin; at < entry.runs_end; ++at) {
+          const Span run = runs[at];
+          if constexpr (kTrack) {
+            for (int i = 0; i < entry.count; ++i) {
+              const StopSource& source = entry.sources[i];
+              const Span xs = xs_of(source), out = meet(run, out_of(xs, source.r));
+              if (out.empty()) continue;
+              virtual_costs(u, source.src, position, source.r, source.offset, entry.c,
+                            meet(xs, {out.lo - reach, out.hi - 1 - source.r}), true);
+              const auto code = static_cast<std::uint32_t>(1 + (entry.kind * (R + 1) + source.variant) * g);
+              sliding_partial_stop<true>(u, xs, source.r, reach, entry.c, out, idle_next, queue_position_.data(),
+                                         queue_value_.data(), tags, idle_span.lo, code);
+            }
+          } else {
+            Span xs;
+            for (int i = 0; i < entry.count; ++i) xs = hull(xs, xs_of(entry.sources[i]));
+            const Span needed = meet(xs, {run.lo - reach, run.hi - 1});
+            for (int i = 0; i < entry.count; ++i) {
+              const StopSource& source = entry.sources[i];
+              const Span own = meet(xs_of(source), needed);
+              if (i == 0) {
+                fill(u, {needed.lo, std::min(own.lo - 1, needed.hi)}, kInfinity);
+                fill(u, {std::max(own.hi + 1, needed.lo), needed.hi}, kInfinity);
+              }
+              virtual_costs(u, source.src, position, source.r, source.offset, entry.c, own, i == 0);
+            }
+            sliding_partial_stop<false>(u, xs, 0, reach, entry.c, run, idle_next, queue_position_.data(),
+                                        queue_value_.data(), nullptr, 0, 0);
+          }
+        }
+      }
+    }
+    set_span(nxt, kIdle, idle_span);
+  }
+}
+
+void OfflineOptimumSolver::reconstruct(const Grid& grid, const Finish& finish, OfflineOptimum& result) {
+  const int R = grid.overheads, H = grid.held;
+  const std::int64_t g = grid.g;
   std::vector<int>& kinds = tick_kinds_;
-  kinds.assign(static_cast<std::size_t>(finish_tick) + 1, kIdle);
-  kinds.back() = last_kind;
-  const std::int64_t finish_p = p;
-  const int finish_state = state;
-  for (int k = finish_tick; k > 0; --k) {
-    const std::size_t kk = static_cast<std::size_t>(k);
-    const int kind = state / R;
-    kinds[kk - 1] = kind;
-    const int previous = from_[static_cast<std::size_t>(band_offset_[kk] + (p - band_low_[kk]) * S + state)];
-    if (kind != kIdle) p -= grid.work_in_tick(previous / R == kind ? grid.remaining(previous % R) : grid.d);
-    state = previous;
+  std::vector<std::int64_t>& held = tick_held_;
+  kinds.assign(static_cast<std::size_t>(finish.tick) + 1, -1);
+  held.assign(kinds.size(), 0);
+  const std::int64_t finish_r = finish.variant == R ? grid.d : grid.remaining(finish.variant);
+  kinds.back() = finish.kind;
+  held.back() = finish_r + grid.w - finish.p;
+
+  auto kind_of = [&](int state) { return state == kIdle ? -1 : (state - 1) / R; };
+  auto switch_at = [&](int boundary, std::int64_t p) {
+    const BoundaryIndex& index = boundary_index_[static_cast<std::size_t>(boundary)];
+    assert(p >= index.switch_low);
+    return static_cast<std::size_t>(index.switch_offset + (p - index.switch_low));
+  };
+  // The state a launch of `kind` at `boundary` started from.
+  auto launched_from = [&](int boundary, std::int64_t p, int kind) -> int {
+    const std::size_t at = switch_at(boundary, p);
+    return kind_of(best_state_[at]) == kind ? other_state_[at] : best_state_[at];
+  };
+  std::int64_t p = finish.p;
+  int state =
+      finish.variant == R ? launched_from(finish.tick, p, finish.kind) : grid.state(finish.kind, finish.variant);
+  for (int k = finish.tick; k > 0; --k) {  // state at boundary k; find tick k - 1 and the state at boundary k - 1
+    const std::size_t previous = static_cast<std::size_t>(k) - 1;
+    if (state == kIdle) {
+      std::uint32_t code = 0;
+      if (!grid.per_tick) {
+        const BoundaryIndex& index = boundary_index_[static_cast<std::size_t>(k)];
+        code = idle_from_[static_cast<std::size_t>(index.idle_offset + (p - index.idle_low))];
+      }
+      if (code == 0) {  // released at the boundary (or nothing held): from the cheapest switch source
+        state = best_state_[switch_at(k - 1, p)];
+        continue;
+      }
+      const std::int64_t t = (code - 1) % static_cast<std::uint32_t>(g);
+      const std::int64_t source = (code - 1) / static_cast<std::uint32_t>(g);
+      const int kind = static_cast<int>(source / (R + 1)), variant = static_cast<int>(source % (R + 1));
+      const std::int64_t r = variant == R ? grid.d : grid.remaining(variant);
+      kinds[previous] = kind;
+      held[previous] = t;
+      p -= t - r;
+      state = variant == R ? launched_from(k - 1, p, kind) : grid.state(kind, variant);
+      continue;
+    }
+    const int kind = kind_of(state), j = (state - 1) % R;
+    kinds[previous] = kind;
+    held[previous] = g;
+    if (j == R - 1) {
+      const HeldIndex& index = held_index_[static_cast<std::size_t>(k * H + kind)];
+      if (held_from_[static_cast<std::size_t>(index.offset + (p - index.low))] == 1) {
+        p -= g;  // continued with the changeover over
+        continue;
+      }
+    }
+    if (j == 0) {
+      p -= grid.work_in_tick(grid.d);
+      state = launched_from(k - 1, p, kind);
+    } else {
+      p -= grid.work_in_tick(grid.remaining(j - 1));
+      state = state - 1;
+    }
   }
   assert(p == 0 && state == kIdle);
-  // The finish moment: the changeover left at the finishing tick's start (all of it after a launch), then the
-  // missing work.
-  const std::int64_t r = finish_state / R == last_kind ? grid.remaining(finish_state % R) : grid.d;
-  const std::int64_t finish_offset = r + grid.w - finish_p;
-  result.finish = (finish_tick * grid.g + finish_offset) * grid.q;
-  const std::int64_t last_held = grid.per_tick ? grid.g : finish_offset;
-  for (std::size_t k = 0; k < kinds.size(); ++k) {
-    const int kind = kinds[k];
-    if (kind == kIdle) continue;
-    const std::int64_t held = k + 1 == kinds.size() ? last_held : grid.g;
-    const double cost = unit_price_[k * static_cast<std::size_t>(grid.kinds) + static_cast<std::size_t>(kind)] *
-                        static_cast<double>(held);
-    (kind == kOnDemand ? result.on_demand_cost : result.spot_cost) += cost;
-  }
-  if (!want_schedule) return;
+
+  result.spot_cost = 0.0;
+  result.on_demand_cost = 0.0;
   result.schedule.clear();
   result.schedule_zones.clear();
-  for (const int kind : kinds) {
-    result.schedule.push_back(kind == kIdle ? '.' : kind == kOnDemand ? 'D' : 's');
-    result.schedule_zones.push_back(kind == kIdle ? -1 : kind == kOnDemand ? grid.on_demand_zone : kind - kFirstSpot);
+  result.schedule_held.clear();
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    const int kind = kinds[k];
+    result.schedule.push_back(kind < 0 ? '.' : kind == kOnDemand ? 'D' : 's');
+    result.schedule_zones.push_back(kind < 0 ? -1 : kind == kOnDemand ? grid.on_demand_zone : kind - kFirstSpot);
+    result.schedule_held.push_back(kind < 0 ? 0 : held[k] * grid.q);
+    if (kind < 0) continue;
+    const std::int64_t billed = grid.per_tick ? g : held[k];
+    const double cost =
+        unit_price_[k * static_cast<std::size_t>(H) + static_cast<std::size_t>(kind)] * static_cast<double>(billed);
+    (kind == kOnDemand ? result.on_demand_cost : result.spot_cost) += cost;
   }
 }
 

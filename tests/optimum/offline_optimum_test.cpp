@@ -1,5 +1,8 @@
-// The offline optimum (sim/offline_optimum.hpp) against an exhaustive search over every per-tick decision sequence,
-// closed forms for the degenerate markets, and the Can't Be Late trace it is meant for.
+// The offline optimum (sim/offline_optimum.hpp) against an exhaustive search over every per-tick decision sequence
+// (with per-second billing, partial stops on the decision grid included), the same model with equal states merged
+// for longer requests and recorded windows, decisions at every grid step (an event-driven policy) with constant
+// prices, closed forms for the degenerate markets, the counterexample that needs partial stops, and the Can't Be
+// Late trace it is meant for.
 #include "sim/offline_optimum.hpp"
 
 #include <gtest/gtest.h>
@@ -66,7 +69,22 @@ SpotMarket random_market(std::mt19937_64& rng, int zones, Millis tick, int lengt
 }
 
 void expect_schedule_replays(const OfflineOptimumRequest& request, const OfflineOptimum& result) {
-  const testing::ReplayOutcome replay = replay_schedule(request, result.schedule, result.schedule_zones);
+  ASSERT_EQ(result.schedule_zones.size(), result.schedule.size());
+  ASSERT_EQ(result.schedule_held.size(), result.schedule.size());
+  for (std::size_t k = 0; k + 1 < result.schedule.size(); ++k) {
+    const Millis held = result.schedule_held[k];
+    if (result.schedule[k] == '.') {
+      EXPECT_EQ(held, 0);
+    } else if (request.per_tick_billing) {
+      EXPECT_EQ(held, request.tick) << "no partial stops with per-tick billing";
+    } else {
+      EXPECT_TRUE(held > 0 && held <= request.tick) << held;
+    }
+  }
+  EXPECT_EQ(result.finish,
+            static_cast<Millis>(result.schedule.size() - 1) * request.tick + result.schedule_held.back());
+  const testing::ReplayOutcome replay =
+      replay_schedule(request, result.schedule, result.schedule_zones, result.schedule_held);
   ASSERT_TRUE(replay.valid) << result.schedule;
   EXPECT_NEAR(replay.cost, result.cost, 1e-9 * std::max(1.0, result.cost)) << result.schedule;
   EXPECT_NEAR(replay.spot_cost, result.spot_cost, 1e-9 * std::max(1.0, result.cost));
@@ -75,30 +93,57 @@ void expect_schedule_replays(const OfflineOptimumRequest& request, const Offline
   EXPECT_LE(result.finish, request.deadline);
 }
 
+OfflineOptimumRequest request_on(const SpotMarket& market, Millis tick, Millis changeover, Millis work,
+                                 Millis deadline) {
+  OfflineOptimumRequest request;
+  request.market = &market;
+  request.tick = tick;
+  request.changeover = changeover;
+  request.work = work;
+  request.deadline = deadline;
+  request.want_schedule = true;
+  return request;
+}
+
+// A random request on `market` (filled here) of 1..max_ticks ticks, either billing, with the schedule.
+OfflineOptimumRequest random_request(std::mt19937_64& rng, int zones, int max_ticks, SpotMarket& market) {
+  const Millis tick = draw(rng, 0, 1) == 0 ? 600 * kSecond : 300 * kSecond;
+  const Millis changeovers[] = {0, tick / 2, tick, tick * 6 / 5, 2 * tick};
+  const int ticks = static_cast<int>(draw(rng, 1, max_ticks));
+  const Millis step = tick / 10;
+  market = random_market(rng, zones, tick, static_cast<int>(draw(rng, 1, ticks + 2)));
+  OfflineOptimumRequest request;
+  request.market = &market;
+  request.start = draw(rng, 0, 3) * tick;
+  request.tick = tick;
+  request.changeover = changeovers[draw(rng, 0, 4)];
+  // Mostly deadlines near the end of the last tick and work that fits, so that schedules are long and mixed;
+  // one case in eight anywhere, infeasible ones included.
+  const bool anywhere = draw(rng, 0, 7) == 0;
+  request.deadline = draw(rng, anywhere ? 1 : 5 * ticks, 10 * ticks) * step;
+  const Millis room = request.deadline - (anywhere ? 0 : request.changeover);
+  request.work = draw(rng, 1, std::max<Millis>(1, room / step)) * step;
+  request.nodes = static_cast<int>(draw(rng, 1, 2));
+  request.per_tick_billing = draw(rng, 0, 1) == 1;
+  request.want_schedule = true;
+  return request;
+}
+
+// A tick held part-way and then released (not the finishing tick).
+bool has_partial_stop(const OfflineOptimumRequest& request, const OfflineOptimum& result) {
+  for (std::size_t k = 0; k + 1 < result.schedule.size(); ++k) {
+    if (result.schedule[k] != '.' && result.schedule_held[k] < request.tick) return true;
+  }
+  return false;
+}
+
 void check_against_brute_force(int zones, int max_ticks, int cases, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   OfflineOptimumSolver solver;  // reused across cases, as in a sweep
-  int feasible = 0, with_spot = 0, mixed = 0, idle = 0, long_plans = 0;
+  int feasible = 0, with_spot = 0, mixed = 0, idle = 0, long_plans = 0, partial = 0, partial_pays = 0;
   for (int c = 0; c < cases; ++c) {
-    const Millis tick = draw(rng, 0, 1) == 0 ? 600 * kSecond : 300 * kSecond;
-    const Millis changeovers[] = {0, tick / 2, tick, tick * 6 / 5, 2 * tick};
-    const int ticks = static_cast<int>(draw(rng, 1, max_ticks));
-    const Millis step = tick / 10;
-    const SpotMarket market = random_market(rng, zones, tick, static_cast<int>(draw(rng, 1, ticks + 2)));
-    OfflineOptimumRequest request;
-    request.market = &market;
-    request.start = draw(rng, 0, 3) * tick;
-    request.tick = tick;
-    request.changeover = changeovers[draw(rng, 0, 4)];
-    // Mostly deadlines near the end of the last tick and work that fits, so that schedules are long and mixed;
-    // one case in eight anywhere, infeasible ones included.
-    const bool anywhere = draw(rng, 0, 7) == 0;
-    request.deadline = draw(rng, anywhere ? 1 : 5 * ticks, 10 * ticks) * step;
-    const Millis room = request.deadline - (anywhere ? 0 : request.changeover);
-    request.work = draw(rng, 1, std::max<Millis>(1, room / step)) * step;
-    request.nodes = static_cast<int>(draw(rng, 1, 2));
-    request.per_tick_billing = draw(rng, 0, 1) == 1;
-    request.want_schedule = true;
+    SpotMarket market;
+    const OfflineOptimumRequest request = random_request(rng, zones, max_ticks, market);
     const std::string label = "case " + std::to_string(c) + ": work " + std::to_string(request.work) + " d " +
                               std::to_string(request.changeover) + " deadline " + std::to_string(request.deadline) +
                               (request.per_tick_billing ? " per tick" : " per second");
@@ -115,6 +160,13 @@ void check_against_brute_force(int zones, int max_ticks, int cases, std::uint64_
     long_plans += plan.size() >= static_cast<std::size_t>(max_ticks) - 1 ? 1 : 0;
     ASSERT_NEAR(result.cost, expected, 1e-9 * std::max(1.0, expected)) << label;
     expect_schedule_replays(request, result);
+    if (has_partial_stop(request, result)) {
+      ++partial;
+      // ...and then the plain tick model (no partial stops) is dearer, or the stop is a tie.
+      const double per_tick_decisions = brute_force_optimum(request, 0, false);
+      EXPECT_GE(per_tick_decisions, expected - 1e-9 * std::max(1.0, expected)) << label;
+      partial_pays += per_tick_decisions > expected + 1e-9 * std::max(1.0, expected) ? 1 : 0;
+    }
     // A fresh solver gives the same answer (nothing leaks between solves through the reused buffers), and so does
     // a solve without the schedule.
     OfflineOptimumRequest quiet = request;
@@ -123,6 +175,8 @@ void check_against_brute_force(int zones, int max_ticks, int cases, std::uint64_
     EXPECT_EQ(fresh.cost, result.cost) << label;
     EXPECT_EQ(fresh.finish, result.finish) << label;
     EXPECT_TRUE(fresh.schedule.empty());
+    EXPECT_TRUE(fresh.schedule_held.empty());
+    EXPECT_EQ(fresh.spot_cost + fresh.on_demand_cost, 0.0) << "the split needs the schedule";
   }
   // The random cases exercise the interesting region: spot used, spot and on-demand mixed, waiting, long plans.
   EXPECT_GT(feasible, cases / 2);
@@ -130,22 +184,119 @@ void check_against_brute_force(int zones, int max_ticks, int cases, std::uint64_
   EXPECT_GT(mixed, cases / 25);
   EXPECT_GT(idle, cases / 10);
   EXPECT_GT(long_plans, 10);
+  // ...and partial stops, where they pay (per-second billing: half the cases).
+  EXPECT_GT(partial, cases / 40);
+  EXPECT_GT(partial_pays, cases / 80);
 }
 
 TEST(OfflineOptimum, EqualsExhaustiveSearchOneZone) { check_against_brute_force(1, 9, 1500, 20240601); }
 
 TEST(OfflineOptimum, EqualsExhaustiveSearchTwoZones) { check_against_brute_force(2, 7, 800, 7); }
 
-OfflineOptimumRequest request_on(const SpotMarket& market, Millis tick, Millis changeover, Millis work,
-                                 Millis deadline) {
-  OfflineOptimumRequest request;
-  request.market = &market;
-  request.tick = tick;
-  request.changeover = changeover;
-  request.work = work;
-  request.deadline = deadline;
-  request.want_schedule = true;
-  return request;
+// Partial stops release on the decision grid q: allowing them on a grid of q / 2 or q / 3 finds nothing cheaper
+// (the linear-programme argument in sim/offline_optimum.hpp).
+TEST(OfflineOptimum, PartialStopsOnTheDecisionGridLoseNothing) {
+  std::mt19937_64 rng(42);
+  int checked = 0;
+  for (int c = 0; c < 600; ++c) {
+    SpotMarket market;
+    OfflineOptimumRequest request = random_request(rng, 1, 5, market);
+    request.per_tick_billing = false;
+    const Millis q = testing::decision_grid(request);
+    const double on_grid = brute_force_optimum(request);
+    if (!std::isfinite(on_grid)) continue;
+    ++checked;
+    const double finer = brute_force_optimum(request, q % 3 == 0 ? q / 3 : q / 2);
+    ASSERT_NEAR(finer, on_grid, 1e-9 * std::max(1.0, on_grid)) << "case " << c;
+    EXPECT_NEAR(solve_offline_optimum(request).cost, on_grid, 1e-9 * std::max(1.0, on_grid)) << "case " << c;
+  }
+  EXPECT_GT(checked, 450);
+}
+
+// Per-second billing: with constant prices, launching only at tick boundaries and releasing anywhere is as good
+// as deciding at every grid step (an event-driven policy), the exchange argument in sim/offline_optimum.hpp; with
+// prices that change per tick the offline optimum is at least the step model's.
+TEST(OfflineOptimum, EqualsDecisionsAtEveryStepWithConstantPrices) {
+  std::mt19937_64 rng(2024);
+  int checked = 0, cheaper_by_steps = 0;
+  for (int c = 0; c < 600; ++c) {
+    SpotMarket market;
+    OfflineOptimumRequest request = random_request(rng, static_cast<int>(draw(rng, 1, 2)), 7, market);
+    request.per_tick_billing = false;
+    const Millis q = testing::decision_grid(request);
+    const double per_step = testing::step_model_optimum(request, c % 4 == 0 ? q / 2 : q);
+    const double optimum = solve_offline_optimum(request).cost;
+    if (!std::isfinite(per_step)) continue;
+    ++checked;
+    EXPECT_GE(optimum, per_step - 1e-9 * std::max(1.0, per_step)) << "case " << c;
+    cheaper_by_steps += optimum > per_step + 1e-9 * std::max(1.0, per_step) ? 1 : 0;
+    for (Zone& zone : market.zones) zone.spot.price_per_hour = StepSeries::constant(zone.spot.price_per_hour.at(0));
+    const double constant = testing::step_model_optimum(request, c % 4 == 0 ? q / 2 : q);
+    EXPECT_NEAR(solve_offline_optimum(request).cost, constant, 1e-9 * std::max(1.0, constant)) << "case " << c;
+  }
+  EXPECT_GT(checked, 400);
+  EXPECT_GT(cheaper_by_steps, 0) << "varying spot prices: launching inside a tick can pay";
+}
+
+// Longer requests than the exhaustive search can take (tens of ticks, bands and pruning at work), against the same
+// model with equal states merged: random markets with prices changing per tick, 1-2 zones, both billings.
+TEST(OfflineOptimum, EqualsTheTickModelOnLongerRandomRequests) {
+  std::mt19937_64 rng(314);
+  OfflineOptimumSolver solver;
+  int partial = 0;
+  for (int c = 0; c < 150; ++c) {
+    const int zones = static_cast<int>(draw(rng, 1, 2));
+    const Millis tick = draw(rng, 0, 1) == 0 ? 600 * kSecond : 300 * kSecond;
+    const int ticks = static_cast<int>(draw(rng, 12, 40));
+    const SpotMarket market = random_market(rng, zones, tick, static_cast<int>(draw(rng, ticks / 2, ticks)));
+    const Millis changeovers[] = {0, tick / 5, tick / 2, tick * 6 / 5, 2 * tick + tick / 5};
+    OfflineOptimumRequest request;
+    request.market = &market;
+    request.start = draw(rng, 0, 5) * tick;
+    request.tick = tick;
+    request.changeover = changeovers[draw(rng, 0, 4)];
+    const Millis step = tick / 5;
+    request.deadline = draw(rng, 4 * ticks, 5 * ticks) * step;
+    request.work = draw(rng, request.deadline / step / 3, (request.deadline - request.changeover) / step) * step;
+    request.per_tick_billing = draw(rng, 0, 2) == 0;
+    request.want_schedule = true;
+    const std::string label = "case " + std::to_string(c);
+    const double expected = testing::tick_model_by_states(request);
+    const OfflineOptimum result = solver.solve(request);
+    ASSERT_EQ(result.feasible, std::isfinite(expected)) << label;
+    if (!result.feasible) continue;
+    ASSERT_NEAR(result.cost, expected, 1e-9 * std::max(1.0, expected)) << label;
+    expect_schedule_replays(request, result);
+    partial += has_partial_stop(request, result) ? 1 : 0;
+    OfflineOptimumRequest quiet = request;
+    quiet.want_schedule = false;
+    EXPECT_EQ(solver.solve(quiet).cost, result.cost) << label;
+  }
+  EXPECT_GT(partial, 8);
+}
+
+// Windows of the recorded Can't Be Late traces (constant prices, availability per 600 s or 195 s tick), short jobs
+// so that the model with merged states stays quick; both billings.
+TEST(OfflineOptimum, EqualsTheTickModelOnRecordedWindows) {
+  OfflineOptimumSolver solver;
+  for (const char* name : {"cbl-aws-10-26-2022-us-west-2a_v100_1", "cbl-aws-02-15-2023-us-east-1f_v100_1"}) {
+    const SpotMarket market =
+        read_trace_file(std::string(SPOTSIM_REPO_DIR) + "/experiments/traces/cbl/" + name + ".json");
+    ASSERT_GT(market.tick, 0);
+    for (const Millis start_tick : {0, 211, 1500}) {
+      for (const bool per_tick : {false, true}) {
+        OfflineOptimumRequest request = request_on(market, market.tick, 720 * kSecond, 3 * kMillisPerHour,
+                                                   4 * kMillisPerHour + 30 * kMillisPerMinute);
+        request.start = start_tick * market.tick;
+        request.per_tick_billing = per_tick;
+        const double expected = testing::tick_model_by_states(request);
+        const OfflineOptimum result = solver.solve(request);
+        ASSERT_TRUE(result.feasible);
+        EXPECT_NEAR(result.cost, expected, 1e-9 * std::max(1.0, expected)) << name << " from tick " << start_tick;
+        expect_schedule_replays(request, result);
+      }
+    }
+  }
 }
 
 TEST(OfflineOptimum, OnDemandWhenSpotIsNeverAvailable) {
@@ -185,6 +336,38 @@ TEST(OfflineOptimum, SpotOnlyInTicksItLastsThrough) {
   ASSERT_TRUE(result.feasible);
   EXPECT_EQ(result.schedule, "sD");
   EXPECT_NEAR(result.cost, (1.0 + 3.0) * to_hours(tick), 1e-12);
+}
+
+// The header's counterexample to per-tick decisions under per-second billing: d = 0, work 1.3 ticks, deadline 2
+// ticks, spot only in tick 1. On-demand for 0.3 tick, nothing, then the spot tick (0.3 od + spot) beats
+// on-demand for the first tick and 0.3 tick of spot (od + 0.3 spot), the best with holds changing only at
+// boundaries.
+TEST(OfflineOptimum, PartialStopBeforeTheSpotTick) {
+  const Millis tick = 600 * kSecond;
+  const SpotMarket market =
+      market_of({constant_zone(1.0, 3.0, StepSeries({0, tick, 2 * tick}, {0.0, 1.0, 0.0}, kNever))});
+  OfflineOptimumRequest request = request_on(market, tick, 0, 13 * tick / 10, 2 * tick);
+  const OfflineOptimum exact = solve_offline_optimum(request);
+  ASSERT_TRUE(exact.feasible);
+  EXPECT_EQ(exact.schedule, "Ds");
+  EXPECT_EQ(exact.schedule_held, (std::vector<Millis>{3 * tick / 10, tick}));
+  EXPECT_NEAR(exact.on_demand_cost, 0.3 * 3.0 * to_hours(tick), 1e-12);
+  EXPECT_NEAR(exact.spot_cost, 1.0 * to_hours(tick), 1e-12);
+  EXPECT_NEAR(exact.cost, (0.3 * 3.0 + 1.0) * to_hours(tick), 1e-12);
+  EXPECT_EQ(exact.finish, 2 * tick);
+  expect_schedule_replays(request, exact);
+  EXPECT_NEAR(brute_force_optimum(request), exact.cost, 1e-12);
+  EXPECT_NEAR(brute_force_optimum(request, 0, false), (3.0 + 0.3 * 1.0) * to_hours(tick), 1e-12);
+  // The cost-only solve agrees.
+  request.want_schedule = false;
+  EXPECT_EQ(solve_offline_optimum(request).cost, exact.cost);
+  // Per-tick billing: a tick held part-way is paid in full, so both ticks are.
+  request.per_tick_billing = true;
+  request.want_schedule = true;
+  const OfflineOptimum per_tick = solve_offline_optimum(request);
+  EXPECT_NEAR(per_tick.cost, (3.0 + 1.0) * to_hours(tick), 1e-12);
+  EXPECT_EQ(per_tick.schedule, "Ds");
+  expect_schedule_replays(request, per_tick);
 }
 
 TEST(OfflineOptimum, InfeasibleDeadline) {
