@@ -3,6 +3,8 @@
 // `simulate --regret`, shown in full for one window.
 #include <iostream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -39,16 +41,24 @@ po::options_description bound_options() {
   return options;
 }
 
-// "ss..DDD" -> "2 x s, 2 x ., 3 x D" in hours: the schedule as runs a reader can follow.
-std::string schedule_runs(const std::string& schedule, Millis tick) {
+// The schedule as runs a reader can follow, "spot 2.00 h, on-demand 7.00 h, wait 0.17 h, ...", from the time held in
+// each tick (a partial stop holds part of a tick, then waits until the next boundary).
+std::string schedule_runs(const OfflineOptimum& optimum, Millis tick) {
+  std::vector<std::pair<char, Millis>> runs;
+  const auto add = [&runs](char kind, Millis t) {
+    if (t <= 0) return;
+    if (!runs.empty() && runs.back().first == kind) runs.back().second += t;
+    else runs.emplace_back(kind, t);
+  };
+  for (std::size_t i = 0; i < optimum.schedule.size(); ++i) {
+    const Millis held = i < optimum.schedule_held.size() ? optimum.schedule_held[i] : tick;
+    add(optimum.schedule[i], held);
+    if (i + 1 < optimum.schedule.size()) add('.', tick - held);
+  }
   std::ostringstream out;
   const auto name = [](char c) { return c == 's' ? "spot" : c == 'D' ? "on-demand" : "wait"; };
-  for (std::size_t i = 0; i < schedule.size();) {
-    std::size_t j = i;
-    while (j < schedule.size() && schedule[j] == schedule[i]) ++j;
-    out << (i == 0 ? "" : ", ") << name(schedule[i]) << " " << format_fixed(to_hours(static_cast<Millis>(j - i) * tick), 2)
-        << " h";
-    i = j;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    out << (i == 0 ? "" : ", ") << name(runs[i].first) << " " << format_fixed(to_hours(runs[i].second), 2) << " h";
   }
   return out.str();
 }
@@ -112,7 +122,7 @@ int bound_command(int argc, const char* const* argv) {
           << "cost " << format_fixed(optimum.cost, 2) << " USD (spot " << format_fixed(optimum.spot_cost, 2)
           << ", on-demand " << format_fixed(optimum.on_demand_cost, 2) << "), finished at "
           << format_fixed(to_hours(optimum.finish), 3) << " h\n"
-          << "schedule: " << schedule_runs(optimum.schedule, request.tick) << "\n";
+          << "schedule: " << schedule_runs(optimum, request.tick) << "\n";
       text = out.str();
     }
     emit_output(vm, text, program);
