@@ -136,14 +136,9 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
   if (committed_on_demand_) return on_demand(kNever);
 
   // 1. Safety net (shared with greedy and uniform progress), keeping `margin` of extra slack.
-  const SafetyNet net = safety_net(obs, cheapest_obtainable_spot_zone(obs), s_.margin);
-  if (net.verdict != SafetyNet::kFree) {
-    committed_on_demand_ = net.verdict == SafetyNet::kCommit;
-    if (net.verdict == SafetyNet::kTakeSpot) {
-      return SelectionDecision::spot(obs.purchase == Purchase::kSpot ? obs.zone : cheapest_obtainable_spot_zone(obs));
-    }
-    return on_demand(kNever);
-  }
+  const int spot_zone = cheapest_obtainable_spot_zone(obs);
+  const SafetyNet net = safety_net(obs, spot_zone, s_.margin);
+  if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, committed_on_demand_)) return *imposed;
   const Millis safety_review = net.review_at;
   prepare(obs);
 

@@ -16,4 +16,14 @@ SafetyNet safety_net(const Observation& obs, int spot_zone, Millis margin) {
   return {SafetyNet::kCommit, kNever};
 }
 
+std::optional<SelectionDecision> imposed_decision(const SafetyNet& net, const Observation& obs, int od_zone,
+                                                  int spot_zone, bool& committed) {
+  switch (net.verdict) {
+    case SafetyNet::kCommit: committed = true; return SelectionDecision::on_demand(od_zone);
+    case SafetyNet::kTakeSpot: return SelectionDecision::spot(obs.purchase == Purchase::kSpot ? obs.zone : spot_zone);
+    case SafetyNet::kFree: break;
+  }
+  return std::nullopt;
+}
+
 }  // namespace spotsim

@@ -25,13 +25,7 @@ class GreedyPolicy final : public SelectionPolicy {
     if (committed_) return SelectionDecision::on_demand(od_zone);
     const int spot_zone = cheapest_obtainable_spot_zone(obs);
     const SafetyNet net = safety_net(obs, spot_zone);
-    if (net.verdict == SafetyNet::kCommit) {
-      committed_ = true;
-      return SelectionDecision::on_demand(od_zone);
-    }
-    if (net.verdict == SafetyNet::kTakeSpot) {
-      return SelectionDecision::spot(obs.purchase == Purchase::kSpot ? obs.zone : spot_zone);
-    }
+    if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, committed_)) return *imposed;
     if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone, net.review_at);
     return spot_zone < 0 ? SelectionDecision::wait(net.review_at) : SelectionDecision::spot(spot_zone, net.review_at);
   }

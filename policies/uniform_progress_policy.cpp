@@ -48,13 +48,7 @@ class UniformProgressPolicy final : public SelectionPolicy {
       return spot_zone < 0 ? SelectionDecision::wait() : SelectionDecision::spot(spot_zone);
     }
     const SafetyNet net = safety_net(obs, spot_zone);
-    if (net.verdict == SafetyNet::kCommit) {
-      committed_ = true;
-      return SelectionDecision::on_demand(od_zone);
-    }
-    if (net.verdict == SafetyNet::kTakeSpot) {
-      return SelectionDecision::spot(obs.purchase == Purchase::kSpot ? obs.zone : spot_zone);
-    }
+    if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, committed_)) return *imposed;
     if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone, net.review_at);
     const Millis d = changeover(obs);
     if (obs.purchase == Purchase::kOnDemand) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,18 +24,21 @@ struct Outcome {
   std::string out, err;
 };
 
-Outcome simulate(std::vector<std::string> args) {
-  args.insert(args.begin(), "simulate");
+// Runs a subcommand in-process with its stdout and stderr captured.
+Outcome run_command(int (*command)(int, const char* const*), const char* name, std::vector<std::string> args) {
+  args.insert(args.begin(), name);
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   std::ostringstream out, err;
   auto* old_out = std::cout.rdbuf(out.rdbuf());
   auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = simulate_command(static_cast<int>(argv.size()), argv.data());
+  const int code = command(static_cast<int>(argv.size()), argv.data());
   std::cout.rdbuf(old_out);
   std::cerr.rdbuf(old_err);
   return {code, out.str(), err.str()};
 }
+
+Outcome simulate(std::vector<std::string> args) { return run_command(simulate_command, "simulate", std::move(args)); }
 
 const std::string kTrace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
 
@@ -230,18 +234,7 @@ TEST(SimulateCli, ModeTickAndRegretErrorsAreClear) {
 namespace spotsim {
 namespace {
 
-Outcome bound(std::vector<std::string> args) {
-  args.insert(args.begin(), "bound");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = bound_command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
-}
+Outcome bound(std::vector<std::string> args) { return run_command(bound_command, "bound", std::move(args)); }
 
 TEST(BoundCli, PrintsTheOptimumAndItsScheduleOfOneWindow) {
   const Outcome o = bound({"--trace", kCblTrace, "--trace-start", "114h", "--deadline", "52h", "--mode",
