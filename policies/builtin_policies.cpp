@@ -9,6 +9,7 @@ void register_adaptive(PolicyRegistry&);
 void register_greedy(PolicyRegistry&);
 void register_uniform_progress(PolicyRegistry&);
 void register_zone_failover(PolicyRegistry&);
+void register_optimal_offline(PolicyRegistry&);
 void register_no_checkpoint(PolicyRegistry&);
 void register_fixed_checkpoint(PolicyRegistry&);
 void register_young_daly_checkpoints(PolicyRegistry&);
@@ -24,6 +25,7 @@ PolicyRegistry builtin_policy_registry() {
   register_greedy(registry);
   register_uniform_progress(registry);
   register_zone_failover(registry);
+  register_optimal_offline(registry);
   register_no_checkpoint(registry);
   register_fixed_checkpoint(registry);
   register_young_daly_checkpoints(registry);

@@ -84,14 +84,19 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   phase_ = Phase::kIdle;
   phase_entered_ = now_;
   on_demand_interval_ = probe_on_demand_interval();
+  selection_.prepare_oracle(scenario_, job_start_);
 
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
   decide();
   while (!finished_) {
     EventKind kind;
+    // The end of the work goes before anything else due at the same millisecond: a job whose last instant of work
+    // coincides with a preemption or a policy's review (common on tick-aligned recordings) is done.
+    const bool work_done_now = timeline_.active && timeline_.kind == EventKind::kWorkDone &&
+                               (queue_.empty() || timeline_.time <= queue_.top().time);
     const bool queued_first =
-        !queue_.empty() && (!timeline_.active ||
-                            EventQueue<Event>::earlier(queue_.top(), {timeline_.time, timeline_.sequence, Event{}}));
+        !work_done_now && !queue_.empty() &&
+        (!timeline_.active || EventQueue<Event>::earlier(queue_.top(), {timeline_.time, timeline_.sequence, Event{}}));
     if (queued_first) {
       const auto entry = queue_.pop();
       kind = entry.payload.kind;

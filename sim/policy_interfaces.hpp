@@ -8,10 +8,16 @@
 
 namespace spotsim {
 
+class Scenario;
+
 class SelectionPolicy {
  public:
   virtual ~SelectionPolicy() = default;
   virtual void reset() {}
+  // Only for oracle policies that are allowed to know the future by definition (`optimal-offline`, the yardstick of
+  // regret): called after reset() with the scenario and the replication's start. Every other policy must decide
+  // from its observations alone.
+  virtual void prepare_oracle(const Scenario& /*scenario*/, Millis /*start*/) {}
   // Called at the job's start, after every preemption, when spot becomes obtainable while the job waits, and at
   // the review time the previous decision asked for.
   virtual SelectionDecision decide(const Observation& obs) = 0;

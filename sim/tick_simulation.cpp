@@ -82,6 +82,7 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   done_ = spot_time_ = wait_time_ = 0;
   acquired_at_ = start_;
   selection_.reset();
+  selection_.prepare_oracle(scenario_, start_);
 
   const double tick_hours = to_hours(g) * job.nodes;
   const Millis give_up = job.effective_give_up();

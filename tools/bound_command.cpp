@@ -63,6 +63,12 @@ std::string schedule_runs(const OfflineOptimum& optimum, Millis tick) {
   return out.str();
 }
 
+std::vector<double> held_seconds(const OfflineOptimum& optimum) {
+  std::vector<double> out;
+  for (const Millis t : optimum.schedule_held) out.push_back(to_seconds(t));
+  return out;
+}
+
 }  // namespace
 
 int bound_command(int argc, const char* const* argv) {
@@ -109,7 +115,8 @@ int bound_command(int argc, const char* const* argv) {
         {"mode", mode}, {"work_hours", to_hours(request.work)}, {"changeover_s", to_seconds(request.changeover)},
         {"deadline_hours", to_hours(request.deadline)}, {"nodes", request.nodes}, {"cost", optimum.cost},
         {"cost_spot", optimum.spot_cost}, {"cost_on_demand", optimum.on_demand_cost},
-        {"finish_hours", to_hours(optimum.finish)}, {"schedule", optimum.schedule}, {"schedule_zones", optimum.schedule_zones}};
+        {"finish_hours", to_hours(optimum.finish)}, {"schedule", optimum.schedule}, {"schedule_zones", optimum.schedule_zones},
+        {"schedule_held_s", held_seconds(optimum)}};
     std::string text;
     if (format == "json") {
       text = doc.dump(2) + "\n";

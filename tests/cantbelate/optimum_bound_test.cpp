@@ -16,7 +16,7 @@
 namespace spotsim {
 namespace {
 
-const char* const kPolicies[] = {"on-demand", "greedy", "uniform-progress", "uniform-progress:idle_ahead=true",
+const char* const kPolicies[] = {"on-demand", "greedy", "uniform-progress", "uniform-progress:idle_ahead=true", "optimal-offline",
                                  "adaptive", "spot-only"};
 
 // Every completed run costs at least the optimum of its window; runs that met the deadline are never cheaper.
