@@ -43,6 +43,11 @@ std::string single_gpu_of(const SpotMarket& market, const std::string& trace_pat
 }
 }  // namespace
 
+bool is_cant_be_late_mode(const std::string& mode) {
+  if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
+  return mode == "cant-be-late";
+}
+
 SimulationReport run_simulation(const SimulationRequest& request) {
   const std::string trace_path = locate_trace(request.trace);
   const SpotMarket market = read_trace_file(trace_path);

@@ -40,4 +40,7 @@ struct SimulationReport {
 
 SimulationReport run_simulation(const SimulationRequest& request);
 
+// --mode: "event" (false) or "cant-be-late" (true); InputError otherwise.
+bool is_cant_be_late_mode(const std::string& mode);
+
 }  // namespace spotsim

@@ -11,6 +11,7 @@
 #include "sim/errors.hpp"
 #include "sim/offline_optimum.hpp"
 #include "sim/scenario.hpp"
+#include "sim/window_optimum.hpp"
 
 namespace spotsim {
 
@@ -20,21 +21,13 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
  public:
   void prepare_oracle(const Scenario& scenario, Millis start) override {
     const SpotMarket& market = scenario.market();
-    tick_ = scenario.cant_be_late_mode() && scenario.cant_be_late_tick() > 0 ? scenario.cant_be_late_tick() : market.tick;
+    OfflineOptimumRequest request = window_optimum_request(scenario, start);
+    tick_ = request.tick;
     if (tick_ <= 0) {
       throw InputError("policy 'optimal-offline': trace '" + market.name +
                        "' has no tick (field 'tick_s'): the optimum decides per tick of a recording");
     }
     if (scenario.job().deadline == kNever) throw InputError("policy 'optimal-offline': expected a job with a deadline");
-    OfflineOptimumRequest request;
-    request.market = &market;
-    request.start = start;
-    request.tick = tick_;
-    request.work = scenario.job().work;
-    request.changeover = scenario.job().startup;
-    request.deadline = scenario.job().deadline;
-    request.nodes = scenario.job().nodes;
-    request.per_tick_billing = scenario.cant_be_late_mode();
     request.want_schedule = true;
     plan_ = solver_.solve(request);
     start_ = start;

@@ -11,12 +11,6 @@ namespace spotsim {
 namespace {
 constexpr std::size_t kHistory = 32;
 constexpr std::size_t kInstanceEpoch = 0, kReviewEpoch = 1;
-
-// FNV-1a style mixing of (time, kind): cheap enough for every event, sensitive to any change of trajectory.
-inline std::uint64_t mix(std::uint64_t h, Millis time, std::uint8_t kind) {
-  h ^= static_cast<std::uint64_t>(time) * 0x9e3779b97f4a7c15ULL + kind;
-  return h * 0x100000001b3ULL;
-}
 }  // namespace
 
 JobSimulation::JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint)
@@ -110,7 +104,7 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
       break;
     }
     ++result_.events;
-    result_.fingerprint = mix(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(kind));
+    result_.fingerprint = mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(kind));
     dispatch(kind);
   }
   return result_;
@@ -176,18 +170,7 @@ Millis JobSimulation::probe_on_demand_interval() {
 }
 
 Observation JobSimulation::observe() {
-  const SpotMarket& market = scenario_.market();
-  for (std::size_t z = 0; z < zone_views_.size(); ++z) {
-    const Zone& zone = market.zones[z];
-    ZoneView& view = zone_views_[z];
-    view.spot_available = spot_obtainable(static_cast<int>(z), now_);
-    view.spot_price_per_hour = zone.spot.price_per_hour.at(now_);
-    view.on_demand_price_per_hour = zone.on_demand_price_per_hour;
-    view.spot_mtbf = scenario_.zone_spot_mtbf(static_cast<int>(z));
-    view.spot_availability = scenario_.zone_spot_availability(static_cast<int>(z));
-    view.notice = zone.spot.notice;
-    view.lifetime = zone.spot.lifetime ? &*zone.spot.lifetime : nullptr;
-  }
+  scenario_.view_zones(now_, zone_views_);
   Observation obs;
   obs.now = now_;
   obs.elapsed = now_ - job_start_;

@@ -5,6 +5,13 @@
 
 namespace spotsim {
 
+// FNV-1a style mixing of (time, kind) into RunResult::fingerprint: cheap enough for every event, sensitive to any
+// change of trajectory.
+inline std::uint64_t mix_fingerprint(std::uint64_t h, std::int64_t time, std::uint8_t kind) {
+  h ^= static_cast<std::uint64_t>(time) * 0x9e3779b97f4a7c15ULL + kind;
+  return h * 0x100000001b3ULL;
+}
+
 struct RunResult {
   std::uint64_t replication = 0;
   bool completed = false;

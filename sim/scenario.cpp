@@ -17,6 +17,21 @@ Millis random_trace_start(const SpotMarket& market, std::uint64_t seed, std::uin
   return static_cast<Millis>(u * static_cast<double>(market.span));
 }
 
+void Scenario::view_zones(Millis t, std::vector<ZoneView>& views) const {
+  const int nodes = job_.nodes;
+  for (std::size_t z = 0; z < views.size(); ++z) {
+    const Zone& zone = market_->zones[z];
+    ZoneView& view = views[z];
+    view.spot_available = !zone.spot.available || zone.spot.available->at(t) >= nodes;
+    view.spot_price_per_hour = zone.spot.price_per_hour.at(t);
+    view.on_demand_price_per_hour = zone.on_demand_price_per_hour;
+    view.spot_mtbf = spot_mtbf_[z];
+    view.spot_availability = spot_availability_[z];
+    view.notice = zone.spot.notice;
+    view.lifetime = zone.spot.lifetime ? &*zone.spot.lifetime : nullptr;
+  }
+}
+
 Scenario::Scenario(const SpotMarket& market, const JobSpec& job, TraceStart start)
     : market_(&market), job_(job), start_(start) {
   if (market.zones.empty()) throw InputError("trace '" + market.name + "': expected at least one zone");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/job.hpp"
+#include "sim/observation.hpp"
 #include "traces/spot_market.hpp"
 
 namespace spotsim {
@@ -50,6 +51,8 @@ class Scenario {
   Millis zone_spot_mtbf(int zone) const { return spot_mtbf_[static_cast<std::size_t>(zone)]; }
   double zone_spot_availability(int zone) const { return spot_availability_[static_cast<std::size_t>(zone)]; }
   int zone_count() const { return static_cast<int>(market_->zones.size()); }
+  // What a policy sees of every zone at time t (sim/observation.hpp), written into `views` (one per zone).
+  void view_zones(Millis t, std::vector<ZoneView>& views) const;
 
   // The Can't Be Late compatibility mode (sim/tick_simulation.hpp): decisions per tick of `tick` (0 = the
   // recording's own tick) instead of the event-driven engine.

@@ -10,11 +10,6 @@ namespace {
 constexpr std::size_t kHistory = 32;
 
 char held_symbol(Purchase p) { return p == Purchase::kSpot ? 's' : p == Purchase::kOnDemand ? 'D' : '.'; }
-
-inline std::uint64_t mix(std::uint64_t h, Millis time, std::uint8_t kind) {
-  h ^= static_cast<std::uint64_t>(time) * 0x9e3779b97f4a7c15ULL + kind;
-  return h * 0x100000001b3ULL;
-}
 }  // namespace
 
 TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& selection, Millis tick)
@@ -33,19 +28,8 @@ TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& select
 }
 
 Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Millis overhead) {
-  const SpotMarket& market = scenario_.market();
-  const int nodes = scenario_.job().nodes;
-  for (std::size_t z = 0; z < zone_views_.size(); ++z) {
-    const Zone& m = market.zones[z];
-    ZoneView& v = zone_views_[z];
-    v.spot_available = !m.spot.available || m.spot.available->at(boundary) >= nodes;
-    v.spot_price_per_hour = m.spot.price_per_hour.at(boundary);
-    v.on_demand_price_per_hour = m.on_demand_price_per_hour;
-    v.spot_mtbf = scenario_.zone_spot_mtbf(static_cast<int>(z));
-    v.spot_availability = scenario_.zone_spot_availability(static_cast<int>(z));
-    v.notice = m.spot.notice;
-    v.lifetime = nullptr;
-  }
+  scenario_.view_zones(boundary, zone_views_);
+  for (ZoneView& v : zone_views_) v.lifetime = nullptr;  // preemptions here come from the recording alone
   Observation obs;
   obs.now = boundary;
   obs.elapsed = boundary - start_;
@@ -114,7 +98,7 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
       }
       if (record_) held_.push_back(held_symbol(held));
       ++result_.events;
-      result_.fingerprint = mix(result_.fingerprint, from - start_, static_cast<std::uint8_t>(held));
+      result_.fingerprint = mix_fingerprint(result_.fingerprint, from - start_, static_cast<std::uint8_t>(held));
     }
     if (finish >= 0 || boundary - start_ >= give_up) break;
     // A spot instance whose zone has no spot at this boundary was preempted (the previous tick still counted).

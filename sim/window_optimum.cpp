@@ -20,11 +20,7 @@ void require_optimum_inputs(const Scenario& scenario) {
   if (scenario.job().deadline == kNever) throw InputError("regret: expected a job with a deadline");
 }
 
-double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver) {
-  WindowCostCache* cache = scenario.optimum_cache();
-  if (cache) {
-    if (const auto known = cache->find(start)) return *known;
-  }
+OfflineOptimumRequest window_optimum_request(const Scenario& scenario, Millis start) {
   const JobSpec& job = scenario.job();
   OfflineOptimumRequest request;
   request.market = &scenario.market();
@@ -35,7 +31,15 @@ double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimu
   request.deadline = job.deadline;
   request.nodes = job.nodes;
   request.per_tick_billing = scenario.cant_be_late_mode();
-  const OfflineOptimum optimum = solver.solve(request);
+  return request;
+}
+
+double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver) {
+  WindowCostCache* cache = scenario.optimum_cache();
+  if (cache) {
+    if (const auto known = cache->find(start)) return *known;
+  }
+  const OfflineOptimum optimum = solver.solve(window_optimum_request(scenario, start));
   const double cost = optimum.feasible ? optimum.cost : NAN;
   if (cache) cache->store(start, cost);
   return cost;

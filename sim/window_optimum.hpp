@@ -16,6 +16,9 @@ namespace spotsim {
 // InputError unless the scenario has what the optimum needs: a recording with a tick and a deadline.
 void require_optimum_inputs(const Scenario& scenario);
 
+// The optimum's request for the window starting at `start`: the scenario's tick, job and billing.
+OfflineOptimumRequest window_optimum_request(const Scenario& scenario, Millis start);
+
 // The optimum's cost on the window starting at `start` (absolute trace time, on a tick).
 double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver);
 

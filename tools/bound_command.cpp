@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/simulation_request.hpp"
 #include "sim/duration.hpp"
 #include "sim/offline_optimum.hpp"
 #include "sim/text_format.hpp"
@@ -90,7 +91,7 @@ int bound_command(int argc, const char* const* argv) {
     const std::string path = locate_trace(vm["trace"].as<std::string>());
     const SpotMarket market = read_trace_file(path);
     const std::string mode = vm["mode"].as<std::string>();
-    if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
+    const bool per_tick_billing = is_cant_be_late_mode(mode);
     OfflineOptimumRequest request;
     request.market = &market;
     request.tick = vm.count("tick") ? parse_duration(vm["tick"].as<std::string>(), "--tick") : market.tick;
@@ -105,7 +106,7 @@ int bound_command(int argc, const char* const* argv) {
     request.changeover = parse_duration(vm["startup"].as<std::string>(), "--startup");
     request.deadline = parse_duration(vm["deadline"].as<std::string>(), "--deadline");
     request.nodes = vm["nodes"].as<int>();
-    request.per_tick_billing = mode == "cant-be-late";
+    request.per_tick_billing = per_tick_billing;
     request.want_schedule = true;
     const OfflineOptimum optimum = solve_offline_optimum(request);
     if (!optimum.feasible) throw InputError("--deadline: no schedule finishes the work by the deadline, not even on-demand");

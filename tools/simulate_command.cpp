@@ -126,9 +126,7 @@ SimulationRequest request_from(const po::variables_map& vm) {
   }
   request.threads = vm["threads"].as<int>();
   if (request.threads < 0 || request.threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
-  const std::string mode = vm["mode"].as<std::string>();
-  if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
-  request.cant_be_late_mode = mode == "cant-be-late";
+  request.cant_be_late_mode = is_cant_be_late_mode(vm["mode"].as<std::string>());
   if (vm.count("tick")) {
     if (!request.cant_be_late_mode) throw InputError("--tick: only with --mode cant-be-late");
     request.tick = duration_option(vm, "tick");

@@ -116,9 +116,7 @@ SimulationRequest simulation_request_from(const py::dict& options) {
   request.threads = static_cast<int>(threads);
   const std::string start = o.text("trace_start", "random");
   if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
-  const std::string mode = o.text("mode", "event");
-  if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
-  request.cant_be_late_mode = mode == "cant-be-late";
+  request.cant_be_late_mode = is_cant_be_late_mode(o.text("mode", "event"));
   if (o.has("tick")) {
     if (!request.cant_be_late_mode) throw InputError("--tick: only with --mode cant-be-late");
     request.tick = o.duration("tick");
