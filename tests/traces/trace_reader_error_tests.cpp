@@ -87,3 +87,20 @@ TEST(TraceReaderErrors, UnknownFieldsAreNotIgnored) {
 
 }  // namespace
 }  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+TEST(TraceReaderErrors, TickMustDivideTheSpanAndEveryChange) {
+  const std::string on_ticks = R"({"price_per_hour":1,"availability":{"times_s":[0,600,1200],"counts":[1,0,1]}})";
+  EXPECT_EQ(reader_error(trace_with(on_ticks, R"("tick_s":600,)")), "");
+  expect_reader_error(trace_with(on_ticks, R"("tick_s":700,)"),
+                      "field 'tick_s': expected a tick that divides span_s (a recording sampled on a regular clock)");
+  expect_reader_error(trace_with(R"({"price_per_hour":1,"availability":{"times_s":[0,900],"counts":[1,0]}})",
+                                 R"("tick_s":600,)"),
+                      "expected a tick on which every series of the trace changes (zones[0] changes at 900");
+  expect_reader_error(trace_with(on_ticks, R"("tick_s":0,)"), "field 'tick_s'");
+}
+
+}  // namespace
+}  // namespace spotsim
