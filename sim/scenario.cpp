@@ -8,8 +8,8 @@
 namespace spotsim {
 
 Millis random_trace_start(const SpotMarket& market, std::uint64_t seed, std::uint64_t replication) {
-  RandomStream window(seed, replication, StreamPurpose::kTraceWindow, 0);
-  const double u = window.uniform01();
+  // One draw per replication: computed without building the stream's engine (bit-identical, see the header).
+  const double u = first_uniform01(seed, replication, StreamPurpose::kTraceWindow, 0);
   if (market.tick > 0) {
     const Millis ticks = market.span / market.tick;
     return std::min<Millis>(static_cast<Millis>(u * static_cast<double>(ticks)), ticks - 1) * market.tick;

@@ -15,6 +15,19 @@ TEST(RandomStreams, GoldenDraws) {
   EXPECT_DOUBLE_EQ(s.uniform01(), 0x1.c79bd211f32cfp-1);
 }
 
+// The shortcut for streams drawn once must be the engine's own first output, for any seed.
+TEST(RandomStreams, FirstOutputShortcutMatchesTheEngine) {
+  for (std::uint64_t i = 0; i < 20000; ++i) {
+    const std::uint64_t seed = i < 10 ? i : splitmix64(i);
+    boost::random::mt19937_64 engine(seed);
+    ASSERT_EQ(mt19937_64_first_output(seed), engine()) << "seed " << seed;
+  }
+  for (std::uint64_t rep = 0; rep < 1000; ++rep) {
+    RandomStream stream(2024, rep, StreamPurpose::kTraceWindow, 0);
+    ASSERT_EQ(first_uniform01(2024, rep, StreamPurpose::kTraceWindow, 0), stream.uniform01());
+  }
+}
+
 TEST(RandomStreams, SameKeySameSequence) {
   RandomStream a(42, 7, StreamPurpose::kSpotLifetime, 3), b(42, 7, StreamPurpose::kSpotLifetime, 3);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(a.next_u64(), b.next_u64());
