@@ -17,11 +17,42 @@ StepSeries::StepSeries(std::vector<Millis> times, std::vector<double> values, Mi
     prefix_[i] = acc;
     if (i + 1 < times_.size()) acc += values_[i] * static_cast<double>(times_[i + 1] - times_[i]);
   }
+  build_bucket_index();
+}
+
+void StepSeries::build_bucket_index() {
+  if (times_.size() < 2 || times_.size() > UINT32_MAX) return;
+  // Buckets of 2^k ms with about as many buckets as changes: [0, last change] split so that 2^k >= range / n.
+  const Millis range = times_.back() + 1;
+  const auto n = static_cast<Millis>(times_.size());
+  while ((Millis{1} << bucket_shift_) * n < range && bucket_shift_ < 62) ++bucket_shift_;
+  const auto buckets = static_cast<std::size_t>(((range - 1) >> bucket_shift_) + 2);
+  bucket_first_.resize(buckets);
+  std::size_t i = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const Millis start = static_cast<Millis>(b) << bucket_shift_;
+    while (i + 1 < times_.size() && times_[i + 1] <= start) ++i;
+    bucket_first_[b] = static_cast<std::uint32_t>(i);
+  }
 }
 
 std::size_t StepSeries::index_at(Millis phase) const {
-  auto it = std::upper_bound(times_.begin(), times_.end(), phase);
-  return it == times_.begin() ? 0 : static_cast<std::size_t>(it - times_.begin()) - 1;
+  if (phase >= times_.back()) return times_.size() - 1;
+  if (bucket_first_.empty() || phase < 0) {
+    auto it = std::upper_bound(times_.begin(), times_.end(), phase);
+    return it == times_.begin() ? 0 : static_cast<std::size_t>(it - times_.begin()) - 1;
+  }
+  // phase lies in [0, last change): its bucket and the next exist; the answer is in [first, next bucket's first].
+  const auto b = static_cast<std::size_t>(phase >> bucket_shift_);
+  std::size_t i = bucket_first_[b];
+  const std::size_t last = bucket_first_[b + 1];
+  if (last - i > 8) {
+    auto it = std::upper_bound(times_.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                               times_.begin() + static_cast<std::ptrdiff_t>(last) + 1, phase);
+    return static_cast<std::size_t>(it - times_.begin()) - 1;
+  }
+  while (i < last && times_[i + 1] <= phase) ++i;
+  return i;
 }
 
 double StepSeries::at(Millis t) const {

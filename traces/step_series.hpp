@@ -4,6 +4,7 @@
 // a job longer than its trace still sees realistic behaviour; see docs/trace-format.md).
 // A series with one point and span = kNever is a constant.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/time.hpp"
@@ -37,12 +38,22 @@ class StepSeries {
 
  private:
   std::size_t index_at(Millis phase) const;  // phase in [0, span)
-  Millis phase_of(Millis t) const { return span_ == kNever ? t : ((t % span_) + span_) % span_; }
+  void build_bucket_index();
+  Millis phase_of(Millis t) const {
+    if (span_ == kNever || (t >= 0 && t < span_)) return t;  // the common case costs no division
+    return ((t % span_) + span_) % span_;
+  }
   double integrate_period_prefix(Millis phase) const;  // integral over [0, phase) within one period
 
   std::vector<Millis> times_;
   std::vector<double> values_;
   std::vector<double> prefix_;  // prefix_[i] = integral over [0, times_[i]) in value x ms
+  // A bucket index over time for index_at: bucket b covers [b << bucket_shift_, (b + 1) << bucket_shift_) and
+  // bucket_first_[b] is the index in force at its start. About one change per bucket, so a lookup is a shift and a
+  // step or two instead of a binary search over the whole series (the engine looks up availability at every
+  // event); a crowded bucket falls back to a binary search within it.
+  std::vector<std::uint32_t> bucket_first_;
+  int bucket_shift_ = 0;
   Millis span_ = kNever;
 };
 

@@ -1,6 +1,7 @@
 #include "traces/step_series.hpp"
 
 #include <gtest/gtest.h>
+#include <boost/random/mersenne_twister.hpp>
 
 namespace spotsim {
 namespace {
@@ -40,6 +41,42 @@ TEST(StepSeries, IntegralAcrossPeriods) {
 
 TEST(StepSeries, FractionWhere) {
   EXPECT_DOUBLE_EQ(example().fraction_where([](double v) { return v >= 1.0; }), 0.75);
+}
+
+}  // namespace
+}  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// The bucket index behind at() must give exactly the value of the last change at or before t, for even and very
+// uneven spacings (a crowded bucket takes the binary-search path), inside and outside the period.
+TEST(StepSeries, BucketIndexAgreesWithALinearScan) {
+  boost::random::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 1 + rng() % 300;
+    std::vector<Millis> times{0};
+    for (std::size_t i = 1; i < n; ++i) {
+      // Mostly small steps with rare huge gaps, so some buckets hold many changes and many hold none.
+      const Millis step = rng() % 10 == 0 ? 1 + static_cast<Millis>(rng() % 1'000'000) : 1 + static_cast<Millis>(rng() % 50);
+      times.push_back(times.back() + step);
+    }
+    std::vector<double> values;
+    for (std::size_t i = 0; i < n; ++i) values.push_back(static_cast<double>(i));
+    const Millis span = times.back() + 1 + static_cast<Millis>(rng() % 1000);
+    const StepSeries periodic(times, values, span), open(times, values, kNever);
+    for (int q = 0; q < 500; ++q) {
+      const Millis t = static_cast<Millis>(rng() % static_cast<std::uint64_t>(3 * span)) - span;
+      const Millis phase = ((t % span) + span) % span;
+      const auto expected = [&](Millis x) {
+        std::size_t i = 0;
+        while (i + 1 < n && times[i + 1] <= x) ++i;
+        return static_cast<double>(i);
+      };
+      ASSERT_EQ(periodic.at(t), expected(phase)) << "trial " << trial << " t " << t;
+      ASSERT_EQ(open.at(t), expected(t)) << "trial " << trial << " t " << t;
+    }
+  }
 }
 
 }  // namespace
