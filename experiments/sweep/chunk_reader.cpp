@@ -39,7 +39,7 @@ ChunkCursor::ChunkCursor(const SweepPlan& plan, std::vector<std::string> dirs, O
 const RunResult& ChunkCursor::run(std::uint64_t index) {
   const std::uint64_t chunk = index / plan_.spec.chunk_runs;
   if (!loaded_ || chunk != chunk_) {
-    runs_.clear();  // the old chunk goes before the new one is read: one chunk in memory, not two
+    std::vector<RunResult>().swap(runs_);  // the old chunk goes before the new one is read: one in memory, not two
     runs_ = read_chunk(plan_, dirs_, chunk);
     chunk_ = chunk;
     loaded_ = true;
