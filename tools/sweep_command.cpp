@@ -53,7 +53,7 @@ int merge_command(int argc, const char* const* argv, const std::string& program)
   if (!vm.count("shards")) throw InputError("expected the shard directories to merge");
   if (!vm.count("out")) throw InputError("--out: expected the directory for the merged sweep");
   const std::string out = vm["out"].as<std::string>();
-  std::cout << merge_sweep_shards(vm["shards"].as<std::vector<std::string>>(), out);
+  merge_sweep_shards(vm["shards"].as<std::vector<std::string>>(), out, std::cout);
   std::cerr << program << ": wrote " << out << "/runs.csv, summary.json, summary.md, manifest.json\n";
   return 0;
 }
@@ -116,7 +116,7 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
               << out << "; combine all shards with: spotsim sweep merge DIR... --out MERGED\n";
     return 0;
   }
-  std::cout << write_sweep_outputs(plan, out);
+  write_sweep_outputs(plan, out, std::cout);
   std::cerr << program << ": wrote " << out << "/runs.csv, summary.json, summary.md, manifest.json\n";
   return 0;
 }

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "experiments/sweep/sweep_plan.hpp"
-#include "sim/run_result.hpp"
 #include "sim/statistics.hpp"
 #include "sim/time.hpp"
 
@@ -42,7 +41,10 @@ struct CheckpointTuning {
   std::vector<TuningReference> references;
 };
 
-// One entry per (trace, job, policy) with at least two fixed intervals; empty when the spec sweeps none.
-std::vector<CheckpointTuning> tune_checkpoint_intervals(const SweepPlan& plan, const std::vector<RunResult>& runs);
+// The tuning of one (trace, job, policy), for specs with at least two fixed intervals. `first` is the group's
+// configuration with checkpoint policy 0; values[c] holds the tuning metric of its checkpoint policy c (that is,
+// of configuration first.index + c), in replication order.
+CheckpointTuning tune_checkpoint_interval(const SweepPlan& plan, const Configuration& first,
+                                          const std::vector<std::vector<double>>& values);
 
 }  // namespace spotsim

@@ -27,12 +27,15 @@ std::vector<double> metric_values(const SweepPlan& plan, const std::vector<RunRe
   return values;
 }
 
+Summary paired_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> diff = a;
+  for (std::size_t r = 0; r < diff.size(); ++r) diff[r] -= b[r];
+  return summarize(diff);
+}
+
 Summary paired_difference(const SweepPlan& plan, const std::vector<RunResult>& runs, std::size_t a, std::size_t b,
                           std::size_t metric) {
-  std::vector<double> diff = metric_values(plan, runs, a, metric);
-  const std::vector<double> base = metric_values(plan, runs, b, metric);
-  for (std::size_t r = 0; r < diff.size(); ++r) diff[r] -= base[r];
-  return summarize(diff);
+  return paired_difference(metric_values(plan, runs, a, metric), metric_values(plan, runs, b, metric));
 }
 
 }  // namespace spotsim

@@ -19,6 +19,8 @@ bool metric_higher_is_better(const std::string& name);
 // the plan, in run order.
 std::vector<double> metric_values(const SweepPlan& plan, const std::vector<RunResult>& runs, std::size_t configuration,
                                   std::size_t metric);
+// Summary of a_r − b_r over the replications r (a and b of equal length, in replication order).
+Summary paired_difference(const std::vector<double>& a, const std::vector<double>& b);
 // Summary of x_a,r − x_b,r over the replications r (a paired sample: both configurations see the same
 // preemptions in replication r).
 Summary paired_difference(const SweepPlan& plan, const std::vector<RunResult>& runs, std::size_t a, std::size_t b,

@@ -4,7 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <sstream>
+#include <optional>
+#include <string_view>
 
 #include "experiments/report_writer.hpp"
 #include "experiments/run_metrics.hpp"
@@ -82,7 +83,7 @@ class RowWriter {
 // The longest text of one field: a double's shortest form takes at most 24 characters, a uint64 20.
 constexpr std::size_t kFieldBytes = 26;
 
-bool parse_value(const std::string& text, double& v) {
+bool parse_value(std::string_view text, double& v) {
   if (text == "nan") {
     v = std::numeric_limits<double>::quiet_NaN();
     return true;
@@ -91,11 +92,11 @@ bool parse_value(const std::string& text, double& v) {
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 template <typename Integer>
-bool parse_value(const std::string& text, Integer& v) {
+bool parse_value(std::string_view text, Integer& v) {
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
-bool parse_value(const std::string& text, bool& v) {
+bool parse_value(std::string_view text, bool& v) {
   if (text != "0" && text != "1") return false;
   v = text == "1";
   return true;
@@ -132,38 +133,102 @@ std::string chunk_file_text(const SweepPlan& plan, std::uint64_t chunk, const st
   return out;
 }
 
-std::vector<RunResult> parse_chunk_file(const SweepPlan& plan, std::uint64_t chunk, const std::string& text,
-                                        const std::string& file) {
-  std::istringstream in(text);
-  std::string line;
-  auto damaged = [&file](const std::string& what) {
-    return InputError(file + ": " + what + "; delete the file to recompute its runs");
-  };
-  if (!std::getline(in, line) || line != chunk_header(plan, chunk)) {
-    throw damaged("expected the header '" + chunk_header(plan, chunk) + "' (a chunk of another spec or version?)");
+namespace {
+
+// Splits off the text up to `separator` (or the end) from `rest`; false when `rest` is exhausted.
+bool next_token(std::string_view& rest, char separator, std::string_view& token, bool& exhausted) {
+  if (exhausted) return false;
+  const std::size_t at = rest.find(separator);
+  token = rest.substr(0, at);
+  if (at == std::string_view::npos) {
+    exhausted = true;
+    rest = {};
+  } else {
+    rest.remove_prefix(at + 1);
   }
-  std::getline(in, line);  // column names
-  std::vector<RunResult> runs;
-  const std::uint64_t first = plan.chunk_begin(chunk), end = plan.chunk_end(chunk);
-  while (std::getline(in, line) && line != "# end") {
-    std::istringstream cells(line);
-    std::string cell;
+  return true;
+}
+
+// The rows of a chunk holding runs [first, end), after its header line: the column names, one line per run
+// numbered first, first + 1, ..., then "# end". Calls row(r) for each run; `damaged(what)` makes the error.
+template <typename Row, typename Damaged>
+void parse_chunk_rows(std::string_view text, std::uint64_t first, std::uint64_t end, Row row, Damaged damaged) {
+  std::string_view line;
+  bool lines_done = false;
+  next_token(text, '\n', line, lines_done);  // column names
+  std::uint64_t count = 0;
+  bool ended = false;
+  while (next_token(text, '\n', line, lines_done)) {
+    if (line.empty() && lines_done) break;  // nothing after the last newline: the file ends here
+    if (line == "# end") {
+      ended = true;
+      break;
+    }
+    std::string_view cell, cells = line;
+    bool cells_done = false;
     std::uint64_t run = 0;
-    if (!std::getline(cells, cell, ',') || !parse_value(cell, run) || run != first + runs.size()) {
-      throw damaged("row " + std::to_string(runs.size() + 1) + ": expected run " + std::to_string(first + runs.size()));
+    if (!next_token(cells, ',', cell, cells_done) || !parse_value(cell, run) || run != first + count) {
+      throw damaged("row " + std::to_string(count + 1) + ": expected run " + std::to_string(first + count));
     }
     RunResult r;
     for_each_field(r, [&](const char* name, auto& value) {
-      if (!std::getline(cells, cell, ',') || !parse_value(cell, value)) {
-        throw damaged("run " + std::to_string(run) + ": field '" + name + "': expected a number, got '" + cell + "'");
+      if (!next_token(cells, ',', cell, cells_done)) cell = {};
+      if (!parse_value(cell, value)) {
+        throw damaged("run " + std::to_string(run) + ": field '" + name + "': expected a number, got '" +
+                      std::string(cell) + "'");
       }
     });
-    runs.push_back(r);
+    if (!cells_done) throw damaged("run " + std::to_string(run) + ": more fields than the columns");
+    row(r);
+    ++count;
   }
-  if (line != "# end" || runs.size() != end - first) {
-    throw damaged("expected " + std::to_string(end - first) + " runs and an end marker, found " + std::to_string(runs.size()));
+  // A file cut short anywhere lacks its end marker (a cut inside the marker leaves "# en" as a bad row).
+  if (!ended || count != end - first) {
+    throw damaged("expected " + std::to_string(end - first) + " runs and an end marker, found " + std::to_string(count));
   }
+}
+
+}  // namespace
+
+std::vector<RunResult> parse_chunk_file(const SweepPlan& plan, std::uint64_t chunk, const std::string& text,
+                                        const std::string& file) {
+  auto damaged = [&file](const std::string& what) {
+    return InputError(file + ": " + what + "; delete the file to recompute its runs");
+  };
+  const std::string header = chunk_header(plan, chunk);
+  std::string_view rest = text;
+  std::string_view line;
+  bool done = false;
+  if (!next_token(rest, '\n', line, done) || line != header) {
+    throw damaged("expected the header '" + header + "' (a chunk of another spec or version?)");
+  }
+  std::vector<RunResult> runs;
+  const std::uint64_t first = plan.chunk_begin(chunk), end = plan.chunk_end(chunk);
+  runs.reserve(end - first);
+  parse_chunk_rows(rest, first, end, [&runs](const RunResult& r) { runs.push_back(r); }, damaged);
   return runs;
+}
+
+std::optional<std::string> chunk_file_problem(std::uint64_t chunk, const std::string& text) {
+  // The header says which runs the file holds: "# spotsim sweep chunk N of spec HASH: runs A to B".
+  const std::string prefix = "# spotsim sweep chunk " + std::to_string(chunk) + " of spec ";
+  const std::size_t line_end = text.find('\n');
+  const std::string_view header = std::string_view(text).substr(0, line_end);
+  const std::size_t runs_at = header.rfind(": runs ");
+  const std::size_t to_at = header.rfind(" to ");
+  std::uint64_t first = 0, end = 0;
+  if (line_end == std::string::npos || header.substr(0, prefix.size()) != prefix || runs_at == std::string_view::npos ||
+      to_at == std::string_view::npos || to_at < runs_at || !parse_value(header.substr(runs_at + 7, to_at - runs_at - 7), first) ||
+      !parse_value(header.substr(to_at + 4), end) || end < first) {
+    return "expected the header '" + prefix + "HASH: runs A to B'";
+  }
+  try {
+    parse_chunk_rows(std::string_view(text).substr(line_end + 1), first, end, [](const RunResult&) {},
+                     [](const std::string& what) { return InputError(what); });
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
 }
 
 std::string csv_field(const std::string& text) {

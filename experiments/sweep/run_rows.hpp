@@ -3,6 +3,7 @@
 // numbers in shortest round-trip form, so a result read back is bit-identical to the one computed) and the tidy
 // per-run CSV of the final output (docs/outputs.md#sweep-outputs).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ std::string chunk_file_text(const SweepPlan& plan, std::uint64_t chunk, const st
 // Reads a chunk file back; InputError naming the file when it is not the chunk `chunk` of this plan or is damaged.
 std::vector<RunResult> parse_chunk_file(const SweepPlan& plan, std::uint64_t chunk, const std::string& text,
                                         const std::string& file);
+// Why a chunk file is not a complete chunk `chunk`, or nothing when it is: checks what the file says of itself
+// (its header's chunk number and run range, one well-formed row per run, the end marker), not which spec it
+// belongs to. For --resume, which recomputes such a chunk instead of failing on it.
+std::optional<std::string> chunk_file_problem(std::uint64_t chunk, const std::string& text);
 
 std::string runs_csv_header();
 // Appends the rows of runs [first, first + runs.size()) to `out`.

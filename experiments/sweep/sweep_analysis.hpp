@@ -11,6 +11,7 @@
 //
 // Pareto frontier: within each (trace, job) group — comparing policies on the same job and market — over the
 // means of (cost_total, completion_hours), and separately over their 95th percentiles.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +40,35 @@ struct SweepAnalysis {
   std::vector<CheckpointTuning> tuning;
 };
 
-// `runs` holds every run of the plan, in run order.
+// The metric values of one configuration: values[m][r] is metric m (run_metrics() order) of replication r.
+using ConfigurationValues = std::vector<std::vector<double>>;
+
+// Where the analysis reads the runs from (every run in memory, or the chunk files one at a time).
+class ConfigurationSource {
+ public:
+  virtual ~ConfigurationSource() = default;
+  // The configurations in index order, one per call, each exactly once.
+  virtual ConfigurationValues next() = 0;
+  // Any configuration: the baselines, which can come after the configurations compared with them.
+  virtual ConfigurationValues lookup(std::size_t configuration) = 0;
+};
+
+// What the runs of one (trace, job) group say: its configurations, first_configuration onwards, and the checkpoint
+// tuning of its policies (none without checkpoint_intervals).
+struct GroupAnalysis {
+  std::size_t first_configuration = 0;
+  std::vector<ConfigurationResult> configurations;
+  std::vector<CheckpointTuning> tuning;
+};
+
+// Analyses the sweep one (trace, job) group after the other, in configuration order, handing each group to
+// `emit` as soon as it is done. Everything the analysis compares lies within a group (paired differences,
+// Pareto frontiers, checkpoint tuning), so it holds the values of only a few configurations at a time: the one
+// being summarised and the baseline policy's configurations of its group (docs/experiments.md#memory).
+void analyse_sweep_by_group(const SweepPlan& plan, ConfigurationSource& source,
+                            const std::function<void(GroupAnalysis&&)>& emit);
+
+// The same analysis of every run in memory (`runs` in run order), all groups at once.
 SweepAnalysis analyse_sweep(const SweepPlan& plan, const std::vector<RunResult>& runs);
 
 }  // namespace spotsim

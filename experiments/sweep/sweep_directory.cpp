@@ -2,8 +2,12 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "experiments/atomic_file.hpp"
+#include "experiments/sweep/run_rows.hpp"
 #include "sim/errors.hpp"
 #include "spotsim/version.hpp"
 #include "traces/json_fields.hpp"
@@ -86,7 +90,21 @@ void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, Shar
 std::vector<bool> finished_chunks(const std::string& dir, ChunkRange range) {
   std::vector<bool> done(range.end - range.first, false);
   std::error_code ec;
-  for (std::uint64_t c = range.first; c < range.end; ++c) done[c - range.first] = fs::is_regular_file(chunk_path(dir, c), ec);
+  for (std::uint64_t c = range.first; c < range.end; ++c) {
+    const std::string path = chunk_path(dir, c);
+    if (!fs::is_regular_file(path, ec)) continue;
+    // Chunk files are renamed into place only once complete, but a crash before the data reached the disk, a full
+    // disk or a copy cut short can still leave a damaged one: recompute it rather than fail the final read.
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (const auto problem = chunk_file_problem(c, text.str())) {
+      std::cerr << "spotsim sweep: " << path << ": chunk " << c << " is incomplete (" << *problem
+                << "); it will be recomputed\n";
+      continue;
+    }
+    done[c - range.first] = true;
+  }
   return done;
 }
 

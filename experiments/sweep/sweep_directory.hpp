@@ -37,7 +37,8 @@ SweepState read_sweep_state(const std::string& dir);
 // spec, traces, shard and build; without it, an existing sweep.json is an error (finished runs are never lost).
 void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, ShardSelection shard, bool resume);
 
-// The chunks of [range) whose file exists.
+// The chunks of [range) whose file exists and is complete (run_rows.hpp: chunk_file_problem). A damaged file
+// counts as unfinished, with a line on stderr saying it will be recomputed.
 std::vector<bool> finished_chunks(const std::string& dir, ChunkRange range);
 
 }  // namespace spotsim

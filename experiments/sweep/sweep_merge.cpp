@@ -1,16 +1,18 @@
 #include "experiments/sweep/sweep_merge.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "experiments/atomic_file.hpp"
+#include "experiments/sweep/run_rows.hpp"
 #include "experiments/sweep/sweep_directory.hpp"
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "sim/errors.hpp"
 
 namespace spotsim {
 
-std::string merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::string& out_dir) {
+void merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::string& out_dir, std::ostream& summary_out) {
   if (shard_dirs.empty()) throw InputError("sweep merge: expected the directories of the shards to merge");
   std::vector<SweepState> states;
   for (const std::string& dir : shard_dirs) states.push_back(read_sweep_state(dir));
@@ -36,9 +38,9 @@ std::string merge_sweep_shards(const std::vector<std::string>& shard_dirs, const
                        " is also in " + slot + "; expected each shard once");
     }
     slot = shard_dirs[i];
-    const std::vector<bool> done = finished_chunks(shard_dirs[i], s.chunks);
     for (std::uint64_t c = s.chunks.first; c < s.chunks.end; ++c) {
-      if (!done[c - s.chunks.first]) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(chunk_path(shard_dirs[i], c), ec)) {
         throw InputError(chunk_path(shard_dirs[i], c) + ": missing: shard " + std::to_string(s.shard.index) + "/" +
                          std::to_string(shard_count) + " is unfinished; run it again with --resume");
       }
@@ -59,10 +61,12 @@ std::string merge_sweep_shards(const std::vector<std::string>& shard_dirs, const
       std::ifstream in(chunk_path(dir, c), std::ios::binary);
       std::ostringstream text;
       text << in.rdbuf();
+      // A damaged chunk is an error naming the shard's file, not the copy's.
+      parse_chunk_file(plan, c, text.str(), chunk_path(dir, c));
       write_file_atomically(chunk_path(out_dir, c), text.str());
     }
   }
-  return write_sweep_outputs(plan, out_dir);
+  write_sweep_outputs(plan, out_dir, summary_out);
 }
 
 }  // namespace spotsim

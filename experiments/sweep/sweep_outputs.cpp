@@ -2,12 +2,14 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "experiments/atomic_file.hpp"
 #include "experiments/run_metrics.hpp"
+#include "experiments/sweep/chunk_reader.hpp"
 #include "experiments/sweep/run_rows.hpp"
+#include "experiments/sweep/streaming_file.hpp"
 #include "experiments/sweep/sweep_directory.hpp"
+#include "experiments/sweep/sweep_summary_writers.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "spotsim/version.hpp"
@@ -20,23 +22,7 @@ std::vector<RunResult> read_all_runs(const SweepPlan& plan, const std::vector<st
   std::vector<RunResult> runs;
   runs.reserve(plan.run_count());
   for (std::uint64_t chunk = 0; chunk < plan.chunk_count(); ++chunk) {
-    std::string path;
-    std::error_code ec;
-    for (const std::string& dir : dirs) {
-      if (fs::is_regular_file(chunk_path(dir, chunk), ec)) {
-        path = chunk_path(dir, chunk);
-        break;
-      }
-    }
-    if (path.empty()) {
-      throw InputError(chunk_path(dirs.front(), chunk) + ": missing: chunk " + std::to_string(chunk) + " of " +
-                       std::to_string(plan.chunk_count()) + " was not computed (run the sweep with --resume, or " +
-                       "merge every shard)");
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::vector<RunResult> part = parse_chunk_file(plan, chunk, text.str(), path);
+    const std::vector<RunResult> part = read_chunk(plan, dirs, chunk);
     runs.insert(runs.end(), part.begin(), part.end());
   }
   return runs;
@@ -64,19 +50,29 @@ nlohmann::json sweep_manifest_json(const SweepPlan& plan) {
           {"outputs", {"runs.csv", "summary.json", "summary.md", "manifest.json"}}};
 }
 
-std::string write_sweep_outputs(const SweepPlan& plan, const std::string& dir) {
-  const std::vector<RunResult> runs = read_all_runs(plan, {dir});
-  const SweepAnalysis analysis = analyse_sweep(plan, runs);
-  std::string csv = runs_csv_header();
-  append_runs_csv(plan, 0, runs, csv);
-  const std::string markdown = sweep_summary_markdown(plan, analysis);
+void write_sweep_outputs(const SweepPlan& plan, const std::string& dir, std::ostream& summary_out) {
   const fs::path root(dir);
-  write_file_atomically((root / "runs.csv").string(), csv);
-  write_file_atomically((root / "summary.json").string(), sweep_summary_json(plan, analysis).dump(2) + "\n");
-  write_file_atomically((root / "summary.md").string(), markdown);
+  StreamingFile csv((root / "runs.csv").string());
+  csv.write(runs_csv_header());
+  std::string rows;
+  ChunkedConfigurations source(plan, {dir}, [&](std::uint64_t first, const std::vector<RunResult>& runs) {
+    rows.clear();
+    append_runs_csv(plan, first, runs, rows);
+    csv.write(rows);
+  });
+  SummaryJsonWriter json(plan, (root / "summary.json").string());
+  SummaryMarkdownWriter markdown(plan, (root / "summary.md").string());
+  analyse_sweep_by_group(plan, source, [&](GroupAnalysis&& group) {
+    json.add(group);
+    markdown.add(group);
+  });
+  csv.commit();
+  json.finish();
+  markdown.finish();
   // The manifest last: its presence says the outputs beside it are complete.
   write_file_atomically((root / "manifest.json").string(), sweep_manifest_json(plan).dump(2) + "\n");
-  return markdown;
+  std::ifstream written(root / "summary.md", std::ios::binary);
+  summary_out << written.rdbuf();
 }
 
 }  // namespace spotsim

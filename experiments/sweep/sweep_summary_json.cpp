@@ -1,6 +1,10 @@
 // summary.json of a sweep (see sweep_outputs.hpp; every field in docs/outputs.md#sweep-outputs).
+#include <cassert>
+#include <filesystem>
+
 #include "experiments/run_metrics.hpp"
 #include "experiments/sweep/sweep_outputs.hpp"
+#include "experiments/sweep/sweep_summary_writers.hpp"
 #include "sim/duration.hpp"
 
 namespace spotsim {
@@ -40,37 +44,33 @@ nlohmann::json tuning_json(const SweepPlan& plan, const CheckpointTuning& t) {
           {"references", references}};
 }
 
-}  // namespace
-
-nlohmann::json sweep_summary_json(const SweepPlan& plan, const SweepAnalysis& analysis) {
+nlohmann::json configuration_json(const SweepPlan& plan, const Configuration& c, const ConfigurationResult& result) {
   const auto metrics = run_metrics();
-  nlohmann::json metric_list = nlohmann::json::array();
-  for (const MetricDefinition& m : metrics) metric_list.push_back({{"name", m.name}, {"unit", m.unit}});
-  nlohmann::json configurations = nlohmann::json::array();
-  for (const Configuration& c : plan.configurations) {
-    const ConfigurationResult& result = analysis.configurations[c.index];
-    nlohmann::json summary = nlohmann::json::object();
-    for (std::size_t m = 0; m < metrics.size(); ++m) summary[metrics[m].name] = full_summary(result.summaries[m]);
-    nlohmann::json paired(nullptr);
-    if (result.vs_baseline) {
-      paired = {{"baseline_configuration", result.vs_baseline->baseline_configuration},
-                {"baseline_policy", *plan.spec.baseline_policy}};
-      for (std::size_t m = 0; m < metrics.size(); ++m) {
-        paired[metrics[m].name] = mean_with_interval(result.vs_baseline->by_metric[m]);
-      }
+  nlohmann::json summary = nlohmann::json::object();
+  for (std::size_t m = 0; m < metrics.size(); ++m) summary[metrics[m].name] = full_summary(result.summaries[m]);
+  nlohmann::json paired(nullptr);
+  if (result.vs_baseline) {
+    paired = {{"baseline_configuration", result.vs_baseline->baseline_configuration},
+              {"baseline_policy", *plan.spec.baseline_policy}};
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      paired[metrics[m].name] = mean_with_interval(result.vs_baseline->by_metric[m]);
     }
-    configurations.push_back({{"configuration", c.index},
-                              {"trace", plan.traces[c.trace].name},
-                              {"policy", plan.policy_of(c)},
-                              {"checkpoint", plan.checkpoint_of(c)},
-                              {"job", plan.job_label_of(c)},
-                              {"seed", plan.seed_of(c)},
-                              {"summary", summary},
-                              {"paired_vs_baseline", paired},
-                              {"pareto", {{"mean", result.pareto_mean}, {"p95", result.pareto_p95}}}});
   }
-  nlohmann::json tuning = nlohmann::json::array();
-  for (const CheckpointTuning& t : analysis.tuning) tuning.push_back(tuning_json(plan, t));
+  return {{"configuration", c.index},
+          {"trace", plan.traces[c.trace].name},
+          {"policy", plan.policy_of(c)},
+          {"checkpoint", plan.checkpoint_of(c)},
+          {"job", plan.job_label_of(c)},
+          {"seed", plan.seed_of(c)},
+          {"summary", summary},
+          {"paired_vs_baseline", paired},
+          {"pareto", {{"mean", result.pareto_mean}, {"p95", result.pareto_p95}}}};
+}
+
+// Everything but the two long arrays, which stay empty here.
+nlohmann::json summary_frame(const SweepPlan& plan) {
+  nlohmann::json metric_list = nlohmann::json::array();
+  for (const MetricDefinition& m : run_metrics()) metric_list.push_back({{"name", m.name}, {"unit", m.unit}});
   return {{"format", "spotsim-sweep-summary"},
           {"version", 1},
           {"name", plan.spec.name},
@@ -79,8 +79,73 @@ nlohmann::json sweep_summary_json(const SweepPlan& plan, const SweepAnalysis& an
           {"replications", plan.spec.replications},
           {"baseline_policy", plan.spec.baseline_policy ? nlohmann::json(*plan.spec.baseline_policy) : nlohmann::json(nullptr)},
           {"metrics", metric_list},
-          {"configurations", configurations},
-          {"checkpoint_tuning", tuning}};
+          {"configurations", nlohmann::json::array()},
+          {"checkpoint_tuning", nlohmann::json::array()}};
+}
+
+// An element of a top-level array as dump(2) writes it: indented by 4, elements separated by ",\n".
+void append_element(ScratchFile& out, const nlohmann::json& element, bool& any) {
+  std::string text = element.dump(2);
+  std::string indented = any ? ",\n    " : "\n    ";
+  indented.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    indented += c;
+    if (c == '\n') indented += "    ";
+  }
+  out.write(indented);
+  any = true;
+}
+
+// The array after its key: "[]" when empty, else "[", the elements, "\n  ]".
+void write_array(StreamingFile& out, ScratchFile& elements, bool any) {
+  if (!any) {
+    out.write("[]");
+    return;
+  }
+  out.write("[");
+  elements.copy_to(out);
+  out.write("\n  ]");
+}
+
+}  // namespace
+
+nlohmann::json sweep_summary_json(const SweepPlan& plan, const SweepAnalysis& analysis) {
+  nlohmann::json doc = summary_frame(plan);
+  for (const Configuration& c : plan.configurations) {
+    doc["configurations"].push_back(configuration_json(plan, c, analysis.configurations[c.index]));
+  }
+  for (const CheckpointTuning& t : analysis.tuning) doc["checkpoint_tuning"].push_back(tuning_json(plan, t));
+  return doc;
+}
+
+SummaryJsonWriter::SummaryJsonWriter(const SweepPlan& plan, const std::string& path)
+    : plan_(plan),
+      out_(path),
+      tuning_(std::filesystem::path(path).parent_path().string(), path + " (checkpoint tuning)"),
+      configurations_(std::filesystem::path(path).parent_path().string(), path + " (configurations)") {}
+
+void SummaryJsonWriter::add(const GroupAnalysis& group) {
+  for (std::size_t k = 0; k < group.configurations.size(); ++k) {
+    const Configuration& c = plan_.configurations[group.first_configuration + k];
+    append_element(configurations_, configuration_json(plan_, c, group.configurations[k]), any_configuration_);
+  }
+  for (const CheckpointTuning& t : group.tuning) append_element(tuning_, tuning_json(plan_, t), any_tuning_);
+}
+
+void SummaryJsonWriter::finish() {
+  // The frame with both arrays empty, split where they go. Only top-level keys start a line with two spaces
+  // (strings cannot hold a raw newline), so the markers are unambiguous.
+  const std::string frame = summary_frame(plan_).dump(2) + "\n";
+  const std::string tuning_key = "\n  \"checkpoint_tuning\": []", configurations_key = "\n  \"configurations\": []";
+  const std::size_t tuning_at = frame.find(tuning_key), configurations_at = frame.find(configurations_key);
+  assert(tuning_at != std::string::npos && configurations_at != std::string::npos && tuning_at < configurations_at);
+  const std::size_t tuning_end = tuning_at + tuning_key.size() - 2, configurations_end = configurations_at + configurations_key.size() - 2;
+  out_.write(std::string_view(frame).substr(0, tuning_end));
+  write_array(out_, tuning_, any_tuning_);
+  out_.write(std::string_view(frame).substr(tuning_end + 2, configurations_end - tuning_end - 2));
+  write_array(out_, configurations_, any_configuration_);
+  out_.write(std::string_view(frame).substr(configurations_end + 2));
+  out_.commit();
 }
 
 }  // namespace spotsim
