@@ -7,6 +7,7 @@
 #include "experiments/report_writer.hpp"
 #include "experiments/run_metrics.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 
 namespace spotsim {
 
@@ -123,7 +124,7 @@ std::vector<RunResult> parse_chunk_file(const SweepPlan& plan, std::uint64_t chu
 }
 
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  if (!csv_needs_quoting(text)) return text;
   std::string quoted = "\"";
   for (const char c : text) {
     if (c == '"') quoted += '"';

@@ -6,6 +6,7 @@
 #include "experiments/sweep/configuration_samples.hpp"
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "sim/duration.hpp"
+#include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 
 namespace spotsim {
@@ -45,7 +46,8 @@ void configurations_table(const SweepPlan& plan, const SweepAnalysis& analysis, 
   for (const Configuration& c : plan.configurations) {
     const ConfigurationResult& r = analysis.configurations[c.index];
     const auto& s = r.summaries;
-    out += "| " + std::to_string(c.index) + " | " + plan.traces[c.trace].name + " | " + plan.job_label_of(c) + " | `" +
+    out += "| " + std::to_string(c.index) + " | " + escape_markdown_cell(plan.traces[c.trace].name) + " | " +
+           escape_markdown_cell(plan.job_label_of(c)) + " | `" +
            plan.policy_of(c) + "` | `" + plan.checkpoint_of(c) + "` | " + with_interval(s[cost], 2) + " | " +
            format_fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) + " | " + format_fixed(s[time].p95, 2) + " | " +
            format_fixed(s[done].mean, 3) + " | " + format_fixed(s[met].mean, 3) + " | " +
@@ -63,7 +65,8 @@ void tuning_tables(const SweepPlan& plan, const SweepAnalysis& analysis, std::st
   out += "| trace | job | policy | best interval | " + metric + " [95% CI] | not significantly worse | Young | Daly |\n";
   out += "|---|---|---|---|---|---|---|---|\n";
   for (const CheckpointTuning& t : analysis.tuning) {
-    out += "| " + plan.traces[t.trace].name + " | " + plan.spec.jobs[t.job].label + " | `" + plan.spec.policies[t.policy] +
+    out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " + escape_markdown_cell(plan.spec.jobs[t.job].label) +
+           " | `" + plan.spec.policies[t.policy] +
            "` | " + format_duration(t.best_interval) + " | " + with_interval(t.best_metric, 3) + " | " +
            format_duration(t.plausible_low) + " – " + format_duration(t.plausible_high) + " | " +
            hours_or_dash(t.young_interval_hours) + " | " + hours_or_dash(t.daly_interval_hours) + " |\n";
@@ -75,7 +78,7 @@ void tuning_tables(const SweepPlan& plan, const SweepAnalysis& analysis, std::st
   out += "|---|---|---|---|---|---|\n";
   for (const CheckpointTuning& t : analysis.tuning) {
     for (const TuningReference& r : t.references) {
-      out += "| " + plan.traces[t.trace].name + " | " + plan.spec.jobs[t.job].label + " | `" +
+      out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " + escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" +
              plan.spec.policies[t.policy] + "` | `" + plan.checkpoint_of(plan.configurations[r.configuration]) + "` | " +
              with_interval(r.metric, 3) + " | " + signed_interval(r.difference_to_best, 3) + " |\n";
     }
@@ -85,8 +88,9 @@ void tuning_tables(const SweepPlan& plan, const SweepAnalysis& analysis, std::st
 }  // namespace
 
 std::string sweep_summary_markdown(const SweepPlan& plan, const SweepAnalysis& analysis) {
-  std::string out = "# " + plan.spec.name + "\n\n";
-  if (!plan.spec.description.empty()) out += plan.spec.description + "\n\n";
+  // Names and descriptions come from the spec and the trace files: their control characters are escaped.
+  std::string out = "# " + escape_control_characters(plan.spec.name) + "\n\n";
+  if (!plan.spec.description.empty()) out += escape_control_characters(plan.spec.description) + "\n\n";
   out += std::to_string(plan.run_count()) + " runs: " + std::to_string(plan.configurations.size()) +
          " configurations × " + std::to_string(plan.spec.replications) + " replications, seed " +
          std::to_string(plan.spec.seed) + ", spec " + plan.spec_hash +
