@@ -40,7 +40,7 @@ TEST(AtomicFile, PlantedSymlinksAreNeverFollowed) {
   // Every name an attacker could predict: the target itself, the old ".NAME.tmp.PID" scheme and its neighbours.
   fs::create_symlink(victim, dir / "out.csv");
   for (int pid = ::getpid() - 3; pid <= ::getpid() + 3; ++pid) {
-    fs::create_symlink(victim, dir / (".out.csv.tmp." + std::to_string(pid)));
+    fs::create_symlink(victim, dir / (std::string(".out.csv.tmp.") + std::to_string(pid)));
   }
   write_file_atomically((dir / "out.csv").string(), "new\n");
   EXPECT_EQ(file_text(victim), "precious\n");
@@ -56,7 +56,7 @@ TEST(AtomicFile, NewFilesGetTheUsualModeUnderTheUmask) {
   fs::create_directories(dir);
   for (const mode_t mask : {mode_t{022}, mode_t{077}, mode_t{002}}) {
     const mode_t old = ::umask(mask);
-    const fs::path path = dir / ("mode-" + std::to_string(mask));
+    const fs::path path = dir / (std::string("mode-") + std::to_string(mask));
     write_file_atomically(path.string(), "x");
     ::umask(old);
     struct stat info {};

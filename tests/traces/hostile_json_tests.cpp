@@ -21,7 +21,7 @@ std::string nested(std::size_t depth, char open, char close, const std::string& 
 }
 
 std::filesystem::path temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("spotsim-hostile-" + std::to_string(::getpid()) + "-" + name);
+  const auto path = std::filesystem::temp_directory_path() / (std::string("spotsim-hostile-") + std::to_string(::getpid()) + "-" + name);
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -33,14 +33,15 @@ void expect_fragment(const std::string& message, const std::string& fragment) {
 TEST(HostileJson, DeepArraysAndObjectsAreRefusedBeforeParsing) {
   for (const auto& text : {nested(100000, '[', ']'), nested(100000, '{', '}'),
                            std::string(100000, '[') + "1",  // truncated as well as deep
-                           R"({"format":)" + nested(100000, '[', ']') + "}"}) {
+                           std::string(R"({"format":)") + nested(100000, '[', ']') + "}"}) {
     const std::string message = testing::error_of([&] { parse_json_text(text, "deep.json"); });
     expect_fragment(message, "deep.json: JSON nested deeper than 512 levels");
   }
   // Objects as values of keys, the way a real document nests.
   std::string keyed;
   for (int i = 0; i < 100000; ++i) keyed += R"({"a":)";
-  keyed += "1" + std::string(100000, '}');
+  keyed += '1';
+  keyed += std::string(100000, '}');
   expect_fragment(testing::error_of([&] { parse_json_text(keyed, "k.json"); }), "k.json: JSON nested deeper than 512");
 }
 
@@ -51,7 +52,7 @@ TEST(HostileJson, NestingUpToTheLimitIsAccepted) {
 }
 
 TEST(HostileJson, BracketsInsideStringsDoNotCount) {
-  const std::string text = R"({"name":")" + std::string(1000, '[') + R"(\"[[[", "b":[1]})";
+  const std::string text = std::string(R"({"name":")") + std::string(1000, '[') + R"(\"[[[", "b":[1]})";
   const auto doc = parse_json_text(text, "s.json");
   EXPECT_EQ(doc["name"].get<std::string>().size(), 1000u + 4u);
 }
@@ -67,7 +68,7 @@ TEST(HostileJson, EveryReaderGoesThroughTheDepthCheck) {
 }
 
 TEST(HostileJson, FilesBeyondTheSizeBoundAreRefused) {
-  const auto path = temp_file("big.json", "[" + std::string(2000, ' ') + "]");
+  const auto path = temp_file("big.json", std::string("[") + std::string(2000, ' ') + "]");
   EXPECT_EQ(read_input_file(path.string(), 4096).size(), 2002u);
   expect_fragment(testing::error_of([&] { read_input_file(path.string(), 1024); }), "big.json: the file is larger than");
   std::filesystem::remove(path);
@@ -107,7 +108,8 @@ TEST(HostileJson, DescribedValuesAreShortAndCheapWhateverTheirSize) {
 }
 
 TEST(HostileJson, ErrorMessagesQuotingHugeValuesStayShort) {
-  const std::string text = R"({"format":"spotsim-trace","version":1,"name":)" + nested(400, '[', ']', "\"" + std::string(1 << 20, 'x') + "\"") + "}";
+  const std::string text = std::string(R"({"format":"spotsim-trace","version":1,"name":)") +
+                           nested(400, '[', ']', std::string("\"") + std::string(1 << 20, 'x') + "\"") + "}";
   const std::string message = testing::error_of([&] { parse_trace(parse_json_text(text, "t.json"), "t.json"); });
   expect_fragment(message, "t.json: field 'name': expected a string, got [[[[[...]]]]]");
   EXPECT_LT(message.size(), 200u);

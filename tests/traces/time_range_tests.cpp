@@ -29,7 +29,7 @@ void expect_error(const std::string& text, const std::string& fragment) {
 
 TEST(TimeRanges, IntervalEndsFarBeyondTheSpanAreRefused) {
   for (const char* end : {"1e300", "1e19", "9.3e15", "1e11", "3601"}) {
-    expect_error(trace_with(R"({"price_per_hour":1,"availability_intervals_s":[[0,10],[20,)" + std::string(end) + "]]}"),
+    expect_error(trace_with(std::string(R"({"price_per_hour":1,"availability_intervals_s":[[0,10],[20,)") + end + "]]}"),
                  "t.json: field 'zones[0].spot.availability_intervals_s[1]': expected intervals within [0, span_s]");
   }
   expect_error(trace_with(R"({"price_per_hour":1,"availability_intervals_s":[[1e300,1e301]]})"),
