@@ -1,10 +1,22 @@
 #pragma once
 // Writes a whole file or nothing: the content goes to a temporary file beside the target, which is renamed over
-// it only once complete, so an interrupted run never leaves a half-written result or clobbers the old one.
+// it only once complete and on disk, so an interrupted run never leaves a half-written result or clobbers the old
+// one.
+//
+// The temporary file is created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW) under an unpredictable name,
+// ".NAME.tmp.XXXXXX" with six random letters or digits: another user of a shared directory cannot plant a symlink
+// at the name and have the write go through it. Its mode is that of any new file (0666 less the umask).
 #include <string>
+#include <string_view>
 
 namespace spotsim {
 
+// InputError naming `path` and the system's reason (errno text) on any failure; the target is then untouched and
+// no temporary file is left.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+// Whether `file_name` (no directory) is a temporary file of write_file_atomically, e.g. left by a killed run
+// (".NAME.tmp." and letters or digits; older builds wrote ".NAME.tmp.PID").
+bool is_atomic_write_leftover(std::string_view file_name);
 
 }  // namespace spotsim

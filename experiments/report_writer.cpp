@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/run_metrics.hpp"
+#include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 
 namespace spotsim {
@@ -27,8 +28,10 @@ nlohmann::json summary_json(const Summary& s) {
 std::string report_table(const SimulationReport& report) {
   const auto& m = report.manifest;
   std::ostringstream out;
-  out << "spotsim " << m["version"].get<std::string>() << "  trace " << m["trace"]["name"].get<std::string>()
-      << "  policy " << m["policy"].get<std::string>() << "  checkpoint " << m["checkpoint"].get<std::string>()
+  out << "spotsim " << m["version"].get<std::string>() << "  trace "
+      << escape_control_characters(m["trace"]["name"].get<std::string>()) << "  policy "
+      << escape_control_characters(m["policy"].get<std::string>()) << "  checkpoint "
+      << escape_control_characters(m["checkpoint"].get<std::string>())
       << "\n";
   const auto& job = m["job"];
   out << "job: " << format_number(job["work_hours"].get<double>()) << " h of work on " << job["nodes"].get<int>()

@@ -28,8 +28,16 @@ double parse_duration_ms(const std::string& text, const std::string& what) {
   else if (unit == "d") scale = 8.64e7;
   else return fail();
   const double ms = value * scale;
-  if (ms > 1e15) return fail();
+  if (ms > kMaxDurationMs) return fail();
   return ms;
+}
+
+Millis checked_millis(double ms, const std::string& what) {
+  if (!std::isfinite(ms) || ms < 0.0 || ms > kMaxDurationMs) {
+    throw InputError(what + ": expected a duration of at most 1e15 ms (about 31,700 years), got " +
+                     std::to_string(ms / 3.6e6) + " h");
+  }
+  return static_cast<Millis>(std::llround(ms));
 }
 
 std::string format_duration(Millis t) {

@@ -13,6 +13,7 @@
 #include "experiments/advise/advisor.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 #include "traces/json_fields.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
@@ -206,7 +207,7 @@ int advise_command(int argc, const char* const* argv) {
     if (vm.count("output")) std::cerr << report.recommendation << "\n";
     return 0;
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

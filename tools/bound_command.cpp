@@ -11,6 +11,7 @@
 #include "experiments/simulation_request.hpp"
 #include "sim/duration.hpp"
 #include "sim/offline_optimum.hpp"
+#include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
@@ -136,7 +137,7 @@ int bound_command(int argc, const char* const* argv) {
     emit_output(vm, text, program);
     return 0;
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

@@ -10,6 +10,7 @@
 #include "experiments/sweep/experiment_rerun.hpp"
 #include "experiments/sweep/regression.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
@@ -117,7 +118,7 @@ int regress_command(int argc, const char* const* argv) {
     }
     return 0;
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

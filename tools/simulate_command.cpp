@@ -12,6 +12,7 @@
 #include "policies/policy_registry.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 #include "spotsim/version.hpp"
 #include "traces/json_fields.hpp"
 #include "tools/command_line.hpp"
@@ -110,7 +111,7 @@ SimulationRequest request_from(const po::variables_map& vm) {
     if (!(steps >= 1.0 && steps <= 1e15)) throw InputError("--steps: expected a number of steps in [1, 1e15]");
     // Step times are often fractional milliseconds: keep them exact until the product is rounded.
     const double step_ms = parse_duration_ms(vm["step-time"].as<std::string>(), "--step-time");
-    request.job.work = static_cast<Millis>(std::llround(steps * step_ms));
+    request.job.work = checked_millis(steps * step_ms, "--steps x --step-time");
   }
   if (vm.count("nodes")) request.job.nodes = vm["nodes"].as<int>();
   if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");
@@ -168,7 +169,7 @@ int simulate_command(int argc, const char* const* argv) {
     emit_output(vm, text, program);
     return 0;
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

@@ -16,6 +16,7 @@
 #include "sim/steptime/kineto_trace_reader.hpp"
 #include "sim/steptime/steptime_report.hpp"
 #include "sim/steptime/validation_report.hpp"
+#include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
@@ -222,7 +223,7 @@ int steptime_command(int argc, const char* const* argv) {
     }
     return run(vm);
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

@@ -13,6 +13,7 @@
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "experiments/sweep/sweep_runner.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
 
@@ -134,7 +135,7 @@ int sweep_command(int argc, const char* const* argv) {
     }
     return run_command(argc, argv, program);
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

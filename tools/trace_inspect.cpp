@@ -8,6 +8,7 @@
 #include "sim/errors.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/trace_summary.hpp"
+#include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 
 namespace spotsim {
@@ -49,14 +50,14 @@ nlohmann::json summary_json(const TraceSummary& s, const std::string& format) {
 
 std::string summary_table(const TraceSummary& s, const std::string& format) {
   std::ostringstream out;
-  out << "trace " << s.name << " (" << format << "), span "
+  out << "trace " << escape_control_characters(s.name) << " (" << format << "), span "
       << (s.span_hours > 0.0 ? format_fixed(s.span_hours, 2) + " h" : std::string("unbounded (lifetime model)"))
       << ", availability counted at >= " << s.nodes << " instance(s)\n";
   out << "zone                 preemptions from            avail  preempt/inst-h  uptimes  mean up h  median up h  spot $/h min..max (mean)    on-demand $/h\n";
   for (const auto& z : s.zones) {
     char line[512];
     std::snprintf(line, sizeof line, "%-20s %-27s %6.3f %15.4f %8zu %10.2f %12.2f  %8.4f..%-8.4f (%8.4f) %10.4f\n",
-                  z.name.c_str(), z.preemption_source.c_str(), z.availability_fraction, z.preemptions_per_instance_hour,
+                  escape_control_characters(z.name).c_str(), z.preemption_source.c_str(), z.availability_fraction, z.preemptions_per_instance_hour,
                   z.uptimes, z.mean_uptime_hours, z.median_uptime_hours, z.spot_price_min, z.spot_price_max,
                   z.spot_price_mean, z.on_demand_price_per_hour);
     out << line;

@@ -4,6 +4,7 @@
 #include "experiments/atomic_file.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/importers/trace_importer.hpp"
 
@@ -133,7 +134,7 @@ int run_reporting_errors(const std::string& program, int (*body)(int, const char
   try {
     return body(argc, argv, program);
   } catch (const InputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
+    std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;
   }
 }

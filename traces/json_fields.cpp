@@ -2,29 +2,102 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "traces/input_file.hpp"
 
 namespace spotsim {
 
-nlohmann::json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file for reading");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    // A number too large for a double ("1e4444") is out_of_range, not a parse_error (found by fuzzing).
-    throw InputError(path + ": not valid JSON: " + e.what());
+namespace {
+
+// The nesting depth is measured on the text before parsing: a scan of brackets outside strings, exact for valid
+// JSON (invalid JSON is refused by the parser anyway, which itself does not recurse).
+void check_json_nesting(std::string_view text, const std::string& file) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonNesting) {
+        throw InputError(file + ": JSON nested deeper than " + std::to_string(kMaxJsonNesting) +
+                         " levels of [ and { (at byte " + std::to_string(i) + "); no spotsim input nests that deep");
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
   }
 }
 
+constexpr std::size_t kDescribedLength = 40;
+
+// The first bytes of `text` at a UTF-8 character boundary.
+std::string_view utf8_prefix(std::string_view text, std::size_t bytes) {
+  if (text.size() <= bytes) return text;
+  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
+  return text.substr(0, bytes);
+}
+
+// A string as JSON writes it (quoted, escaped), cut after kDescribedLength bytes.
+void append_quoted(const std::string& text, std::string& out) {
+  const std::string_view shown = utf8_prefix(text, kDescribedLength);
+  out += nlohmann::json(std::string(shown)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (shown.size() < text.size()) out += "...";
+}
+
+// Appends a compact rendering of `value` until `out` is longer than kDescribedLength, descending at most a few
+// levels: the caller cuts the result, so anything past the limit would never be shown.
+void describe_into(const nlohmann::json& value, std::string& out, int levels) {
+  if (out.size() > kDescribedLength) return;
+  if (value.is_string()) {
+    append_quoted(value.get_ref<const std::string&>(), out);
+    return;
+  }
+  if (!value.is_structured()) {
+    out += value.dump();
+    return;
+  }
+  const bool object = value.is_object();
+  out += object ? '{' : '[';
+  if (levels == 0 && !value.empty()) out += "...";
+  bool first = true;
+  for (auto it = value.begin(); levels > 0 && it != value.end() && out.size() <= kDescribedLength; ++it) {
+    if (!first) out += ',';
+    first = false;
+    if (object) {
+      append_quoted(it.key(), out);
+      out += ':';
+    }
+    describe_into(*it, out, levels - 1);
+  }
+  out += object ? '}' : ']';
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  check_json_nesting(text, file);
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A number too large for a double ("1e4444") is out_of_range, not a parse_error (found by fuzzing).
+    throw InputError(file + ": not valid JSON: " + e.what());
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_input_file(path), path); }
+
 std::string describe_json(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  std::string text;
+  describe_into(value, text, 4);
+  if (text.size() > kDescribedLength) text = std::string(utf8_prefix(text, kDescribedLength - 3)) + "...";
   return text;
 }
 

@@ -2,15 +2,24 @@
 // Typed access to the fields of a JSON document with error messages that name the file, the field's full path
 // and what was expected: "traces/x.json: field 'zones[0].spot.price_per_hour': expected a number >= 0, got "abc"".
 #include <cstdint>
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace spotsim {
 
-// Reads and parses a JSON file; InputError if it cannot be opened or is not valid JSON.
+// The deepest nesting of arrays and objects accepted: no spotsim input needs more than a handful of levels, and
+// code that walks a document (printing a value, comparing, copying) recurses once per level, so 100,000 levels of
+// '[' would overflow the stack. docs/trace-format.md#limits.
+inline constexpr std::size_t kMaxJsonNesting = 512;
+
+// Every JSON input goes through these two (files read whole with the size bound of traces/input_file.hpp):
+// InputError naming `file` if the text is not valid JSON or is nested deeper than kMaxJsonNesting.
+nlohmann::json parse_json_text(std::string_view text, const std::string& file);
 nlohmann::json read_json_file(const std::string& path);
 
 class JsonFields {
@@ -43,6 +52,8 @@ class JsonFields {
   std::string path_;
 };
 
+// A value as quoted in an error message: at most about 40 characters, built without walking more of the value
+// than it shows (a huge or deep value costs no more than a small one).
 std::string describe_json(const nlohmann::json& value);
 
 }  // namespace spotsim

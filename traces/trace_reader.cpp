@@ -10,7 +10,9 @@
 namespace spotsim {
 
 namespace {
-constexpr double kMaxSeconds = 1e10;  // ~317 years: anything larger is a unit mistake
+// The largest time in a trace, ~317 years: anything larger is a unit mistake. Every time field is checked against
+// it before it is converted to integer milliseconds, which would overflow far beyond (docs/trace-format.md#limits).
+constexpr double kMaxSeconds = 1e10;
 
 LifetimeDistribution parse_lifetime_fields(const JsonFields& f) {
   const std::string model = f.string("model");
@@ -67,7 +69,12 @@ StepSeries parse_series(const JsonFields& f, const std::string& values_key, doub
   std::vector<Millis> times;
   if (f.has("step_s")) {
     if (f.has("times_s")) f.fail("times_s", "either step_s or times_s, not both");
-    const Millis step = millis_from_seconds(f.number("step_s", 0.001, kMaxSeconds));
+    const double step_s = f.number("step_s", 0.001, kMaxSeconds);
+    if (step_s * static_cast<double>(values.size() - 1) > kMaxSeconds) {
+      f.fail("step_s", "step_s x (number of " + values_key + " - 1) of at most 1e10 s" +
+                           " (the last step must start within span_s)");
+    }
+    const Millis step = millis_from_seconds(step_s);
     for (std::size_t i = 0; i < values.size(); ++i) times.push_back(static_cast<Millis>(i) * step);
   } else {
     const auto seconds = f.numbers("times_s", 0.0, kMaxSeconds);
@@ -99,6 +106,8 @@ StepSeries parse_intervals(const JsonFields& f, const std::string& key, Millis s
     }
     const double a = pair[0].get<double>(), b = pair[1].get<double>();
     if (!std::isfinite(a) || !std::isfinite(b) || a < 0 || b <= a) f.fail_value(k, "0 <= start_s < end_s", pair);
+    // Checked before the conversion to milliseconds, which overflows for an end far beyond any span.
+    if (b > kMaxSeconds) f.fail_value(k, "intervals within [0, span_s]", pair);
     const Millis start = millis_from_seconds(a), end = millis_from_seconds(b);
     if (start < previous_end) f.fail_value(k, "intervals sorted by start and not overlapping", pair);
     if (end > span) f.fail_value(k, "intervals within [0, span_s]", pair);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "experiments/report_writer.hpp"
+#include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 
 namespace spotsim {
@@ -59,8 +60,11 @@ std::string advice_table(const AdviceReport& report) {
   const nlohmann::json& m = report.manifest;
   const nlohmann::json& job = m["job"];
   std::ostringstream out;
-  out << "spotsim " << m["version"].get<std::string>() << "  advise  catalogue " << m["catalogue"].get<std::string>() << "\n";
-  out << "job: " << (job["name"].get<std::string>().empty() ? job["file"].get<std::string>() : job["name"].get<std::string>())
+  out << "spotsim " << m["version"].get<std::string>() << "  advise  catalogue "
+      << escape_control_characters(m["catalogue"].get<std::string>()) << "\n";
+  out << "job: "
+      << escape_control_characters(job["name"].get<std::string>().empty() ? job["file"].get<std::string>()
+                                                                           : job["name"].get<std::string>())
       << ", " << format_number(job["steps"].get<double>()) << " steps on " << job["gpus"].get<int>() << " GPU(s), checkpoint write "
       << format_number(job["checkpoint_write_s"].get<double>()) << " s, restore " << format_number(job["restore_s"].get<double>())
       << " s, start-up " << format_number(job["startup_s"].get<double>()) << " s, deadline "
@@ -81,7 +85,7 @@ std::string advice_table(const AdviceReport& report) {
   std::vector<std::size_t> width;
   for (const Column* c : shown) {
     std::size_t w = c->header.size();
-    for (const AdviceRow& row : report.rows) w = std::max(w, c->cell(row).size());
+    for (const AdviceRow& row : report.rows) w = std::max(w, escape_control_characters(c->cell(row)).size());
     width.push_back(w);
   }
   const auto print_line = [&](const std::vector<std::string>& cells, const std::string& tail) {
@@ -96,14 +100,16 @@ std::string advice_table(const AdviceReport& report) {
   print_line(headers, "");
   for (const AdviceRow& row : report.rows) {
     std::vector<std::string> cells;
-    for (const Column* c : shown) cells.push_back(c->cell(row));
-    print_line(cells, row.ranked.excluded_because.empty() ? "" : "  (excluded: " + row.ranked.excluded_because + ")");
+    for (const Column* c : shown) cells.push_back(escape_control_characters(c->cell(row)));  // names from the catalogue
+    print_line(cells, row.ranked.excluded_because.empty() ? "" : "  (excluded: " + escape_control_characters(row.ranked.excluded_because) + ")");
   }
   if (!report.skipped.empty()) {
     out << "\nskipped offers:\n";
-    for (const SkippedOffer& s : report.skipped) out << "  " << s.offer.label() << ": " << s.reason << "\n";
+    for (const SkippedOffer& s : report.skipped) {
+      out << "  " << escape_control_characters(s.offer.label()) << ": " << escape_control_characters(s.reason) << "\n";
+    }
   }
-  out << "\n" << report.recommendation << "\n";
+  out << "\n" << escape_control_characters(report.recommendation) << "\n";
   return out.str();
 }
 
@@ -154,7 +160,7 @@ std::string csv_cell(const nlohmann::json& v) {
   if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
   if (v.is_number()) return format_number(v.get<double>());
   const std::string text = v.get<std::string>();
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  if (!csv_needs_quoting(text)) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";

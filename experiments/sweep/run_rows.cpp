@@ -10,6 +10,7 @@
 #include "experiments/report_writer.hpp"
 #include "experiments/run_metrics.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 
 namespace spotsim {
 
@@ -232,7 +233,7 @@ std::optional<std::string> chunk_file_problem(std::uint64_t chunk, const std::st
 }
 
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  if (!csv_needs_quoting(text)) return text;
   std::string quoted = "\"";
   for (const char c : text) {
     if (c == '"') quoted += '"';

@@ -59,6 +59,21 @@ SweepState read_sweep_state(const std::string& dir) {
   return state;
 }
 
+namespace {
+// Leftovers of writes cut short by an interruption (a killed sweep leaves its partial runs.csv or chunk behind,
+// ~100 MB each): never renamed into place, so never counted as results, and never reused.
+void remove_atomic_write_leftovers(const std::string& dir) {
+  for (const fs::path& folder : {fs::path(dir), fs::path(dir) / "chunks"}) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!is_atomic_write_leftover(it->path().filename().string())) continue;
+      std::error_code removed;
+      if (it->is_regular_file(removed) || it->is_symlink(removed)) fs::remove(it->path(), removed);
+    }
+  }
+}
+}  // namespace
+
 void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, ShardSelection shard, bool resume) {
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "chunks", ec);
@@ -73,16 +88,12 @@ void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, Shar
     const nlohmann::json old = read_json_file(state_file);
     for (const char* key : {"spec_hash", "traces", "shard", "tool_version", "git_revision"}) {
       if (!old.contains(key) || old[key] != state[key]) {
-        throw InputError(state_file + ": field '" + key + "': expected " + state[key].dump() + " to resume this sweep, got " +
-                         (old.contains(key) ? old[key].dump() : std::string("nothing")) +
+        throw InputError(state_file + ": field '" + key + "': expected " + describe_json(state[key]) +
+                         " to resume this sweep, got " + (old.contains(key) ? describe_json(old[key]) : std::string("nothing")) +
                          "; results of a different spec, trace, shard or build cannot be mixed: use another --out");
       }
     }
-    // Leftovers of writes cut short by an interruption: never renamed into place, so never counted as results.
-    for (const auto& entry : fs::directory_iterator(fs::path(dir) / "chunks")) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind(".chunk-", 0) == 0 && name.find(".tmp.") != std::string::npos) fs::remove(entry.path(), ec);
-    }
+    remove_atomic_write_leftovers(dir);
   }
   write_file_atomically(state_file, state.dump(2) + "\n");
 }

@@ -8,6 +8,7 @@
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "experiments/sweep/sweep_summary_writers.hpp"
 #include "sim/duration.hpp"
+#include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 
 namespace spotsim {
@@ -38,8 +39,9 @@ std::string pareto_marks(const ConfigurationResult& r) {
 
 // The title, the description and the head of the configurations table.
 std::string markdown_preamble(const SweepPlan& plan) {
-  std::string out = "# " + plan.spec.name + "\n\n";
-  if (!plan.spec.description.empty()) out += plan.spec.description + "\n\n";
+  // Names and descriptions come from the spec and the trace files: their control characters are escaped.
+  std::string out = "# " + escape_control_characters(plan.spec.name) + "\n\n";
+  if (!plan.spec.description.empty()) out += escape_control_characters(plan.spec.description) + "\n\n";
   out += std::to_string(plan.run_count()) + " runs: " + std::to_string(plan.configurations.size()) +
          " configurations × " + std::to_string(plan.spec.replications) + " replications, seed " +
          std::to_string(plan.spec.seed) + ", spec " + plan.spec_hash +
@@ -57,7 +59,7 @@ void configuration_row(const SweepPlan& plan, const Configuration& c, const Conf
   const std::size_t cost = metric_index("cost_total", "summary"), time = metric_index("completion_hours", "summary");
   const std::size_t met = metric_index("deadline_met", "summary"), done = metric_index("completed", "summary");
   const auto& s = r.summaries;
-  out += "| " + std::to_string(c.index) + " | " + plan.traces[c.trace].name + " | " + plan.job_label_of(c) + " | `" +
+  out += "| " + std::to_string(c.index) + " | " + escape_markdown_cell(plan.traces[c.trace].name) + " | " + escape_markdown_cell(plan.job_label_of(c)) + " | `" +
          plan.policy_of(c) + "` | `" + plan.checkpoint_of(c) + "` | " + with_interval(s[cost], 2) + " | " +
          format_fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) + " | " + format_fixed(s[time].p95, 2) + " | " +
          format_fixed(s[done].mean, 3) + " | " + format_fixed(s[met].mean, 3) + " | " +
@@ -81,7 +83,7 @@ std::string reference_table_head(const SweepPlan& plan) {
 }
 
 void tuning_row(const SweepPlan& plan, const CheckpointTuning& t, std::string& out) {
-  out += "| " + plan.traces[t.trace].name + " | " + plan.spec.jobs[t.job].label + " | `" + plan.spec.policies[t.policy] +
+  out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " + escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" + plan.spec.policies[t.policy] +
          "` | " + format_duration(t.best_interval) + " | " + with_interval(t.best_metric, 3) + " | " +
          format_duration(t.plausible_low) + " – " + format_duration(t.plausible_high) + " | " +
          hours_or_dash(t.young_interval_hours) + " | " + hours_or_dash(t.daly_interval_hours) + " |\n";
@@ -89,7 +91,7 @@ void tuning_row(const SweepPlan& plan, const CheckpointTuning& t, std::string& o
 
 void reference_rows(const SweepPlan& plan, const CheckpointTuning& t, std::string& out) {
   for (const TuningReference& r : t.references) {
-    out += "| " + plan.traces[t.trace].name + " | " + plan.spec.jobs[t.job].label + " | `" + plan.spec.policies[t.policy] +
+    out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " + escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" + plan.spec.policies[t.policy] +
            "` | `" + plan.checkpoint_of(plan.configurations[r.configuration]) + "` | " + with_interval(r.metric, 3) +
            " | " + signed_interval(r.difference_to_best, 3) + " |\n";
   }

@@ -3,10 +3,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "traces/input_file.hpp"
 
 namespace spotsim {
 
@@ -17,13 +17,7 @@ std::string_view trim(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file for reading");
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
+std::string read_text_file(const std::string& path) { return read_input_file(path); }
 
 TextLines::TextLines(std::string text, std::string file) : text_(std::move(text)), file_(std::move(file)) {}
 

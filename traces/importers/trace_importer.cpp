@@ -71,17 +71,6 @@ std::string text_format(const std::string& content, const std::string& file) {
   return "";
 }
 
-nlohmann::json parse_json_text(const std::string& content, const std::string& file) {
-  try {
-    return nlohmann::json::parse(content);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(file + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
-  } catch (const nlohmann::json::exception& e) {
-    // A number too large for a double ("1e4444") is out_of_range, not a parse_error (found by fuzzing).
-    throw InputError(file + ": not valid JSON: " + e.what());
-  }
-}
-
 bool looks_like_json(const std::string& content) {
   const auto first = content.find_first_not_of(" \t\r\n");
   return first != std::string::npos && (content[first] == '{' || content[first] == '[');
