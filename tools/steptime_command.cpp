@@ -134,7 +134,7 @@ std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const 
   setup.write_gbps = vm["write-gbps"].as<double>();
   setup.read_gbps = vm["read-gbps"].as<double>();
   setup.writers = vm["checkpoint-writers"].as<int>();
-  return std::make_pair(setup, checkpoint_cost(setup, "spotsim steptime"));
+  return std::make_pair(setup, checkpoint_cost(setup, "checkpoint options (--params, --bytes-per-param, --write-gbps, --read-gbps, --checkpoint-writers)"));
 }
 
 std::string file_stem(const std::string& path) {
