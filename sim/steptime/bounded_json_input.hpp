@@ -3,9 +3,11 @@
 //
 // nlohmann's lexer keeps every byte it reads since the start of the current string or number (its `token_string`,
 // for error messages), including the whitespace, punctuation and literals (true/false/null) after it: a 1 MB gzip
-// of 1 GiB of spaces made it hold 1 GiB (3 GB peak with vector growth). This filter counts those bytes with a
-// small scanner of the JSON text (strings, escapes, numbers) and stops the read with an InputError once a run
-// exceeds `max_run_bytes`, so the parser's buffers stay below that bound. It also enforces the total size limit.
+// of 1 GiB of spaces made it hold 1 GiB (3 GB peak with vector growth). The SAX handler calls value_read() after
+// each string, key and number; the bytes read since then are at least what the lexer holds beyond that token, and
+// the token itself was shorter than the previous such stretch. Once a stretch exceeds `max_run_bytes` the read
+// stops with an InputError, so the lexer holds at most about twice that. Checked when a chunk is refilled, so the
+// cost does not depend on the input's size. It also enforces the total size limit.
 #include <cstdint>
 #include <streambuf>
 #include <vector>
@@ -17,20 +19,20 @@ class BoundedJsonInput : public std::streambuf {
   // `source` must outlive this object. Errors are InputError without the file name (the caller adds it).
   BoundedJsonInput(std::streambuf& source, std::uint64_t max_total_bytes, std::uint64_t max_run_bytes);
 
-  std::uint64_t bytes_read() const { return total_; }
+  // The parser has just completed a string, key or number.
+  void value_read() { last_value_end_ = position(); }
+  // Bytes handed to the parser so far.
+  std::uint64_t position() const { return total_ - static_cast<std::uint64_t>(egptr() - gptr()); }
 
  protected:
   int_type underflow() override;
 
  private:
-  void scan(const char* begin, const char* end);
-
   std::streambuf& source_;
   std::uint64_t max_total_, max_run_;
   std::vector<char> buffer_;
-  std::uint64_t total_ = 0;
-  std::uint64_t run_ = 0;  // bytes since the last string or number began: what the lexer is holding
-  bool in_string_ = false, escaped_ = false, in_number_ = false;
+  std::uint64_t total_ = 0;           // bytes taken from the source, including the current chunk
+  std::uint64_t last_value_end_ = 0;  // position() at the last value_read()
 };
 
 }  // namespace spotsim

@@ -105,19 +105,23 @@ constexpr std::size_t kMaxInputTypeBytes = 1u << 20;
 // recognised by (depth, key) without building a DOM. Level 1 is the top-level object.
 class TraceSaxHandler {
  public:
-  TraceSaxHandler(KinetoTrace& trace, const KinetoReadLimits& limits) : trace_(trace), limits_(limits) {}
+  TraceSaxHandler(KinetoTrace& trace, const KinetoReadLimits& limits, BoundedJsonInput& input)
+      : trace_(trace), limits_(limits), input_(input) {}
 
   bool null() { return other_value(); }
   bool boolean(bool) { return other_value(); }
   bool number_integer(std::int64_t v) {
+    input_.value_read();
     if (is_event_timestamp()) return timestamp(v, 0.0);
     return number(static_cast<double>(v));
   }
   bool number_unsigned(std::uint64_t v) {
+    input_.value_read();
     if (is_event_timestamp() && v <= static_cast<std::uint64_t>(INT64_MAX)) return timestamp(static_cast<std::int64_t>(v), 0.0);
     return number(static_cast<double>(v));
   }
   bool number_float(double v, const std::string& text) {
+    input_.value_read();
     if (is_event_timestamp()) {
       // "1712195495505583.250": a double holds this to 0.25 us only, and interval ends (ts + dur) would then
       // not add up; keep the integer microseconds exact and the fraction separately.
@@ -132,6 +136,7 @@ class TraceSaxHandler {
   bool binary(nlohmann::json::binary_t&) { return true; }
 
   bool string(std::string& v) {
+    input_.value_read();
     if (in_event_field()) {
       const std::string& k = key_at(event_depth_);
       if (k == "ph") event_.ph = v;
@@ -154,6 +159,7 @@ class TraceSaxHandler {
   }
 
   bool key(std::string& k) {
+    input_.value_read();
     if (depth_ < kMaxKeyDepth) keys_[static_cast<std::size_t>(depth_)] = k;
     return true;
   }
@@ -507,6 +513,7 @@ class TraceSaxHandler {
 
   KinetoTrace& trace_;
   const KinetoReadLimits& limits_;
+  BoundedJsonInput& input_;
   int depth_ = 0;
   std::array<std::string, kMaxKeyDepth> keys_;
   int events_array_depth_ = 0, devices_array_depth_ = 0, event_depth_ = 0, device_depth_ = 0;
@@ -560,7 +567,7 @@ KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& l
   CompressedTextSource source(path);
   BoundedJsonInput bounded(source, limits.max_json_bytes, limits.max_token_bytes);
   std::istream stream(&bounded);
-  TraceSaxHandler handler(trace, limits);
+  TraceSaxHandler handler(trace, limits, bounded);
   bool ok = false;
   try {
     ok = nlohmann::json::sax_parse(stream, &handler);

@@ -14,7 +14,7 @@ namespace spotsim {
 // which ~65,000 are kept (GPU activities, kernel launches, steps); its longest string is 5 KB and it nests 6 deep.
 // The limits leave 60-800 times that headroom.
 inline constexpr std::uint64_t kMaxTraceJsonBytes = 4ull << 30;    // decompressed JSON text
-inline constexpr std::uint64_t kMaxJsonTokenBytes = 4ull << 20;    // one string/number plus what follows it
+inline constexpr std::uint64_t kMaxJsonTokenBytes = 4ull << 20;    // JSON text between two strings/keys/numbers
 inline constexpr std::size_t kMaxKeptTraceEvents = 4'000'000;      // activities + launches + steps + ops + devices
 inline constexpr std::uint64_t kMaxKeptTextBytes = 64ull << 20;    // interned names, step and operator names
 inline constexpr int kMaxTraceJsonDepth = 64;                      // Kineto nests at most 8 levels
