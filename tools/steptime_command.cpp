@@ -135,7 +135,7 @@ std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const 
   setup.write_gbps = vm["write-gbps"].as<double>();
   setup.read_gbps = vm["read-gbps"].as<double>();
   setup.writers = vm["checkpoint-writers"].as<int>();
-  return std::make_pair(setup, checkpoint_cost(setup, "spotsim steptime"));
+  return std::make_pair(setup, checkpoint_cost(setup, "checkpoint options (--params, --bytes-per-param, --write-gbps, --read-gbps, --checkpoint-writers)"));
 }
 
 std::string file_stem(const std::string& path) {
@@ -172,6 +172,9 @@ int run(const po::variables_map& vm) {
 
   const auto start = std::chrono::steady_clock::now();
   const KinetoTrace trace = read_kineto_trace(path);
+  const std::string skipped = trace.skipped.summary();
+  // Fewer skipped events than read_kineto_trace refuses: the results stand, but the user should know.
+  if (!skipped.empty()) std::cerr << "warning: " << path << ": " << skipped << "\n";
   const StepProfile profile = build_step_profile(trace);
   const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << format_step_profile(trace, profile, read_seconds);
@@ -191,6 +194,7 @@ int run(const po::variables_map& vm) {
     job.notes = "step times from " + path + " (measured on " + measured.name + ", steady state over " +
                 std::to_string(profile.wall.n) + " steps) by spotsim steptime";
   }
+  if (!skipped.empty()) job.notes += (job.notes.empty() ? "" : "; ") + ("trace " + skipped);
   if (checkpoint) {
     std::cout << format_checkpoint(checkpoint->first, checkpoint->second);
     job.checkpoint = checkpoint->second;

@@ -1,5 +1,7 @@
 #include "sim/steptime/compressed_text_source.hpp"
 
+#include <filesystem>
+
 #include "sim/errors.hpp"
 
 namespace spotsim {
@@ -9,6 +11,9 @@ constexpr unsigned kChunkBytes = 1u << 18;  // 256 KiB: large enough that zlib c
 }
 
 CompressedTextSource::CompressedTextSource(const std::string& path) : buffer_(kChunkBytes) {
+  // zlib opens a directory and fails only on the first read, which would read as a corrupt gzip stream.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) throw InputError(path + ": is a directory; expected a trace file");
   file_ = gzopen(path.c_str(), "rb");
   if (file_ == nullptr) throw InputError(path + ": cannot open file for reading");
   gzbuffer(file_, kChunkBytes);

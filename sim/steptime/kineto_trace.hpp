@@ -9,6 +9,7 @@
 
 #include "sim/steptime/kernel_classifier.hpp"
 #include "sim/steptime/op_shape.hpp"
+#include "sim/steptime/skipped_trace_events.hpp"
 
 namespace spotsim {
 
@@ -60,6 +61,7 @@ struct KinetoTrace {
   std::vector<std::string> names;                             // interned activity names
   std::vector<OpShape> ops;  // one per launching operator invocation with usable recorded dimensions
   std::size_t events_read = 0;
+  SkippedTraceEvents skipped;  // events dropped for unusable time fields (few enough to only warn about)
 
   const std::string& name_of(const GpuActivity& a) const { return names[a.name_id]; }
   // The device the trace is about: the one with the most kernel time (a rank's own GPU).

@@ -159,7 +159,7 @@ TEST(KinetoReader, OutOfRangeIntegerFields) {
        "field 'tid'"},
       {R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": -9000000000000000000, "dur": 1},)" +
            kernel + R"( "ts": 9000000000000000000, "args": {}}]})",
-       "field 'ts'"},
+       "1 with an absurd ts"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string path = dir.file("case" + std::to_string(i) + ".json");
