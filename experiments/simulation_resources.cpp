@@ -70,9 +70,9 @@ void check_spill_fits(std::uint64_t replications, std::size_t metrics, const Qua
 }
 
 void check_output_fits(const std::string& path, const std::string& format, std::uint64_t replications,
-                       std::uint64_t free_bytes) {
+                       std::uint64_t row_bytes, std::uint64_t free_bytes) {
   if (format != "csv" && format != "json") return;
-  const std::uint64_t needed = replications * (format == "csv" ? kCsvBytesPerRunAtLeast : kJsonBytesPerRunAtLeast);
+  const std::uint64_t needed = replications * row_bytes;
   if (needed <= free_bytes) return;
   throw InputError("--output " + path + ": " + std::to_string(replications) + " runs in " + format + " take at least " +
                    format_bytes(needed) + ", but only " + format_bytes(free_bytes) + " are free on its disk; " +

@@ -13,9 +13,6 @@ namespace spotsim {
 
 // Per run kept in memory: the RunResult, plus the Python module's columns of it (23 numbers).
 inline constexpr std::uint64_t kInMemoryBytesPerRun = sizeof(RunResult) + 23 * 8;
-// Lower bounds of one per-run row in the streamed outputs (measured rows are ~270 and ~1,150 bytes).
-inline constexpr std::uint64_t kCsvBytesPerRunAtLeast = 150;
-inline constexpr std::uint64_t kJsonBytesPerRunAtLeast = 700;
 
 std::uint64_t available_memory_bytes();                       // MemAvailable, else the physical memory
 std::uint64_t free_disk_bytes(const std::string& directory);  // for an unprivileged user; UINT64_MAX when unknown
@@ -30,8 +27,9 @@ std::uint64_t spill_bytes_at_most(std::uint64_t replications, std::size_t metric
 void check_spill_fits(std::uint64_t replications, std::size_t metrics, const QuantileLimits& limits,
                       std::uint64_t free_bytes);
 
-// InputError unless `replications` rows of `format` (csv, json) fit in `free_bytes` beside `path`.
+// InputError unless `replications` rows of `format` (csv, json), each at least `row_bytes` long, fit in
+// `free_bytes` beside `path`.
 void check_output_fits(const std::string& path, const std::string& format, std::uint64_t replications,
-                       std::uint64_t free_bytes);
+                       std::uint64_t row_bytes, std::uint64_t free_bytes);
 
 }  // namespace spotsim

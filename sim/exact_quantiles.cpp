@@ -160,9 +160,17 @@ void ExactQuantiles::add(double value) {
     if (distinct_->add(order_key(value))) return;
     leave_distinct_mode();
   }
+  store(value);
+}
+
+void ExactQuantiles::store(double value) {
+  if (!spill_ && memory_.size() == limits_.memory_values) spill_memory_values();
+  const std::size_t cap = spill_ ? limits_.spill_block_values : limits_.memory_values;
+  if (memory_.size() == memory_.capacity()) {  // grow as a vector would, but never past the cap
+    memory_.reserve(std::min(std::max<std::size_t>(2 * memory_.capacity(), 1024), cap));
+  }
   memory_.push_back(value);
-  if (!spill_ && memory_.size() > limits_.memory_values) spill_memory_values();
-  if (spill_ && memory_.size() >= limits_.spill_block_values) {
+  if (spill_ && memory_.size() == cap) {
     spill_->append(memory_);
     memory_.clear();
   }
@@ -170,9 +178,11 @@ void ExactQuantiles::add(double value) {
 
 // Too many distinct values for a table: expand it into the array (order does not matter for order statistics).
 void ExactQuantiles::leave_distinct_mode() {
-  memory_.reserve(std::min<std::size_t>(limits_.memory_values, 2 * count_) + 1);
-  for (const auto& [key, n] : distinct_->sorted()) memory_.insert(memory_.end(), n, from_order_key(key));
+  const auto table = distinct_->sorted();
   distinct_.reset();
+  for (const auto& [key, n] : table) {
+    for (std::uint64_t i = 0; i < n; ++i) store(from_order_key(key));
+  }
 }
 
 void ExactQuantiles::spill_memory_values() {

@@ -15,7 +15,7 @@ namespace spotsim {
 
 struct QuantileLimits {
   std::size_t distinct_values = 4096;       // a table of (value, count) while at most this many distinct values
-  std::size_t memory_values = 1u << 19;     // then a plain array, spilled to disk beyond this many values (4 MB)
+  std::size_t memory_values = 1u << 18;     // then a plain array, spilled to disk beyond this many values (2 MB)
   std::size_t spill_block_values = 1u << 16;  // values written to the spill file at once
   std::size_t select_values = 1u << 20;     // a bucket this small is collected and selected in memory (8 MB)
   std::string spill_directory;              // empty: $TMPDIR, else /tmp
@@ -43,6 +43,7 @@ class ExactQuantiles {
   struct DistinctTable;
   struct SpillFile;
   void leave_distinct_mode();
+  void store(double value);  // into memory, or the block bound for the spill file
   void spill_memory_values();
   std::vector<double> select_from_distinct(std::span<const std::uint64_t> ranks) const;
   std::vector<double> select_from_memory(std::span<const std::uint64_t> ranks);
