@@ -60,8 +60,14 @@ std::uint64_t spill_bytes_at_most(std::uint64_t replications, std::size_t metric
 void check_spill_fits(std::uint64_t replications, std::size_t metrics, const QuantileLimits& limits,
                       std::uint64_t free_bytes) {
   const std::uint64_t needed = spill_bytes_at_most(replications, metrics, limits);
-  if (needed <= free_bytes) return;
   const std::string directory = spill_directory(limits);
+  if (needed == 0) return;
+  if (needed <= free_bytes) {
+    if (access(directory.c_str(), W_OK | X_OK) == 0) return;
+    throw InputError("--replications " + std::to_string(replications) + ": the exact percentiles write values beyond " +
+                     std::to_string(limits.memory_values) + " per metric to a temporary file, but " + directory +
+                     " is not a writable directory; set TMPDIR to one with " + format_bytes(needed) + " free");
+  }
   throw InputError("--replications " + std::to_string(replications) + ": the exact percentiles keep " +
                    std::to_string(limits.memory_values) + " values per metric in memory and write the rest to " +
                    directory + ", up to " + format_bytes(needed) + " for " + std::to_string(metrics) +

@@ -26,10 +26,14 @@ void append_nested(std::string& out, const std::string& text, const std::string&
 
 // Checked after every block, so that a full disk stops the run at once rather than after all of it.
 void write_or_fail(std::ostream& out, std::string& text, const std::string& name) {
+  if (text.empty()) return;
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   text.clear();
   if (!out) throw InputError(name + ": write failed (disk full?)");
 }
+
+// Rows are written out whenever this much text is pending, so a block's text never needs much memory.
+constexpr std::size_t kPendingText = std::size_t{1} << 20;
 
 // The shortest a run's row can be: every number as short as it renders ("0"), less a little for the one metric
 // (regret) that renders longer at zero than at its shortest. A true lower bound, so a refusal is never wrong.
@@ -68,6 +72,7 @@ void CsvRunWriter::add(std::span<const RunResult> runs) {
     text_ += ',' + std::to_string(r.spot_starts) + ',' + std::to_string(r.on_demand_starts) + ',' +
              format_number(r.trace_start_hours) + ',' + std::to_string(r.events) + ',' + std::to_string(r.fingerprint) +
              '\n';
+    if (text_.size() >= kPendingText) write_or_fail(out_, text_, name_);
   }
   write_or_fail(out_, text_, name_);
 }
@@ -95,6 +100,7 @@ void JsonReportWriter::add(std::span<const RunResult> runs) {
     text_ += any_run_ ? ",\n    " : "\n    ";
     any_run_ = true;
     append_nested(text_, row.dump(2), "    ");
+    if (text_.size() >= kPendingText) write_or_fail(out_, text_, name_);
   }
   write_or_fail(out_, text_, name_);
 }

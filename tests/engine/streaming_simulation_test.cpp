@@ -236,6 +236,9 @@ TEST(StreamingSimulation, RefusalsSayWhatToDoInstead) {
   EXPECT_NE(spill.find("136.0 GB"), std::string::npos) << spill;
   EXPECT_NE(spill.find("TMPDIR"), std::string::npos) << spill;
   EXPECT_EQ(message([&] { check_spill_fits(limits.memory_values, 17, limits, 0); }), "(no error)");
+  const std::string unwritable = message([&] { check_spill_fits(1'000'000, 17, limits, UINT64_MAX); });
+  EXPECT_NE(unwritable.find("/some/dir is not a writable directory"), std::string::npos) << unwritable;
+  EXPECT_NE(unwritable.find("TMPDIR"), std::string::npos) << unwritable;
 
   const std::string output = message([] { check_output_fits("big.json", "json", 1'000'000'000, 500, std::uint64_t{1} << 30); });
   EXPECT_NE(output.find("big.json"), std::string::npos) << output;
