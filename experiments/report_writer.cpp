@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "experiments/run_metrics.hpp"
+#include "experiments/streaming_report.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
 
@@ -40,7 +41,7 @@ std::string report_table(const SimulationReport& report) {
       << " s, deadline "
       << (job["deadline_hours"].is_null() ? std::string("none") : format_number(job["deadline_hours"].get<double>()) + " h")
       << "\n";
-  out << report.runs.size() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n\n";
+  out << m["replications"].get<std::uint64_t>() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   %s\n", "metric", "unit", "mean", "sd",
                 "p50", "p95", "p99", "95% CI of mean");
@@ -59,9 +60,7 @@ std::string report_table(const SimulationReport& report) {
   return out.str();
 }
 
-std::string report_json(const SimulationReport& report) {
-  nlohmann::json doc;
-  doc["manifest"] = report.manifest;
+nlohmann::json report_summary_json(const SimulationReport& report) {
   nlohmann::json summary = nlohmann::json::object();
   const auto metrics = run_metrics();
   for (std::size_t i = 0; i < metrics.size(); ++i) {
@@ -69,37 +68,23 @@ std::string report_json(const SimulationReport& report) {
     summary[metrics[i].name] = summary_json(report.summaries[i]);
     summary[metrics[i].name]["unit"] = metrics[i].unit;
   }
-  doc["summary"] = summary;
-  nlohmann::json runs = nlohmann::json::array();
-  for (const RunResult& r : report.runs) {
-    nlohmann::json row = {{"replication", r.replication}};
-    for (const auto& metric : metrics) {
-      const double v = metric.value(r);
-      if (!std::isnan(v)) row[metric.name] = v;
-    }
-    row["spot_starts"] = r.spot_starts;
-    row["on_demand_starts"] = r.on_demand_starts;
-    row["trace_start_hours"] = r.trace_start_hours;
-    row["events"] = r.events;
-    row["fingerprint"] = r.fingerprint;
-    runs.push_back(row);
-  }
-  doc["runs"] = runs;
-  return doc.dump(2) + "\n";
+  return summary;
+}
+
+std::string report_json(const SimulationReport& report) {
+  std::ostringstream out;
+  JsonReportWriter writer(out, "JSON report");
+  writer.begin(report.manifest);
+  writer.add(report.runs);
+  writer.finish(report);
+  return out.str();
 }
 
 std::string report_csv(const SimulationReport& report) {
   std::ostringstream out;
-  const auto metrics = run_metrics();
-  out << "replication";
-  for (const auto& metric : metrics) out << "," << metric.name;
-  out << ",spot_starts,on_demand_starts,trace_start_hours,events,fingerprint\n";
-  for (const RunResult& r : report.runs) {
-    out << r.replication;
-    for (const auto& metric : metrics) out << "," << format_number(metric.value(r));
-    out << "," << r.spot_starts << "," << r.on_demand_starts << "," << format_number(r.trace_start_hours) << ","
-        << r.events << "," << r.fingerprint << "\n";
-  }
+  CsvRunWriter writer(out, "CSV report");
+  writer.begin(report.manifest);
+  writer.add(report.runs);
   return out.str();
 }
 

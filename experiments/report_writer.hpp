@@ -7,9 +7,13 @@
 
 namespace spotsim {
 
+// Whole reports with their runs in memory (the Python module, tests); the CLI streams the same bytes through
+// experiments/streaming_report.hpp. The table needs only the manifest and summaries.
 std::string report_table(const SimulationReport& report);
 std::string report_json(const SimulationReport& report);
 std::string report_csv(const SimulationReport& report);
+// The JSON's "summary" object: {metric: {n, mean, ..., unit}} for the metrics the runs have.
+nlohmann::json report_summary_json(const SimulationReport& report);
 // Shortest round-trip formatting of a double ("%.17g" trimmed), so text outputs are exact and stable.
 std::string format_number(double value);
 

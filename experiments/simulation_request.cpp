@@ -1,11 +1,13 @@
 #include "experiments/simulation_request.hpp"
 
 #include "experiments/run_metrics.hpp"
+#include "experiments/simulation_resources.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
-#include "sim/replication_runner.hpp"
+#include "sim/replication_stream.hpp"
+#include "sim/streaming_summary.hpp"
 #include "spotsim/version.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
@@ -48,7 +50,8 @@ bool is_cant_be_late_mode(const std::string& mode) {
   return mode == "cant-be-late";
 }
 
-SimulationReport run_simulation(const SimulationRequest& request) {
+SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
+                                 const QuantileLimits& limits) {
   const std::string trace_path = locate_trace(request.trace);
   const SpotMarket market = read_trace_file(trace_path);
   const PolicyRegistry registry = builtin_policy_registry();
@@ -66,14 +69,6 @@ SimulationReport run_simulation(const SimulationRequest& request) {
   scenario.compute_optimum(request.regret);
 
   SimulationReport report;
-  report.runs = run_replications(scenario, factories,
-                                 ReplicationPlan{request.seed, 0, request.replications, request.threads});
-  for (const MetricDefinition& metric : run_metrics()) {
-    std::vector<double> values;
-    values.reserve(report.runs.size());
-    for (const RunResult& r : report.runs) values.push_back(metric.value(r));
-    report.summaries.push_back(summarize(values));
-  }
   // Thread count is deliberately absent: it never changes a result.
   report.manifest = {
       {"tool", "spotsim"},
@@ -99,6 +94,47 @@ SimulationReport run_simulation(const SimulationRequest& request) {
     report.manifest["job"]["steps"] = request.gpu_step_times->steps;
     report.manifest["job"]["step_time_s_by_gpu"] = request.gpu_step_times->step_time_s;
   }
+
+  // Each metric's values in replication order, as summarize() would see them; the runs themselves are not kept.
+  const auto metrics = run_metrics();
+  check_spill_fits(request.replications, metrics.size(), limits, free_disk_bytes(spill_directory(limits)));
+  std::vector<StreamingSummary> summaries;
+  for (std::size_t m = 0; m < metrics.size(); ++m) summaries.emplace_back(limits);
+  bool begun = false;
+  stream_replications(scenario, factories, ReplicationPlan{request.seed, 0, request.replications, request.threads},
+                      [&](std::span<const RunResult> runs) {
+                        for (std::size_t m = 0; m < metrics.size(); ++m) {
+                          for (const RunResult& r : runs) summaries[m].add(metrics[m].value(r));
+                        }
+                        if (!consumer) return;
+                        if (!begun) consumer->begin(report.manifest);
+                        begun = true;
+                        consumer->add(runs);
+                      });
+  for (StreamingSummary& summary : summaries) report.summaries.push_back(summary.finish());
+  return report;
+}
+
+namespace {
+// Keeps every run: the in-memory report of the Python module and the tests.
+class RunCollector final : public RunConsumer {
+ public:
+  explicit RunCollector(std::vector<RunResult>& runs) : runs_(runs) {}
+  void begin(const nlohmann::json&) override {}
+  void add(std::span<const RunResult> runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
+
+ private:
+  std::vector<RunResult>& runs_;
+};
+}  // namespace
+
+SimulationReport run_simulation(const SimulationRequest& request) {
+  check_runs_fit_in_memory(request.replications, available_memory_bytes());
+  std::vector<RunResult> runs;
+  runs.reserve(request.replications);
+  RunCollector collector(runs);
+  SimulationReport report = run_simulation(request, &collector);
+  report.runs = std::move(runs);
   return report;
 }
 

@@ -3,6 +3,7 @@
 // run_simulation() executes. Keeping it a plain struct lets every front end share one code path.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "experiments/job_reader.hpp"
 #include "sim/job.hpp"
 #include "sim/run_result.hpp"
+#include "sim/exact_quantiles.hpp"
 #include "sim/scenario.hpp"
 #include "sim/statistics.hpp"
 
@@ -34,10 +36,27 @@ struct SimulationRequest {
 
 struct SimulationReport {
   nlohmann::json manifest;  // version, git revision, full configuration, seed
-  std::vector<RunResult> runs;
+  std::vector<RunResult> runs;     // every run, in replication order; empty when they were streamed
   std::vector<Summary> summaries;  // one per entry of run_metrics()
 };
 
+// Receives the runs as they are computed, for outputs that stream them (the CLI's CSV and JSON).
+class RunConsumer {
+ public:
+  virtual ~RunConsumer() = default;
+  virtual void begin(const nlohmann::json& manifest) = 0;  // once, when the first block of runs is ready
+  virtual void add(std::span<const RunResult> runs) = 0;    // blocks, in replication order
+};
+
+// Runs the request in bounded memory whatever the replication count: runs go to `consumer` (may be null) block by
+// block and are not kept (report.runs stays empty); summaries are accumulated as they come (sim/streaming_summary.hpp),
+// spilling values for the exact percentiles beyond `limits`. Refuses (InputError) before starting when the spill
+// could not fit on its disk.
+SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
+                                 const QuantileLimits& limits = {});
+
+// The same, keeping every run in report.runs (the Python module, tests): refused before starting when they would
+// not fit in the memory available.
 SimulationReport run_simulation(const SimulationRequest& request);
 
 // --mode: "event" (false) or "cant-be-late" (true); InputError otherwise.

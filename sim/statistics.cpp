@@ -9,12 +9,20 @@
 
 namespace spotsim {
 
+PercentilePosition percentile_position(std::size_t n, double q) {
+  const double h = q * static_cast<double>(n - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  return {lo, std::min(lo + 1, n - 1), h - static_cast<double>(lo)};
+}
+
+double interpolate_percentile(const PercentilePosition& at, double lo_value, double hi_value) {
+  return lo_value + at.weight * (hi_value - lo_value);
+}
+
 double percentile_sorted(std::span<const double> sorted, double q) {
   if (sorted.empty()) return NAN;
-  const double h = q * static_cast<double>(sorted.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+  const PercentilePosition at = percentile_position(sorted.size(), q);
+  return interpolate_percentile(at, sorted[at.lo], sorted[at.hi]);
 }
 
 double student_t_quantile(double dof, double p) {
@@ -34,17 +42,9 @@ Summary summarize(std::span<const double> values, double confidence) {
     s.mean = s.sd = s.min = s.max = s.p50 = s.p95 = s.p99 = s.ci_low = s.ci_high = NAN;
     return s;
   }
-  // Welford's update: numerically stable in one pass.
-  double mean = 0.0, m2 = 0.0;
-  std::size_t k = 0;
-  for (double v : values) {
-    ++k;
-    const double delta = v - mean;
-    mean += delta / static_cast<double>(k);
-    m2 += delta * (v - mean);
-  }
-  s.mean = mean;
-  s.sd = s.n > 1 ? std::sqrt(m2 / static_cast<double>(s.n - 1)) : 0.0;
+  RunningMoments moments;  // Welford's update: numerically stable in one pass
+  for (double v : values) moments.add(v);
+  apply_moments(moments, confidence, s);
   std::vector<double> sorted(values.begin(), values.end());
   std::sort(sorted.begin(), sorted.end());
   s.min = sorted.front();
@@ -52,6 +52,13 @@ Summary summarize(std::span<const double> values, double confidence) {
   s.p50 = percentile_sorted(sorted, 0.50);
   s.p95 = percentile_sorted(sorted, 0.95);
   s.p99 = percentile_sorted(sorted, 0.99);
+  return s;
+}
+
+void apply_moments(const RunningMoments& moments, double confidence, Summary& s) {
+  s.n = moments.n;
+  s.mean = moments.mean;
+  s.sd = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1)) : 0.0;
   if (s.n > 1) {
     const double half = student_t_quantile(static_cast<double>(s.n - 1), 0.5 + confidence / 2.0) * s.sd /
                         std::sqrt(static_cast<double>(s.n));
@@ -60,7 +67,6 @@ Summary summarize(std::span<const double> values, double confidence) {
   } else {
     s.ci_low = s.ci_high = s.mean;
   }
-  return s;
 }
 
 }  // namespace spotsim

@@ -25,6 +25,34 @@ struct Summary {
 // `sorted` must be ascending; q in [0, 1].
 double percentile_sorted(std::span<const double> sorted, double q);
 
+// Where type 7 puts quantile q among n ascending values: between the order statistics of 0-based ranks `lo` and
+// `hi` (= lo + 1, or lo at the top), at fraction `weight` of the way. Shared by percentile_sorted() and the
+// streaming summaries (sim/streaming_summary.hpp), which fetch the two order statistics without sorting.
+struct PercentilePosition {
+  std::size_t lo = 0;
+  std::size_t hi = 0;
+  double weight = 0.0;
+};
+PercentilePosition percentile_position(std::size_t n, double q);
+double interpolate_percentile(const PercentilePosition& at, double lo_value, double hi_value);
+
+// Welford's running mean and sum of squared deviations, in the order values are added. summarize() and the
+// streaming summaries both use it, so both sum in the same floating-point order and agree to the last bit.
+struct RunningMoments {
+  std::size_t n = 0;
+  double mean = 0.0;
+  double m2 = 0.0;
+  void add(double v) {
+    ++n;
+    const double delta = v - mean;
+    mean += delta / static_cast<double>(n);
+    m2 += delta * (v - mean);
+  }
+};
+
+// Sets s.n, mean, sd, ci_low and ci_high from the moments (n >= 1).
+void apply_moments(const RunningMoments& moments, double confidence, Summary& s);
+
 // Two-sided Student-t quantile t_{dof}(p), via Boost.Math.
 double student_t_quantile(double dof, double p);
 

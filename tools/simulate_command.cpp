@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "experiments/job_reader.hpp"
-#include "experiments/report_writer.hpp"
 #include "experiments/simulation_request.hpp"
+#include "experiments/streaming_report.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
@@ -164,9 +164,10 @@ int simulate_command(int argc, const char* const* argv) {
     }
     const std::string format = output_format_option(vm);
     const SimulationRequest request = request_from(vm);
-    const SimulationReport report = run_simulation(request);
-    const std::string text = format == "json" ? report_json(report) : format == "csv" ? report_csv(report) : report_table(report);
-    emit_output(vm, text, program);
+    // Streamed: per-run rows go out as they are computed, so memory stays bounded at any replication count.
+    const std::string output = vm.count("output") ? vm["output"].as<std::string>() : std::string();
+    write_simulation(request, format, output, std::cout);
+    if (!output.empty()) std::cerr << program << ": wrote " << output << "\n";
     return 0;
   } catch (const InputError& e) {
     std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";

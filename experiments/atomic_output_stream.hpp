@@ -1,0 +1,37 @@
+#pragma once
+// The streaming counterpart of write_file_atomically (experiments/atomic_file.hpp), for outputs too large to hold in
+// memory: text goes to a temporary file beside the target as it is produced, and only commit() (fsync, then
+// rename) makes it the target. Destroyed without commit() (an error, an exception), it removes the temporary file,
+// so the target is either the complete new output or left as it was.
+#include <memory>
+#include <ostream>
+#include <string>
+
+namespace spotsim {
+
+// Creates a new file beside `target` named .<target name>.tmp.<random hex>, exclusively and without following a
+// link (O_CREAT | O_EXCL | O_NOFOLLOW); returns its descriptor and sets `temp_path`. InputError when it cannot.
+int create_temp_file_beside(const std::string& target, std::string& temp_path);
+
+class AtomicOutputStream {
+ public:
+  explicit AtomicOutputStream(std::string path);  // creates the temporary file at once: a bad path fails early
+  ~AtomicOutputStream();
+  AtomicOutputStream(const AtomicOutputStream&) = delete;
+  AtomicOutputStream& operator=(const AtomicOutputStream&) = delete;
+
+  std::ostream& stream();
+  // Throws InputError naming the file if a write failed so far (disk full): lets a long run stop early.
+  void check() const;
+  void commit();
+
+ private:
+  class FileBuffer;
+  std::string path_;
+  std::string temp_path_;
+  std::unique_ptr<FileBuffer> buffer_;
+  std::unique_ptr<std::ostream> stream_;
+  bool committed_ = false;
+};
+
+}  // namespace spotsim
