@@ -9,7 +9,6 @@
 namespace spotsim {
 
 namespace {
-constexpr double kShortestLifetime = 1e-9;  // hours
 
 std::size_t event_count(const std::vector<LifetimeRecord>& records) {
   const auto d = static_cast<std::size_t>(std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
@@ -47,7 +46,7 @@ WeibullLifetime fit_weibull_mle(const std::vector<LifetimeRecord>& records) {
   std::vector<double> x, log_x;
   double mean_event_log = 0.0;
   for (const auto& r : records) {
-    const double t = std::max(r.hours, kShortestLifetime) / scale_out;
+    const double t = std::max(r.hours, kShortestLifetimeHours) / scale_out;
     x.push_back(t);
     log_x.push_back(std::log(t));
     if (r.preempted) mean_event_log += std::log(t);
@@ -64,8 +63,11 @@ WeibullLifetime fit_weibull_mle(const std::vector<LifetimeRecord>& records) {
   };
   double lo = std::log(0.02), hi = std::log(100.0);
   for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
+    const double mid = 0.5 * (lo + hi), was_lo = lo, was_hi = hi;
     (profile(std::exp(mid)) > 0.0 ? hi : lo) = mid;
+    // The bracket no longer moves (about 55 halvings reach adjacent doubles). The next midpoint depends on the
+    // bracket alone, so every later step would leave it unchanged too: stopping gives the 200-step k exactly.
+    if (lo == was_lo && hi == was_hi) break;
   }
   const double k = std::exp(0.5 * (lo + hi));
   double sum = 0.0;
@@ -102,7 +104,7 @@ double censored_log_likelihood(const std::vector<LifetimeRecord>& records, const
                                const std::function<double(double)>& survival) {
   double total = 0.0;
   for (const auto& r : records) {
-    const double t = std::max(r.hours, kShortestLifetime);
+    const double t = std::max(r.hours, kShortestLifetimeHours);
     total += std::log(r.preempted ? density(t) : survival(t));
   }
   return total;
