@@ -12,10 +12,6 @@ namespace spotsim {
 
 namespace {
 
-double raw_cdf(const BathtubParameters& p, double t) {
-  return p.A * (1.0 - std::exp(-t / p.tau1_hours) + std::exp((t - p.b_hours) / p.tau2_hours));
-}
-
 BathtubParameters from_vector(const Eigen::VectorXd& x) {
   BathtubParameters p;
   p.A = x[0];
@@ -37,9 +33,13 @@ std::vector<ParameterBounds> bathtub_bounds(double t_max) {
 
 }  // namespace
 
+double bathtub_raw_cdf(const BathtubParameters& p, double t) {
+  return p.A * (1.0 - std::exp(-t / p.tau1_hours) + std::exp((t - p.b_hours) / p.tau2_hours));
+}
+
 double bathtub_formula_cdf(const BathtubParameters& p, double t) {
   if (t < 0.0) return 0.0;
-  return std::clamp(raw_cdf(p, t), 0.0, 1.0);
+  return std::clamp(bathtub_raw_cdf(p, t), 0.0, 1.0);
 }
 
 double bathtub_formula_density(const BathtubParameters& p, double t) {
@@ -82,41 +82,19 @@ BathtubFit fit_bathtub_least_squares(const EmpiricalCdf& target, const StepProgr
   return best;
 }
 
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, const BathtubParameters& p) {
-  return bathtub_log_likelihood(records, longest_event(records), p);
-}
-
-// One pass: the feasibility of each censored record is checked where its survival is computed. The terms are added
-// in record order, exactly as censored_log_likelihood adds them, so the value is the same double.
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, double longest_event_hours,
-                              const BathtubParameters& p) {
-  if (raw_cdf(p, longest_event_hours) > 1.0) return -INFINITY;
-  double total = 0.0;
-  for (const auto& r : records) {
-    const double t = std::max(r.hours, kShortestLifetimeHours);
-    if (r.preempted) {
-      total += std::log(bathtub_formula_density(p, t));
-    } else {
-      const double f = raw_cdf(p, r.hours);
-      if (f >= 1.0) return -INFINITY;
-      total += std::log(1.0 - (t == r.hours ? f : raw_cdf(p, t)));
-    }
-  }
-  return total;
-}
-
 BathtubFit fit_bathtub_mle(const std::vector<LifetimeRecord>& records, const std::vector<BathtubParameters>& starts,
                            const StepProgress& progress) {
   const double t_max = longest_event(records);
   if (!(t_max > 0.0)) throw InputError("bathtub fit: expected a preempted lifetime longer than 0");
   const auto bounds = bathtub_bounds(t_max);
-  const auto objective = [&](const Eigen::VectorXd& x) { return -bathtub_log_likelihood(records, t_max, from_vector(x)); };
+  BathtubLikelihood log_likelihood(records);
+  const auto objective = [&](const Eigen::VectorXd& x) { return -log_likelihood(from_vector(x)); };
   BathtubFit best;
   double best_value = INFINITY;
   for (const BathtubParameters& start : starts) {
     // Move the start inside the feasible set: a later deadline rush (larger b), then a lower plateau.
     BathtubParameters p = start;
-    for (int i = 0; i < 400 && !std::isfinite(bathtub_log_likelihood(records, t_max, p)); ++i) {
+    for (int i = 0; i < 400 && !std::isfinite(log_likelihood(p)); ++i) {
       if (p.b_hours + p.tau2_hours < 0.999 * bounds[3].upper) p.b_hours += p.tau2_hours;
       else p.A = std::max(0.9 * p.A, 2e-4);
     }

@@ -16,11 +16,13 @@
 
 #include "traces/bathtub_lifetime.hpp"
 #include "traces/empirical_lifetime.hpp"
+#include "traces/fit/bathtub_likelihood.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
 
 namespace spotsim {
 
-// The formula above, clamped to [0, 1] (no cap: fits use the formula itself).
+// The formula above as it stands, and clamped to [0, 1] (no cap: fits use the formula itself).
+double bathtub_raw_cdf(const BathtubParameters& p, double t);
 double bathtub_formula_cdf(const BathtubParameters& p, double t);
 double bathtub_formula_density(const BathtubParameters& p, double t);
 
@@ -39,11 +41,5 @@ BathtubFit fit_bathtub_least_squares(const EmpiricalCdf& target, const StepProgr
 // Each start is first moved into the feasible set; the best optimum over the starts is kept.
 BathtubFit fit_bathtub_mle(const std::vector<LifetimeRecord>& records, const std::vector<BathtubParameters>& starts,
                            const StepProgress& progress = {});
-
-// The censored log-likelihood (parametric_fits.hpp), or -inf outside the feasible set above. The second form takes
-// longest_event(records) already computed: the likelihood search evaluates it thousands of times.
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, const BathtubParameters& p);
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, double longest_event_hours,
-                              const BathtubParameters& p);
 
 }  // namespace spotsim
