@@ -1,4 +1,8 @@
 // `spotsim trace fit`: exponential, Weibull and bathtub lifetimes fitted to recorded lifetimes, side by side.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -29,21 +33,63 @@ po::options_description fit_options() {
       ("nodes", po::value<int>()->default_value(1),
        "availability recordings: an uptime is a stretch with at least this many instances obtainable")
       ("format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")
-      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
+      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
+      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
   po::options_description all;
   all.add(general).add(input_options());
   return all;
 }
 
+// One line on stderr while a long fit runs, only on a terminal, at most once a second (nothing for a fit that
+// ends within a second), erased before the result is written. The sweep's line (experiments/sweep/progress_line)
+// counts runs; a fit has stages of unknown length instead, so this one names the stage and its share done.
+class FitProgressLine {
+ public:
+  explicit FitProgressLine(bool wanted) : enabled_(wanted && isatty(STDERR_FILENO)), last_(now()) {}
+  ~FitProgressLine() { clear(); }
+  FitProgressLine(const FitProgressLine&) = delete;
+  FitProgressLine& operator=(const FitProgressLine&) = delete;
+
+  // A callback for fit_lifetime_models that prefixes the group being fitted.
+  FitProgress for_group(const std::string& group, std::size_t index, std::size_t count) {
+    if (!enabled_) return {};
+    return [this, prefix = "group " + group + " (" + std::to_string(index + 1) + "/" + std::to_string(count) + "): "](
+               const std::string& step, double fraction) { show(prefix + step, fraction); };
+  }
+
+  void clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+
+ private:
+  static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+  void show(const std::string& step, double fraction) {
+    const double t = now();
+    if (t - last_ < 1.0) return;
+    last_ = t;
+    char percent[16];
+    std::snprintf(percent, sizeof percent, ": %.0f%%", 100.0 * std::clamp(fraction, 0.0, 1.0));
+    std::cerr << "\rspotsim trace fit: fitting " << step << percent << "\033[K" << std::flush;
+    shown_ = true;
+  }
+
+  bool enabled_;
+  bool shown_ = false;
+  double last_;
+};
+
 using Groups = std::map<std::string, std::vector<LifetimeRecord>>;
 
 Groups group_records(const ImportedTrace& imported, const std::string& group_by, int nodes) {
-  std::vector<LabeledLifetime> labeled = imported.lifetimes;
-  if (labeled.empty()) {
+  std::vector<LabeledLifetime> uptimes;  // only for recordings without lifetime records (no copy of those)
+  if (imported.lifetimes.empty()) {
     for (const Zone& zone : imported.market.zones) {
-      for (const auto& r : uptime_records(zone, imported.market.span, nodes)) labeled.push_back({r, zone.name, zone.instance_type});
+      for (const auto& r : uptime_records(zone, imported.market.span, nodes)) uptimes.push_back({r, zone.name, zone.instance_type});
     }
   }
+  const std::vector<LabeledLifetime>& labeled = imported.lifetimes.empty() ? uptimes : imported.lifetimes;
   Groups groups;
   for (const auto& l : labeled) {
     std::string key = "all";
@@ -130,22 +176,26 @@ int fit(int argc, const char* const* argv, const std::string& program) {
   const int nodes = vm["nodes"].as<int>();
   if (nodes < 1 || nodes > 100000) throw InputError("--nodes: expected 1 to 100000");
   const int min_preempted = vm["min-preempted"].as<int>();
+  if (min_preempted < 0) throw InputError("--min-preempted: expected a count >= 0, got " + std::to_string(min_preempted));
   const std::string format = table_or_json(vm);
   const ImportedTrace imported = import_inputs(vm);
   const Groups groups = group_records(imported, group_by, nodes);
   nlohmann::json json_groups = nlohmann::json::array();
   std::string table;
+  FitProgressLine progress(!vm.count("quiet"));
+  std::size_t index = 0;
   for (const auto& [group, records] : groups) {
     const auto preempted = std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; });
     if (preempted < std::max(1, min_preempted)) {
       table += "group " + group + ": skipped (" + std::to_string(preempted) + " preempted records)\n";
+      ++index;
       continue;
     }
-    std::vector<LifetimeFitReport> reports;
-    for (FitMethod m : methods) reports.push_back(fit_lifetime_models(records, m));
+    const auto reports = fit_lifetime_models(records, methods, progress.for_group(group, index++, groups.size()));
     json_groups.push_back(report_json(group, reports));
     table += report_table(group, reports);
   }
+  progress.clear();
   if (json_groups.empty()) throw InputError("no group has enough preempted records to fit (see --min-preempted)");
   const nlohmann::json doc = {{"input_format", imported.format}, {"group_by", group_by}, {"groups", json_groups}};
   emit(vm, format == "json" ? doc.dump(2) + "\n" : table, program);
