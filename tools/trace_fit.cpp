@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "sim/errors.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
+#include "traces/fit/parametric_fits.hpp"
 #include "traces/fit/uptime_records.hpp"
 #include "traces/trace_writer.hpp"
 
@@ -101,6 +103,47 @@ Groups group_records(const ImportedTrace& imported, const std::string& group_by,
   return groups;
 }
 
+// A fit needs two distinct preempted lifetimes the fits can tell from 0 (longer than kShortestLifetimeHours): with
+// a single one, least squares has one point to match and every model "fits" it with meaningless parameters.
+constexpr std::size_t kMinDistinctPreemptions = 2;
+
+// Why a group is not fitted, or "" to fit it.
+std::string reason_to_skip(const std::vector<LifetimeRecord>& records, int min_preempted) {
+  std::vector<double> preempted;
+  for (const auto& r : records) {
+    if (r.preempted) preempted.push_back(r.hours);
+  }
+  if (preempted.size() < static_cast<std::size_t>(std::max(1, min_preempted))) {
+    return std::to_string(preempted.size()) + " preempted records; --min-preempted is " + std::to_string(std::max(1, min_preempted));
+  }
+  std::sort(preempted.begin(), preempted.end());
+  preempted.erase(std::unique(preempted.begin(), preempted.end()), preempted.end());
+  const auto usable = static_cast<std::size_t>(std::count_if(preempted.begin(), preempted.end(), [](double h) { return h > kShortestLifetimeHours; }));
+  if (usable < kMinDistinctPreemptions) {
+    return std::to_string(usable) + " distinct preempted lifetime" + (usable == 1 ? "" : "s") +
+           " longer than 1e-9 h; a fit needs at least " + std::to_string(kMinDistinctPreemptions);
+  }
+  return "";
+}
+
+// "a.csv" or "a.csv, b.csv": where an error came from.
+std::string inputs_named(const po::variables_map& vm) {
+  std::string names;
+  for (const auto& input : vm["input"].as<std::vector<std::string>>()) names += (names.empty() ? "" : ", ") + input;
+  return names;
+}
+
+// A directory would otherwise read as empty text and fail format detection with a vague message.
+void reject_directories(const po::variables_map& vm) {
+  if (!vm.count("input")) return;  // import_inputs says "no input file given"
+  for (const auto& input : vm["input"].as<std::vector<std::string>>()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(input, ec)) {
+      throw InputError(input + ": is a directory; expected a file of lifetimes or a trace (see --from)");
+    }
+  }
+}
+
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 nlohmann::json report_json(const std::string& group, const std::vector<LifetimeFitReport>& reports) {
@@ -178,25 +221,42 @@ int fit(int argc, const char* const* argv, const std::string& program) {
   const int min_preempted = vm["min-preempted"].as<int>();
   if (min_preempted < 0) throw InputError("--min-preempted: expected a count >= 0, got " + std::to_string(min_preempted));
   const std::string format = table_or_json(vm);
+  reject_directories(vm);
   const ImportedTrace imported = import_inputs(vm);
   const Groups groups = group_records(imported, group_by, nodes);
+  if (groups.empty()) {
+    throw InputError(inputs_named(vm) + ": no lifetimes to fit; expected lifetime records, node events, recorded "
+                     "preemptions or an availability recording (a trace's lifetime model is not data)");
+  }
   nlohmann::json json_groups = nlohmann::json::array();
   std::string table;
+  std::vector<std::string> skipped;
   FitProgressLine progress(!vm.count("quiet"));
   std::size_t index = 0;
   for (const auto& [group, records] : groups) {
-    const auto preempted = std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; });
-    if (preempted < std::max(1, min_preempted)) {
-      table += "group " + group + ": skipped (" + std::to_string(preempted) + " preempted records)\n";
+    const std::string reason = reason_to_skip(records, min_preempted);
+    if (!reason.empty()) {
+      table += "group " + group + ": skipped (" + reason + ")\n";
+      skipped.push_back("group " + group + ": " + reason);
       ++index;
       continue;
     }
-    const auto reports = fit_lifetime_models(records, methods, progress.for_group(group, index++, groups.size()));
+    std::vector<LifetimeFitReport> reports;
+    try {
+      reports = fit_lifetime_models(records, methods, progress.for_group(group, index++, groups.size()));
+    } catch (const InputError& e) {
+      throw InputError(inputs_named(vm) + ", group " + group + ": " + e.what());
+    }
     json_groups.push_back(report_json(group, reports));
     table += report_table(group, reports);
   }
   progress.clear();
-  if (json_groups.empty()) throw InputError("no group has enough preempted records to fit (see --min-preempted)");
+  if (json_groups.empty()) {
+    std::string reasons;
+    for (std::size_t i = 0; i < skipped.size() && i < 3; ++i) reasons += (i ? "; " : "") + skipped[i];
+    if (skipped.size() > 3) reasons += "; and " + std::to_string(skipped.size() - 3) + " more";
+    throw InputError(inputs_named(vm) + ": no group can be fitted (" + reasons + ")");
+  }
   const nlohmann::json doc = {{"input_format", imported.format}, {"group_by", group_by}, {"groups", json_groups}};
   emit(vm, format == "json" ? doc.dump(2) + "\n" : table, program);
   return 0;
