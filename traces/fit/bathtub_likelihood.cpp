@@ -9,12 +9,7 @@
 namespace spotsim {
 
 double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, const BathtubParameters& p) {
-  return bathtub_log_likelihood(records, longest_event(records), p);
-}
-
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, double longest_event_hours,
-                              const BathtubParameters& p) {
-  if (bathtub_raw_cdf(p, longest_event_hours) > 1.0) return -INFINITY;
+  if (bathtub_raw_cdf(p, longest_event(records)) > 1.0) return -INFINITY;
   double total = 0.0;
   for (const auto& r : records) {
     const double t = std::max(r.hours, kShortestLifetimeHours);

@@ -11,10 +11,7 @@
 namespace spotsim {
 
 // One pass over the records, adding log f(t_i) or log S(t_i) in record order (as censored_log_likelihood does).
-// The second form takes longest_event(records) already computed.
 double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, const BathtubParameters& p);
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, double longest_event_hours,
-                              const BathtubParameters& p);
 
 // The same value for a search that evaluates it thousands of times over fixed records: the longest preemption and
 // the distinct durations are found once (O(n log n)); each evaluation then computes the density and survival once
