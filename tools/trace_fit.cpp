@@ -1,6 +1,11 @@
 // `spotsim trace fit`: exponential, Weibull and bathtub lifetimes fitted to recorded lifetimes, side by side.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -8,6 +13,7 @@
 #include "sim/errors.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
+#include "traces/fit/parametric_fits.hpp"
 #include "traces/fit/uptime_records.hpp"
 #include "traces/trace_writer.hpp"
 
@@ -29,21 +35,63 @@ po::options_description fit_options() {
       ("nodes", po::value<int>()->default_value(1),
        "availability recordings: an uptime is a stretch with at least this many instances obtainable")
       ("format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")
-      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
+      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
+      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
   po::options_description all;
   all.add(general).add(input_options());
   return all;
 }
 
+// One line on stderr while a long fit runs, only on a terminal, at most once a second (nothing for a fit that
+// ends within a second), erased before the result is written. The sweep's line (experiments/sweep/progress_line)
+// counts runs; a fit has stages of unknown length instead, so this one names the stage and its share done.
+class FitProgressLine {
+ public:
+  explicit FitProgressLine(bool wanted) : enabled_(wanted && isatty(STDERR_FILENO)), last_(now()) {}
+  ~FitProgressLine() { clear(); }
+  FitProgressLine(const FitProgressLine&) = delete;
+  FitProgressLine& operator=(const FitProgressLine&) = delete;
+
+  // A callback for fit_lifetime_models that prefixes the group being fitted.
+  FitProgress for_group(const std::string& group, std::size_t index, std::size_t count) {
+    if (!enabled_) return {};
+    return [this, prefix = "group " + group + " (" + std::to_string(index + 1) + "/" + std::to_string(count) + "): "](
+               const std::string& step, double fraction) { show(prefix + step, fraction); };
+  }
+
+  void clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+
+ private:
+  static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+  void show(const std::string& step, double fraction) {
+    const double t = now();
+    if (t - last_ < 1.0) return;
+    last_ = t;
+    char percent[16];
+    std::snprintf(percent, sizeof percent, ": %.0f%%", 100.0 * std::clamp(fraction, 0.0, 1.0));
+    std::cerr << "\rspotsim trace fit: fitting " << step << percent << "\033[K" << std::flush;
+    shown_ = true;
+  }
+
+  bool enabled_;
+  bool shown_ = false;
+  double last_;
+};
+
 using Groups = std::map<std::string, std::vector<LifetimeRecord>>;
 
 Groups group_records(const ImportedTrace& imported, const std::string& group_by, int nodes) {
-  std::vector<LabeledLifetime> labeled = imported.lifetimes;
-  if (labeled.empty()) {
+  std::vector<LabeledLifetime> uptimes;  // only for recordings without lifetime records (no copy of those)
+  if (imported.lifetimes.empty()) {
     for (const Zone& zone : imported.market.zones) {
-      for (const auto& r : uptime_records(zone, imported.market.span, nodes)) labeled.push_back({r, zone.name, zone.instance_type});
+      for (const auto& r : uptime_records(zone, imported.market.span, nodes)) uptimes.push_back({r, zone.name, zone.instance_type});
     }
   }
+  const std::vector<LabeledLifetime>& labeled = imported.lifetimes.empty() ? uptimes : imported.lifetimes;
   Groups groups;
   for (const auto& l : labeled) {
     std::string key = "all";
@@ -53,6 +101,47 @@ Groups group_records(const ImportedTrace& imported, const std::string& group_by,
     groups[key].push_back(l.record);
   }
   return groups;
+}
+
+// A fit needs two distinct preempted lifetimes the fits can tell from 0 (longer than kShortestLifetimeHours): with
+// a single one, least squares has one point to match and every model "fits" it with meaningless parameters.
+constexpr std::size_t kMinDistinctPreemptions = 2;
+
+// Why a group is not fitted, or "" to fit it.
+std::string reason_to_skip(const std::vector<LifetimeRecord>& records, int min_preempted) {
+  std::vector<double> preempted;
+  for (const auto& r : records) {
+    if (r.preempted) preempted.push_back(r.hours);
+  }
+  if (preempted.size() < static_cast<std::size_t>(std::max(1, min_preempted))) {
+    return std::to_string(preempted.size()) + " preempted records; --min-preempted is " + std::to_string(std::max(1, min_preempted));
+  }
+  std::sort(preempted.begin(), preempted.end());
+  preempted.erase(std::unique(preempted.begin(), preempted.end()), preempted.end());
+  const auto usable = static_cast<std::size_t>(std::count_if(preempted.begin(), preempted.end(), [](double h) { return h > kShortestLifetimeHours; }));
+  if (usable < kMinDistinctPreemptions) {
+    return std::to_string(usable) + " distinct preempted lifetime" + (usable == 1 ? "" : "s") +
+           " longer than 1e-9 h; a fit needs at least " + std::to_string(kMinDistinctPreemptions);
+  }
+  return "";
+}
+
+// "a.csv" or "a.csv, b.csv": where an error came from.
+std::string inputs_named(const po::variables_map& vm) {
+  std::string names;
+  for (const auto& input : vm["input"].as<std::vector<std::string>>()) names += (names.empty() ? "" : ", ") + input;
+  return names;
+}
+
+// A directory would otherwise read as empty text and fail format detection with a vague message.
+void reject_directories(const po::variables_map& vm) {
+  if (!vm.count("input")) return;  // import_inputs says "no input file given"
+  for (const auto& input : vm["input"].as<std::vector<std::string>>()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(input, ec)) {
+      throw InputError(input + ": is a directory; expected a file of lifetimes or a trace (see --from)");
+    }
+  }
 }
 
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
@@ -130,23 +219,44 @@ int fit(int argc, const char* const* argv, const std::string& program) {
   const int nodes = vm["nodes"].as<int>();
   if (nodes < 1 || nodes > 100000) throw InputError("--nodes: expected 1 to 100000");
   const int min_preempted = vm["min-preempted"].as<int>();
+  if (min_preempted < 0) throw InputError("--min-preempted: expected a count >= 0, got " + std::to_string(min_preempted));
   const std::string format = table_or_json(vm);
+  reject_directories(vm);
   const ImportedTrace imported = import_inputs(vm);
   const Groups groups = group_records(imported, group_by, nodes);
+  if (groups.empty()) {
+    throw InputError(inputs_named(vm) + ": no lifetimes to fit; expected lifetime records, node events, recorded "
+                     "preemptions or an availability recording (a trace's lifetime model is not data)");
+  }
   nlohmann::json json_groups = nlohmann::json::array();
   std::string table;
+  std::vector<std::string> skipped;
+  FitProgressLine progress(!vm.count("quiet"));
+  std::size_t index = 0;
   for (const auto& [group, records] : groups) {
-    const auto preempted = std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; });
-    if (preempted < std::max(1, min_preempted)) {
-      table += "group " + group + ": skipped (" + std::to_string(preempted) + " preempted records)\n";
+    const std::string reason = reason_to_skip(records, min_preempted);
+    if (!reason.empty()) {
+      table += "group " + group + ": skipped (" + reason + ")\n";
+      skipped.push_back("group " + group + ": " + reason);
+      ++index;
       continue;
     }
     std::vector<LifetimeFitReport> reports;
-    for (FitMethod m : methods) reports.push_back(fit_lifetime_models(records, m));
+    try {
+      reports = fit_lifetime_models(records, methods, progress.for_group(group, index++, groups.size()));
+    } catch (const InputError& e) {
+      throw InputError(inputs_named(vm) + ", group " + group + ": " + e.what());
+    }
     json_groups.push_back(report_json(group, reports));
     table += report_table(group, reports);
   }
-  if (json_groups.empty()) throw InputError("no group has enough preempted records to fit (see --min-preempted)");
+  progress.clear();
+  if (json_groups.empty()) {
+    std::string reasons;
+    for (std::size_t i = 0; i < skipped.size() && i < 3; ++i) reasons += (i ? "; " : "") + skipped[i];
+    if (skipped.size() > 3) reasons += "; and " + std::to_string(skipped.size() - 3) + " more";
+    throw InputError(inputs_named(vm) + ": no group can be fitted (" + reasons + ")");
+  }
   const nlohmann::json doc = {{"input_format", imported.format}, {"group_by", group_by}, {"groups", json_groups}};
   emit(vm, format == "json" ? doc.dump(2) + "\n" : table, program);
   return 0;

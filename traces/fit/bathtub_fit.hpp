@@ -11,15 +11,18 @@
 // Least squares starts from a small grid (tau1 in {0.02, 0.1, 0.3} t_max, tau2 in {0.01, 0.05} t_max,
 // b in {1, 1.05} t_max, A = the empirical CDF at t_max / 2) and keeps the best: the early-life and deadline terms
 // are nearly separable, and a poor start can let the deadline term swallow the early-life one.
+#include <functional>
 #include <vector>
 
 #include "traces/bathtub_lifetime.hpp"
 #include "traces/empirical_lifetime.hpp"
+#include "traces/fit/bathtub_likelihood.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
 
 namespace spotsim {
 
-// The formula above, clamped to [0, 1] (no cap: fits use the formula itself).
+// The formula above as it stands, and clamped to [0, 1] (no cap: fits use the formula itself).
+double bathtub_raw_cdf(const BathtubParameters& p, double t);
 double bathtub_formula_cdf(const BathtubParameters& p, double t);
 double bathtub_formula_density(const BathtubParameters& p, double t);
 
@@ -28,13 +31,15 @@ struct BathtubFit {
   bool converged = false;
 };
 
-BathtubFit fit_bathtub_least_squares(const EmpiricalCdf& target);
+// Told the fraction of a long fit done (0..1] after each start or pass; may be empty.
+using StepProgress = std::function<void(double fraction)>;
+
+BathtubFit fit_bathtub_least_squares(const EmpiricalCdf& target, const StepProgress& progress = {});
 
 // Maximizes the censored log-likelihood subject to F(t) <= 1 up to the longest preempted lifetime (the model gives
 // no density beyond the point where F reaches 1) and F(t) < 1 at every censored lifetime.
 // Each start is first moved into the feasible set; the best optimum over the starts is kept.
-BathtubFit fit_bathtub_mle(const std::vector<LifetimeRecord>& records, const std::vector<BathtubParameters>& starts);
-
-double bathtub_log_likelihood(const std::vector<LifetimeRecord>& records, const BathtubParameters& p);
+BathtubFit fit_bathtub_mle(const std::vector<LifetimeRecord>& records, const std::vector<BathtubParameters>& starts,
+                           const StepProgress& progress = {});
 
 }  // namespace spotsim

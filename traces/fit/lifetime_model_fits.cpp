@@ -33,19 +33,69 @@ void score(ModelFit& fit, const EmpiricalCdf& target, const Cdf& cdf) {
   fit.ks_distance = ks_distance(target, cdf);
 }
 
-}  // namespace
+// What several methods have in common, each computed once on first use. Every piece is a deterministic function
+// of the records, so sharing it changes no number.
+class SharedFits {
+ public:
+  SharedFits(const std::vector<LifetimeRecord>& records, const FitProgress& progress)
+      : records_(records), progress_(progress) {}
 
-LifetimeFitReport fit_lifetime_models(const std::vector<LifetimeRecord>& records, FitMethod method) {
+  const EmpiricalCdf& target(bool censoring_aware) {
+    auto& slot = censoring_aware ? km_ : ecdf_;
+    if (!slot) slot = empirical_cdf(records_, censoring_aware);
+    return *slot;
+  }
+  ExponentialLifetime exponential_mle() {
+    if (!exponential_) exponential_ = fit_exponential_mle(records_);
+    return *exponential_;
+  }
+  WeibullLifetime weibull_mle() {
+    if (!weibull_) {
+      report("Weibull likelihood", 0.0);
+      weibull_ = fit_weibull_mle(records_);
+    }
+    return *weibull_;
+  }
+  const BathtubFit& bathtub_least_squares(bool censoring_aware) {
+    auto& slot = censoring_aware ? bathtub_km_ : bathtub_ecdf_;
+    if (!slot) {
+      const std::string step = censoring_aware ? "bathtub least squares on 1 - Kaplan-Meier" : "bathtub least squares on the ECDF";
+      const EmpiricalCdf& on = target(censoring_aware);
+      report(step, 0.0);
+      slot = fit_bathtub_least_squares(on, stepper(step));
+    }
+    return *slot;
+  }
+  void report(const std::string& step, double fraction) const {
+    if (progress_) progress_(step, fraction);
+  }
+  StepProgress stepper(const std::string& step) const {
+    if (!progress_) return {};
+    return [this, step](double fraction) { progress_(step, fraction); };
+  }
+
+ private:
+  const std::vector<LifetimeRecord>& records_;
+  const FitProgress& progress_;
+  std::optional<EmpiricalCdf> ecdf_, km_;
+  std::optional<ExponentialLifetime> exponential_;
+  std::optional<WeibullLifetime> weibull_;
+  std::optional<BathtubFit> bathtub_ecdf_, bathtub_km_;
+};
+
+LifetimeFitReport fit_one_method(const std::vector<LifetimeRecord>& records, FitMethod method, SharedFits& shared) {
   LifetimeFitReport report;
   report.method = method;
   report.records = records.size();
   report.preempted = static_cast<std::size_t>(std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
   report.longest_hours = longest_lifetime(records);
   const bool least_squares = method != FitMethod::kMaximumLikelihood;
-  const EmpiricalCdf target = empirical_cdf(records, method != FitMethod::kLeastSquaresEcdf);
+  const bool censoring_aware = method != FitMethod::kLeastSquaresEcdf;
+  const EmpiricalCdf& target = shared.target(censoring_aware);
 
-  const ExponentialLifetime exp_mle = fit_exponential_mle(records);
-  const WeibullLifetime weibull_mle = fit_weibull_mle(records);
+  const ExponentialLifetime exp_mle = shared.exponential_mle();
+  const WeibullLifetime weibull_mle = shared.weibull_mle();
+  if (least_squares) shared.report("exponential and Weibull least squares (" + fit_method_name(method) + ")", 0.0);
   const ExponentialLifetime exp = least_squares ? fit_exponential_least_squares(target, exp_mle) : exp_mle;
   const WeibullLifetime weibull = least_squares ? fit_weibull_least_squares(target, weibull_mle) : weibull_mle;
 
@@ -61,10 +111,11 @@ LifetimeFitReport fit_lifetime_models(const std::vector<LifetimeRecord>& records
       [&](double t) { return 1.0 - weibull.cdf(t); });
 
   // Likelihood search starts from both least-squares fits (on 1 - KM and on the ECDF of preemptions).
-  BathtubFit bathtub = fit_bathtub_least_squares(target);
+  BathtubFit bathtub = shared.bathtub_least_squares(censoring_aware);
   if (method == FitMethod::kMaximumLikelihood) {
-    const BathtubFit on_ecdf = fit_bathtub_least_squares(empirical_cdf(records, false));
-    bathtub = fit_bathtub_mle(records, {bathtub.parameters, on_ecdf.parameters});
+    const BathtubParameters on_ecdf = shared.bathtub_least_squares(false).parameters;
+    shared.report("bathtub likelihood", 0.0);
+    bathtub = fit_bathtub_mle(records, {bathtub.parameters, on_ecdf}, shared.stepper("bathtub likelihood"));
   }
   // No instance outlives the recording's longest lifetime: cap there, rounded up to a tenth of an hour.
   bathtub.parameters.cap_hours = std::max(0.1, std::ceil(report.longest_hours * 10.0) / 10.0);
@@ -77,6 +128,20 @@ LifetimeFitReport fit_lifetime_models(const std::vector<LifetimeRecord>& records
   b.log_likelihood = bathtub_log_likelihood(records, p);
   report.fits = {std::move(e), std::move(w), std::move(b)};
   return report;
+}
+
+}  // namespace
+
+LifetimeFitReport fit_lifetime_models(const std::vector<LifetimeRecord>& records, FitMethod method) {
+  return fit_lifetime_models(records, std::vector<FitMethod>{method}).front();
+}
+
+std::vector<LifetimeFitReport> fit_lifetime_models(const std::vector<LifetimeRecord>& records,
+                                                   const std::vector<FitMethod>& methods, const FitProgress& progress) {
+  SharedFits shared(records, progress);
+  std::vector<LifetimeFitReport> reports;
+  for (FitMethod m : methods) reports.push_back(fit_one_method(records, m, shared));
+  return reports;
 }
 
 }  // namespace spotsim

@@ -1,6 +1,7 @@
 #pragma once
 // Fits exponential, Weibull and bathtub lifetimes to one sample with one method and scores each the same way,
 // so that users see which model describes their data (`spotsim trace fit`).
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -38,7 +39,17 @@ struct LifetimeFitReport {
   std::vector<ModelFit> fits;  // exponential, weibull, bathtub
 };
 
+// Told what is being fitted (e.g. "bathtub least squares on 1 - Kaplan-Meier") and the fraction of that step done,
+// between the steps of a fit; for a progress line.
+using FitProgress = std::function<void(const std::string& step, double fraction)>;
+
 // InputError if the records hold no preemption of positive length.
 LifetimeFitReport fit_lifetime_models(const std::vector<LifetimeRecord>& records, FitMethod method);
+
+// One report per method, in order, each identical to fit_lifetime_models(records, method). The methods share what
+// they have in common (the Kaplan-Meier and ECDF targets, the exponential and Weibull likelihood fits, and the
+// bathtub least-squares fits the likelihood search starts from), so all three cost about as much as mle alone.
+std::vector<LifetimeFitReport> fit_lifetime_models(const std::vector<LifetimeRecord>& records,
+                                                   const std::vector<FitMethod>& methods, const FitProgress& progress = {});
 
 }  // namespace spotsim

@@ -5,11 +5,11 @@
 
 #include "sim/errors.hpp"
 #include "traces/fit/bounded_optimizers.hpp"
+#include "traces/fit/distinct_lifetimes.hpp"
 
 namespace spotsim {
 
 namespace {
-constexpr double kShortestLifetime = 1e-9;  // hours
 
 std::size_t event_count(const std::vector<LifetimeRecord>& records) {
   const auto d = static_cast<std::size_t>(std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
@@ -44,32 +44,42 @@ WeibullLifetime fit_weibull_mle(const std::vector<LifetimeRecord>& records) {
   const std::size_t d = event_count(records);
   const double scale_out = longest_lifetime(records);  // work with t / t_max: t^k stays in [0, 1]
   if (!(scale_out > 0.0)) throw InputError("lifetime fit: expected some lifetime longer than 0");
-  std::vector<double> x, log_x;
+  // t^k and ln t once per distinct duration; the sums still run over the records in order (distinct_lifetimes.hpp).
+  const DistinctLifetimes distinct = distinct_lifetimes(records);
+  const std::size_t u_count = distinct.hours.size();
+  std::vector<double> x(u_count), log_x(u_count), power(u_count);
+  for (std::size_t u = 0; u < u_count; ++u) {
+    x[u] = std::max(distinct.hours[u], kShortestLifetimeHours) / scale_out;
+    log_x[u] = std::log(x[u]);
+  }
+  const auto& of = distinct.of_record;
   double mean_event_log = 0.0;
-  for (const auto& r : records) {
-    const double t = std::max(r.hours, kShortestLifetime) / scale_out;
-    x.push_back(t);
-    log_x.push_back(std::log(t));
-    if (r.preempted) mean_event_log += std::log(t);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (records[i].preempted) mean_event_log += log_x[of[i]];
   }
   mean_event_log /= static_cast<double>(d);
   const auto profile = [&](double k) {
+    for (std::size_t u = 0; u < u_count; ++u) power[u] = std::pow(x[u], k);
     double sum = 0.0, weighted = 0.0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      const double p = std::pow(x[i], k);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const double p = power[of[i]];
       sum += p;
-      weighted += p * log_x[i];
+      weighted += p * log_x[of[i]];
     }
     return weighted / sum - 1.0 / k - mean_event_log;
   };
   double lo = std::log(0.02), hi = std::log(100.0);
   for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
+    const double mid = 0.5 * (lo + hi), was_lo = lo, was_hi = hi;
     (profile(std::exp(mid)) > 0.0 ? hi : lo) = mid;
+    // The bracket no longer moves (about 55 halvings reach adjacent doubles). The next midpoint depends on the
+    // bracket alone, so every later step would leave it unchanged too: stopping gives the 200-step k exactly.
+    if (lo == was_lo && hi == was_hi) break;
   }
   const double k = std::exp(0.5 * (lo + hi));
+  for (std::size_t u = 0; u < u_count; ++u) power[u] = std::pow(x[u], k);
   double sum = 0.0;
-  for (double t : x) sum += std::pow(t, k);
+  for (std::size_t i = 0; i < records.size(); ++i) sum += power[of[i]];
   return WeibullLifetime{k, scale_out * std::pow(sum / static_cast<double>(d), 1.0 / k)};
 }
 
@@ -102,7 +112,7 @@ double censored_log_likelihood(const std::vector<LifetimeRecord>& records, const
                                const std::function<double(double)>& survival) {
   double total = 0.0;
   for (const auto& r : records) {
-    const double t = std::max(r.hours, kShortestLifetime);
+    const double t = std::max(r.hours, kShortestLifetimeHours);
     total += std::log(r.preempted ? density(t) : survival(t));
   }
   return total;

@@ -14,6 +14,9 @@
 
 namespace spotsim {
 
+// Lifetimes of 0 are taken as this long wherever a logarithm or a density needs a positive time (start-up failures).
+constexpr double kShortestLifetimeHours = 1e-9;
+
 // Exponential MLE, closed form: mean = (total time observed, censored included) / (number of preemptions).
 ExponentialLifetime fit_exponential_mle(const std::vector<LifetimeRecord>& records);
 
