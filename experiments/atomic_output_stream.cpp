@@ -18,6 +18,8 @@ namespace spotsim {
 int create_temp_file_beside(const std::string& target, std::string& temp_path) {
   namespace fs = std::filesystem;
   const fs::path path(target);
+  const std::string base = path.filename().string();
+  if (base.empty() || base == "." || base == "..") throw InputError(target + ": cannot write: not a file name");
   std::random_device entropy;
   for (int attempt = 0; attempt < 16; ++attempt) {
     char suffix[17];
