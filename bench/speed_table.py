@@ -116,7 +116,7 @@ def rows(benchmarks, process):
                 "{} runs/s ({} µs per run)".format(fmt(counter(b, "runs/s")), fmt(1e6 / counter(b, "runs/s")))))
     for policy, label in (("greedy", "greedy"), ("uniform_progress", "uniform-progress")):
         b = get("BM_CantBeLateWindows/" + policy)
-        us = counter(b, "us/run")
+        us = 1e6 / counter(b, "runs/s")
         out.append(("Can't Be Late windows: 300 windows of us-west-2a V100 (48 h job, R = 52 h, d = 0.2 h), `{}`, "
                     "one thread, per run including its chunk row and runs.csv row".format(label),
                     "BM_CantBeLateWindows/" + policy,
