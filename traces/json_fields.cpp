@@ -6,14 +6,19 @@
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 
 namespace spotsim {
 
 nlohmann::json read_json_file(const std::string& path) {
+  // A directory opens as a stream whose first read throws std::ios_base::failure from inside the parser.
+  if (const std::string problem = input_file_problem(path); !problem.empty()) throw InputError(path + ": " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file for reading");
   try {
     return nlohmann::json::parse(in);
+  } catch (const std::ios_base::failure& e) {
+    throw InputError(path + ": cannot read the file: " + e.what());
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
   } catch (const nlohmann::json::exception& e) {
@@ -23,6 +28,9 @@ nlohmann::json read_json_file(const std::string& path) {
 }
 
 std::string describe_json(const nlohmann::json& value) {
+  // dump() writes a NaN or an infinity (from a command-line option or the Python API) as null.
+  if (value.is_number_float() && std::isnan(value.get<double>())) return "NaN (not a number)";
+  if (value.is_number_float() && std::isinf(value.get<double>())) return value.get<double>() > 0 ? "infinity" : "-infinity";
   std::string text = value.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text;

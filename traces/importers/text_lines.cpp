@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 
 namespace spotsim {
 
@@ -18,6 +19,8 @@ std::string_view trim(std::string_view text) {
 }
 
 std::string read_text_file(const std::string& path) {
+  // A directory opens and reads as empty: it would be reported as content in no known format.
+  if (const std::string problem = input_file_problem(path); !problem.empty()) throw InputError(path + ": " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file for reading");
   std::ostringstream content;
