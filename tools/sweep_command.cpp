@@ -91,14 +91,17 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   const std::string spec_file = vm["spec"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
 
-  const ExperimentSpec spec = read_experiment_spec(spec_file);
-  LoadedTraces traces = load_traces(spec, spec_file);
-  const SweepPlan plan = plan_sweep(spec, traces.info);
+  // Every option is checked before the spec and its traces are read.
   SweepRunOptions run_options;
   run_options.threads = threads;
   run_options.resume = vm.count("resume") > 0;
   if (vm.count("shard")) run_options.shard = parse_shard(vm["shard"].as<std::string>());
-  if (vm.count("stop-after-chunks")) run_options.stop_after_chunks = count_option(vm, "stop-after-chunks", 1, std::numeric_limits<std::uint64_t>::max());
+  if (vm.count("stop-after-chunks")) {
+    run_options.stop_after_chunks = count_option(vm, "stop-after-chunks", 1, std::numeric_limits<std::uint64_t>::max());
+  }
+  const ExperimentSpec spec = read_experiment_spec(spec_file);
+  LoadedTraces traces = load_traces(spec, spec_file);
+  const SweepPlan plan = plan_sweep(spec, traces.info);
   ProgressMeter meter;
   run_options.progress = terminal_progress(!vm.count("quiet"), meter);
 
