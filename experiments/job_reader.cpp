@@ -42,8 +42,9 @@ Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu) {
 
 const std::vector<std::string>& job_file_fields() {
   static const std::vector<std::string> fields = {
-      "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes", "checkpoint_write_s",
-      "restore_s", "checkpoint_size_gb", "startup_s", "deadline_hours", "give_up_after_hours", "notes"};
+      "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",
+      "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "startup_s", "deadline_hours", "give_up_after_hours",
+      "notes"};
   return fields;
 }
 

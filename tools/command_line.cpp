@@ -1,7 +1,6 @@
 #include "tools/command_line.hpp"
 
 #include <iostream>
-#include <regex>
 
 #include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
@@ -28,12 +27,16 @@ std::string expected_kind(const po::options_description& options, const std::str
 
 InputError option_error(const po::error& e, const po::options_description& options) {
   const std::string what = e.what();
-  if (dynamic_cast<const po::invalid_option_value*>(&e)) {
-    static const std::regex quoted("^the argument \\('(.*)'\\) for option '(.*)' is invalid");
-    std::smatch m;
-    if (std::regex_search(what, m, quoted)) {
-      return InputError(m[2].str() + ": expected " + expected_kind(options, m[2].str()) + ", got '" + m[1].str() + "'");
-    }
+  // "the argument ('VALUE') for option '--NAME' is invalid", taken apart without std::regex, whose recursion
+  // overflows the stack on a long argument.
+  static const std::string head = "the argument ('", middle = "') for option '", tail = "' is invalid";
+  const std::size_t split = what.rfind(middle);
+  if (dynamic_cast<const po::invalid_option_value*>(&e) && what.starts_with(head) && what.ends_with(tail) &&
+      split != std::string::npos && split >= head.size()) {
+    std::string value = what.substr(head.size(), split - head.size());
+    if (value.size() > 40) value = value.substr(0, 37) + "...";
+    const std::string option = what.substr(split + middle.size(), what.size() - tail.size() - split - middle.size());
+    return InputError(option + ": expected " + expected_kind(options, option) + ", got '" + value + "'");
   }
   if (dynamic_cast<const po::unknown_option*>(&e) || dynamic_cast<const po::too_many_positional_options_error*>(&e)) {
     return InputError(what + " (see --help for the options)");
@@ -87,9 +90,13 @@ std::string output_format_option(const po::variables_map& vm) {
     format = vm["format"].as<std::string>();
   } else if (vm.count("output")) {
     const std::string path = vm["output"].as<std::string>();
-    if (path.ends_with(".json")) format = "json";
-    else if (path.ends_with(".csv")) format = "csv";
-    else throw InputError("--output '" + path + "': cannot tell the format from the extension; expected .json or .csv, or give --format");
+    if (path.ends_with(".json"))
+      format = "json";
+    else if (path.ends_with(".csv"))
+      format = "csv";
+    else
+      throw InputError("--output '" + path +
+                       "': cannot tell the format from the extension; expected .json or .csv, or give --format");
   }
   if (format != "table" && format != "json" && format != "csv") {
     throw InputError("--format '" + format + "': expected table, json or csv");

@@ -4,10 +4,9 @@
 // rule for all of them: sim/integer_text.hpp); --output checked before any work starts (input files are checked
 // where they are read: sim/file_checks.hpp); the --format/--output pair of commands that print a table or write
 // JSON/CSV.
+#include <boost/program_options.hpp>
 #include <cstdint>
 #include <string>
-
-#include <boost/program_options.hpp>
 
 #include "sim/errors.hpp"
 
@@ -16,8 +15,8 @@ namespace spotsim {
 boost::program_options::variables_map parse_command_line(
     int argc, const char* const* argv, const boost::program_options::options_description& options,
     const boost::program_options::positional_options_description& positional);
-boost::program_options::variables_map parse_command_line(
-    int argc, const char* const* argv, const boost::program_options::options_description& options);
+boost::program_options::variables_map parse_command_line(int argc, const char* const* argv,
+                                                         const boost::program_options::options_description& options);
 
 // Limits of the counts several commands share (documented in their --help and docs/).
 inline constexpr std::uint64_t kMaxThreads = 4096;

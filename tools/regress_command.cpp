@@ -46,7 +46,9 @@ RegressionRule regression_rule(const po::variables_map& vm) {
   rule.alpha = vm["alpha"].as<double>();
   rule.relative_threshold = vm["relative"].as<double>();
   if (!(rule.alpha > 0 && rule.alpha < 0.5)) throw InputError("--alpha: expected a level in (0, 0.5), e.g. 0.01");
-  if (!(rule.relative_threshold >= 0 && rule.relative_threshold < 1)) throw InputError("--relative: expected a fraction in [0, 1)");
+  if (!(rule.relative_threshold >= 0 && rule.relative_threshold < 1)) {
+    throw InputError("--relative: expected a fraction in [0, 1)");
+  }
   return rule;
 }
 

@@ -116,7 +116,10 @@ std::string table_or_json(const po::variables_map& vm) {
     const std::string path = vm["output"].as<std::string>();
     if (path.ends_with(".json")) format = "json";
     // A table in a .csv file would be silently unreadable as CSV.
-    if (path.ends_with(".csv")) throw InputError("--output '" + path + "': this command writes a table or JSON, not CSV; use .json, or give --format table");
+    if (path.ends_with(".csv")) {
+      throw InputError("--output '" + path + "': this command writes a table or JSON, not CSV; use .json, or give "
+                       "--format table");
+    }
   }
   if (format != "table" && format != "json") throw InputError("--format '" + format + "': expected table or json");
   return format;

@@ -30,7 +30,9 @@ nlohmann::json read_json_file(const std::string& path) {
 std::string describe_json(const nlohmann::json& value) {
   // dump() writes a NaN or an infinity (from a command-line option or the Python API) as null.
   if (value.is_number_float() && std::isnan(value.get<double>())) return "NaN (not a number)";
-  if (value.is_number_float() && std::isinf(value.get<double>())) return value.get<double>() > 0 ? "infinity" : "-infinity";
+  if (value.is_number_float() && std::isinf(value.get<double>())) {
+    return value.get<double>() > 0 ? "infinity" : "-infinity";
+  }
   std::string text = value.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return text;

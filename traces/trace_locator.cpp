@@ -32,7 +32,8 @@ std::string locate_trace(const std::string& name_or_path, const std::string& opt
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
   if (fs::is_directory(name_or_path, ec)) {
-    throw InputError(option + " '" + name_or_path + "': " + input_file_problem(name_or_path) + "; expected a trace file");
+    throw InputError(option + " '" + name_or_path + "': " + input_file_problem(name_or_path) +
+                     "; expected a trace file");
   }
   std::string searched;
   if (name_or_path.find('/') == std::string::npos) {

@@ -196,7 +196,8 @@ TEST(SimulateCli, DirectoriesAreNamedAsSuch) {
   expect_error({"--trace", dir.string()}, "--trace '" + dir.string() + "': is a directory, not a file");
   expect_error({"--job", dir.string()}, dir.string() + ": is a directory, not a file");  // was: terminate (abort)
   expect_error({"--output", dir.string()}, "--output '" + dir.string() + "': is a directory");
-  expect_error({"--output", (dir / "none" / "out.json").string()}, "its directory '" + (dir / "none").string() + "' does not exist");
+  expect_error({"--output", (dir / "none" / "out.json").string()},
+               "its directory '" + (dir / "none").string() + "' does not exist");
   expect_error({"--steps", "many", "--step-time", "1s"}, "--steps: expected a finite number, got 'many'");
 }
 
@@ -291,7 +292,8 @@ TEST(BoundCli, ErrorsAreClear) {
   const Outcome too_tight = bound({"--trace", kCblTrace, "--deadline", "48h"});
   EXPECT_NE(too_tight.err.find("no schedule finishes the work by the deadline"), std::string::npos) << too_tight.err;
   const Outcome no_nodes = bound({"--trace", kCblTrace, "--nodes", "0"});
-  EXPECT_NE(no_nodes.err.find("--nodes: expected an integer in [1, 100000], got '0'"), std::string::npos) << no_nodes.err;
+  EXPECT_NE(no_nodes.err.find("--nodes: expected an integer in [1, 100000], got '0'"), std::string::npos)
+      << no_nodes.err;
   // Was "expected a recording with a tick (field 'tick_s'), or --tick" although --tick was given.
   const Outcome zero_tick = bound({"--trace", kCblTrace, "--tick", "0s"});
   EXPECT_NE(zero_tick.err.find("--tick: expected a positive duration"), std::string::npos) << zero_tick.err;

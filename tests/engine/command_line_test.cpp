@@ -38,10 +38,11 @@ TEST(IntegerText, AcceptsDecimalDigitsWithinTheRange) {
 TEST(IntegerText, RefusesEverythingElseGivingTheRange) {
   for (const char* text : {"-1", "1.5", "1e3", "0x10", "+5", " 5", "5 ", "", "abc", "18446744073709551616",
                            "99999999999999999999999999", "11"}) {
-    EXPECT_EQ(error_of(text, 1, 10), std::string("--count: expected an integer in [1, 10], got '") + text + "'") << text;
+    EXPECT_EQ(error_of(text, 1, 10), std::string("--count: expected an integer in [1, 10], got '") + text + "'")
+        << text;
   }
-  EXPECT_EQ(error_of(std::string(100, '9'), 0, 10), "--count: expected an integer in [0, 10], got '" +
-                                                        std::string(37, '9') + "...'");
+  EXPECT_EQ(error_of(std::string(100, '9'), 0, 10),
+            "--count: expected an integer in [0, 10], got '" + std::string(37, '9') + "...'");
 }
 
 fs::path scratch() {
@@ -64,7 +65,8 @@ TEST(FileChecks, OutputFiles) {
   EXPECT_EQ(output_file_problem((dir / "new.json").string()), "");
   EXPECT_EQ(output_file_problem((dir / "file.json").string()), "");  // replaced atomically
   EXPECT_EQ(output_file_problem("relative.json"), "");
-  EXPECT_EQ(output_file_problem((dir / "a_directory").string()), "is a directory; expected the name of a file to write");
+  EXPECT_EQ(output_file_problem((dir / "a_directory").string()),
+            "is a directory; expected the name of a file to write");
   EXPECT_EQ(output_file_problem((dir / "none" / "x.json").string()),
             "its directory '" + (dir / "none").string() + "' does not exist");
   const std::string file = (dir / "file.json").string();  // piecewise: GCC 12 warns falsely on "'" + string
@@ -115,23 +117,32 @@ void expect_error(int (*command)(int, const char* const*), const std::vector<std
 
 TEST(CommandLine, EverySubcommandFollowsTheSeedAndCountRule) {
   const std::string seed = "--seed: expected an integer in [0, 18446744073709551615], got '-1'";
-  expect_error(advise_command, {"advise", "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100", "--seed", "-1"}, seed);
+  expect_error(advise_command,
+               {"advise", "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100", "--seed", "-1"}, seed);
   expect_error(advise_command, {"advise", "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100", "-n", "1e9"},
                "--replications: expected an integer in [1, 100000000], got '1e9'");
-  expect_error(advise_command, {"advise", "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100", "--gpus", "1.5"},
+  expect_error(advise_command,
+               {"advise", "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100", "--gpus", "1.5"},
                "--gpus: expected an integer in [1, 4096], got '1.5'");
-  expect_error(trace_command, {"trace", "generate", "--lifetime", "exponential:mean_hours=5", "--on-demand-price", "1",
-                               "--spot-price", "1", "--seed", "-1"}, seed);
-  expect_error(trace_command, {"trace", "generate", "--lifetime", "exponential:mean_hours=5", "--on-demand-price", "1",
-                               "--spot-price", "1", "--instances", "0"}, "--instances: expected an integer in [1, 100000], got '0'");
+  expect_error(trace_command,
+               {"trace", "generate", "--lifetime", "exponential:mean_hours=5", "--on-demand-price", "1", "--spot-price",
+                "1", "--seed", "-1"},
+               seed);
+  expect_error(trace_command,
+               {"trace", "generate", "--lifetime", "exponential:mean_hours=5", "--on-demand-price", "1", "--spot-price",
+                "1", "--instances", "0"},
+               "--instances: expected an integer in [1, 100000], got '0'");
   const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
-  expect_error(trace_command, {"trace", "inspect", trace, "--nodes", "-1"}, "--nodes: expected an integer in [1, 100000], got '-1'");
+  expect_error(trace_command, {"trace", "inspect", trace, "--nodes", "-1"},
+               "--nodes: expected an integer in [1, 100000], got '-1'");
   expect_error(trace_command, {"trace", "convert", trace, "--gpus-per-instance", "2000"},
                "--gpus-per-instance: expected an integer in [1, 1024], got '2000'");
-  expect_error(sweep_command, {"sweep", "spec.json", "--out", "o", "--threads", "-1"}, "--threads: expected an integer in [0, 4096], got '-1'");
+  expect_error(sweep_command, {"sweep", "spec.json", "--out", "o", "--threads", "-1"},
+               "--threads: expected an integer in [0, 4096], got '-1'");
   expect_error(sweep_command, {"sweep", "spec.json", "--out", "o", "--stop-after-chunks", "0"},
                "--stop-after-chunks: expected an integer in [1, 18446744073709551615], got '0'");
-  expect_error(regress_command, {"regress", "b.json", "--threads", "1e3"}, "--threads: expected an integer in [0, 4096], got '1e3'");
+  expect_error(regress_command, {"regress", "b.json", "--threads", "1e3"},
+               "--threads: expected an integer in [0, 4096], got '1e3'");
   expect_error(steptime_command, {"steptime", "t.json", "--params", "1B", "--checkpoint-writers", "0"},
                "--checkpoint-writers: expected an integer in [1, 100000], got '0'");
 }
@@ -142,18 +153,21 @@ TEST(CommandLine, DirectoriesAndCsvTablesAreRefusedBeforeAnyWork) {
   expect_error(trace_command, {"trace", "inspect", dir.string()}, dir.string() + ": is a directory, not a file");
   expect_error(trace_command, {"trace", "inspect", trace, "--output", "summary.csv"},
                "--output 'summary.csv': this command writes a table or JSON, not CSV");
-  expect_error(trace_command, {"trace", "convert", trace, "--output", dir.string()}, "--output '" + dir.string() + "': is a directory");
+  expect_error(trace_command, {"trace", "convert", trace, "--output", dir.string()},
+               "--output '" + dir.string() + "': is a directory");
   expect_error(trace_command, {"trace", "generate", "--lifetime-from", dir.string()},
                "--lifetime-from '" + dir.string() + "': is a directory, not a file");
   expect_error(advise_command, {"advise", "--job", dir.string()}, dir.string() + ": is a directory, not a file");
-  expect_error(advise_command, {"advise", "--catalogue", dir.string(), "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100"},
+  expect_error(advise_command,
+               {"advise", "--catalogue", dir.string(), "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100"},
                "--catalogue '" + dir.string() + "': is a directory, not a file");
   expect_error(sweep_command, {"sweep", dir.string(), "--out", "o"}, dir.string() + ": is a directory, not a file");
   expect_error(regress_command, {"regress", dir.string()}, dir.string() + ": is a directory, not a file");
 }
 
 TEST(CommandLine, BadNumbersNameTheOptionAndWhatItExpects) {
-  expect_error(regress_command, {"regress", "b.json", "--alpha", "strict"}, "--alpha: expected a finite number, got 'strict'");
+  expect_error(regress_command, {"regress", "b.json", "--alpha", "strict"},
+               "--alpha: expected a finite number, got 'strict'");
   expect_error(regress_command, {"regress", "b.json", "--colour", "red"}, "unrecognised option '--colour' (see --help");
 }
 
