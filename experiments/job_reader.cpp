@@ -40,11 +40,18 @@ Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu) {
   return millis_from_seconds(times.steps * it->second);
 }
 
+const std::vector<std::string>& job_file_fields() {
+  static const std::vector<std::string> fields = {
+      "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",
+      "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "startup_s", "deadline_hours", "give_up_after_hours",
+      "notes"};
+  return fields;
+}
+
 void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job,
                     std::optional<GpuStepTimes>* per_gpu) {
   const JsonFields f(document, file, "");
-  f.reject_unknown({"name", "work_hours", "steps", "step_time_s", "step_time_s_by_gpu", "nodes", "checkpoint_write_s",
-                    "restore_s", "checkpoint_size_gb", "startup_s", "deadline_hours", "give_up_after_hours", "notes"});
+  f.reject_unknown(job_file_fields());
   if (f.has("step_time_s_by_gpu")) {
     if (per_gpu == nullptr) f.fail("step_time_s_by_gpu", "a single step_time_s here (the GPU is not known)");
     *per_gpu = read_step_times_by_gpu(f);

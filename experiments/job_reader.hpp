@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,8 @@ struct GpuStepTimes {
 };
 
 JobSpec read_job_file(const std::string& path);
+// The fields of a job file (docs/outputs.md#job-files), for readers that take more (advise) to list in errors.
+const std::vector<std::string>& job_file_fields();
 // Applies the fields present in `document` on top of `job` (so a file can override defaults). A file with
 // step_time_s_by_gpu fills `per_gpu` (and is rejected when `per_gpu` is null).
 void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job,

@@ -16,7 +16,7 @@ namespace spotsim {
 
 AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache* calibration) {
   AdaptiveSettings s;
-  s.window = p.duration("window", s.window);
+  s.window = p.positive_duration("window", s.window);
   s.cluster = p.integer("cluster", s.cluster, 0, 1000);
   s.significance = p.number("significance", s.significance, 1e-9, 0.5);
   s.cooldown = p.duration("cooldown", s.cooldown);

@@ -47,8 +47,7 @@ void register_fixed_checkpoint(PolicyRegistry& registry) {
   registry.add(PolicyEntry<CheckpointPolicy>{
       "fixed", "a checkpoint every N of compute", "interval=1h, on_notice=false (emergency checkpoint in the notice)",
       [](const PolicyParams& p) -> std::unique_ptr<CheckpointPolicy> {
-        const Millis interval = p.duration("interval", kMillisPerHour);
-        if (interval <= 0) throw InputError("--checkpoint '" + p.spec() + "': parameter 'interval': expected > 0");
+        const Millis interval = p.positive_duration("interval", kMillisPerHour);
         return std::make_unique<FixedCheckpointPolicy>(interval, p.flag("on_notice", false));
       }});
 }

@@ -1,12 +1,23 @@
 #include "policies/policy_params.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 
 namespace spotsim {
+
+namespace {
+// 0.5 rather than std::to_string's 0.500000.
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+}  // namespace
 
 PolicyParams PolicyParams::parse(const std::string& spec, const std::string& option) {
   PolicyParams p;
@@ -50,14 +61,22 @@ Millis PolicyParams::duration(const std::string& key, Millis fallback) const {
   return v ? parse_duration(*v, where(key)) : fallback;
 }
 
+Millis PolicyParams::positive_duration(const std::string& key, Millis fallback) const {
+  const std::string* v = find(key);
+  if (!v) return fallback;
+  const Millis d = parse_duration(*v, where(key));
+  if (d <= 0) throw InputError(where(key) + ": expected a duration > 0, got '" + *v + "'");
+  return d;
+}
+
 double PolicyParams::number(const std::string& key, double fallback, double min, double max) const {
   const std::string* v = find(key);
   if (!v) return fallback;
   char* end = nullptr;
   const double x = std::strtod(v->c_str(), &end);
   if (end == v->c_str() || *end != '\0' || !std::isfinite(x) || x < min || x > max) {
-    throw InputError(where(key) + ": expected a number in [" + std::to_string(min) + ", " + std::to_string(max) +
-                     "], got '" + *v + "'");
+    throw InputError(where(key) + ": expected a number in [" + number_text(min) + ", " + number_text(max) + "], got '" +
+                     *v + "'");
   }
   return x;
 }
@@ -66,8 +85,9 @@ int PolicyParams::integer(const std::string& key, int fallback, int min, int max
   const std::string* v = find(key);
   if (!v) return fallback;
   char* end = nullptr;
+  errno = 0;
   const long x = std::strtol(v->c_str(), &end, 10);
-  if (end == v->c_str() || *end != '\0' || x < min || x > max) {
+  if (end == v->c_str() || *end != '\0' || errno == ERANGE || x < min || x > max) {
     throw InputError(where(key) + ": expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
                      "], got '" + *v + "'");
   }
@@ -84,7 +104,12 @@ bool PolicyParams::flag(const std::string& key, bool fallback) const {
 
 void PolicyParams::reject_unused() const {
   for (const auto& [key, value] : values_) {
-    if (!used_.count(key)) throw InputError(option_ + " '" + spec_ + "': unknown parameter '" + key + "'");
+    if (used_.count(key)) continue;
+    // The getters the policy called are the parameters it takes.
+    std::string known;
+    for (const std::string& k : used_) known += (known.empty() ? "" : ", ") + k;
+    throw InputError(option_ + " '" + spec_ + "': unknown parameter '" + key + "'; " +
+                     (known.empty() ? name_ + " takes no parameters" : name_ + " takes: " + known));
   }
 }
 

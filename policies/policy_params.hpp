@@ -18,6 +18,8 @@ class PolicyParams {
   const std::string& name() const { return name_; }
   const std::string& spec() const { return spec_; }
   Millis duration(const std::string& key, Millis fallback) const;
+  // A duration that must be > 0 (an interval, a window, a mean time): "0s" is refused, not run as a degenerate policy.
+  Millis positive_duration(const std::string& key, Millis fallback) const;
   double number(const std::string& key, double fallback, double min, double max) const;
   int integer(const std::string& key, int fallback, int min, int max) const;
   bool flag(const std::string& key, bool fallback) const;

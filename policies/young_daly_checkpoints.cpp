@@ -40,14 +40,14 @@ void register_young_daly_checkpoints(PolicyRegistry& registry) {
   const std::string params = "mtbf=<from the trace> (override M), on_notice=false";
   registry.add(PolicyEntry<CheckpointPolicy>{
       "young", "interval sqrt(2 delta M) (Young, CACM 1974)", params, [](const PolicyParams& p) {
-        return std::make_unique<YoungDalyCheckpointPolicy>(Formula::kYoung, p.duration("mtbf", kNever),
+        return std::make_unique<YoungDalyCheckpointPolicy>(Formula::kYoung, p.positive_duration("mtbf", kNever),
                                                            p.flag("on_notice", false));
       }});
   for (const char* name : {"daly", "young-daly"}) {
     registry.add(PolicyEntry<CheckpointPolicy>{
         name, "Daly's higher-order optimum interval from M and delta (Daly, FGCS 2006, eq. 37)", params,
         [](const PolicyParams& p) {
-          return std::make_unique<YoungDalyCheckpointPolicy>(Formula::kDaly, p.duration("mtbf", kNever),
+          return std::make_unique<YoungDalyCheckpointPolicy>(Formula::kDaly, p.positive_duration("mtbf", kNever),
                                                              p.flag("on_notice", false));
         }});
   }

@@ -35,7 +35,7 @@ po::options_description advise_options() {
       ("measured-gpu", po::value<std::string>(), "the GPU the step time was measured on (spec table name, e.g. V100)")
       ("matrix-fraction", po::value<double>(), "share of the measured step in matrix/conv kernels [default 0.63]")
       ("precision", po::value<std::string>(), "matrix precision: fp32 | tf32 | fp16 | bf16 [default fp32]")
-      ("gpus", po::value<int>(), "GPUs the job trains on at once (data parallel) [default 1]")
+      ("gpus", po::value<std::string>(), "GPUs the job trains on at once (data parallel), 1 to 4096 [default 1]")
       ("params", po::value<std::string>(), "model parameters, e.g. 25.6M or 7B (checkpoint = 14 B/param, mixed-precision Adam)")
       ("storage-gbps", po::value<double>(), "checkpoint write and read bandwidth, GB/s: sets write/restore from the checkpoint size")
       ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
@@ -59,9 +59,9 @@ po::options_description advise_options() {
        "with --deadline: rank only rows that meet it in at least this fraction of runs");
   po::options_description mc("Monte Carlo and output");
   mc.add_options()
-      ("seed", po::value<std::uint64_t>()->default_value(1), "base seed, the same for every offer (common random numbers)")
-      ("replications,n", po::value<std::uint64_t>()->default_value(300), "replications per offer and policy")
-      ("threads", po::value<int>()->default_value(0), "worker threads (0 = all cores); never changes results")
+      ("seed", po::value<std::string>()->default_value("1"), "base seed, 0 to 2^64-1, the same for every offer (common random numbers)")
+      ("replications,n", po::value<std::string>()->default_value("300"), "replications per offer and policy, 1 to 10^8")
+      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes results")
       ("format,f", po::value<std::string>(), "table | json | csv [default: table, or from --output's extension]")
       ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
       ("help,h", "show this help and exit");
@@ -138,7 +138,7 @@ AdviseJob job_from(const po::variables_map& vm) {
   if (vm.count("measured-gpu")) document["measured_gpu"] = vm["measured-gpu"].as<std::string>();
   if (vm.count("matrix-fraction")) document["matrix_fraction"] = vm["matrix-fraction"].as<double>();
   if (vm.count("precision")) document["precision"] = vm["precision"].as<std::string>();
-  if (vm.count("gpus")) document["gpus"] = vm["gpus"].as<int>();
+  if (vm.count("gpus")) document["gpus"] = int_count_option(vm, "gpus", 1, 4096);
   if (vm.count("params")) {
     for (const char* field : {"checkpoint_size_gb", "checkpoint_write_s", "restore_s"}) document.erase(field);
     document["parameters"] = parameter_count(vm["params"].as<std::string>());
@@ -175,11 +175,8 @@ AdviceRequest request_from(const po::variables_map& vm) {
     if (!(p >= 0.0 && p <= 1.0)) throw InputError("--min-deadline-probability: expected a fraction in [0, 1]");
     request.criteria.min_deadline_probability = p;
   }
-  request.seed = vm["seed"].as<std::uint64_t>();
-  request.replications = vm["replications"].as<std::uint64_t>();
-  if (request.replications < 1 || request.replications > 100'000'000ULL) {
-    throw InputError("--replications: expected an integer in [1, 100000000]");
-  }
+  request.seed = seed_option(vm);
+  request.replications = count_option(vm, "replications", 1, 100'000'000);
   request.threads = thread_count_option(vm);
   return request;
 }

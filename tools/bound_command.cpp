@@ -34,7 +34,7 @@ po::options_description bound_options() {
       ("work", po::value<std::string>()->default_value("48h"), "compute the job needs")
       ("startup", po::value<std::string>()->default_value("12m"), "the changeover d of every launch")
       ("deadline", po::value<std::string>()->default_value("52h"), "deadline after the window's start")
-      ("nodes", po::value<int>()->default_value(1), "instances held together")
+      ("nodes", po::value<std::string>()->default_value("1"), "instances held together, 1 to 100000")
       ("mode", po::value<std::string>()->default_value("event"),
        "event (bill per second) | cant-be-late (bill whole ticks), as in simulate --mode")
       ("tick", po::value<std::string>(), "decision tick [default: the trace's tick_s]")
@@ -96,6 +96,7 @@ int bound_command(int argc, const char* const* argv) {
     OfflineOptimumRequest request;
     request.market = &market;
     request.tick = vm.count("tick") ? parse_duration(vm["tick"].as<std::string>(), "--tick") : market.tick;
+    if (vm.count("tick") && request.tick <= 0) throw InputError("--tick: expected a positive duration");
     if (request.tick <= 0) {
       throw InputError("trace '" + path + "': expected a recording with a tick (field 'tick_s'), or --tick");
     }
@@ -106,7 +107,7 @@ int bound_command(int argc, const char* const* argv) {
     request.work = parse_duration(vm["work"].as<std::string>(), "--work");
     request.changeover = parse_duration(vm["startup"].as<std::string>(), "--startup");
     request.deadline = parse_duration(vm["deadline"].as<std::string>(), "--deadline");
-    request.nodes = vm["nodes"].as<int>();
+    request.nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));
     request.per_tick_billing = per_tick_billing;
     request.want_schedule = true;
     const OfflineOptimum optimum = solve_offline_optimum(request);

@@ -1,70 +1,44 @@
 #pragma once
 // Command-line parsing shared by subcommands: Boost.Program_options (with or without positional arguments) whose
-// errors become InputError (one line, exit code 2), the --threads check, and the --format/--output pair of commands
-// that print a table or write JSON/CSV.
-#include <iostream>
+// errors become InputError (one line, exit code 2, naming the option and what it expects); seeds and counts (one
+// rule for all of them: sim/integer_text.hpp); --output checked before any work starts (input files are checked
+// where they are read: sim/file_checks.hpp); the --format/--output pair of commands that print a table or write
+// JSON/CSV.
+#include <boost/program_options.hpp>
+#include <cstdint>
 #include <string>
 
-#include <boost/program_options.hpp>
-
-#include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
 
 namespace spotsim {
 
-inline boost::program_options::variables_map parse_command_line(
+boost::program_options::variables_map parse_command_line(
     int argc, const char* const* argv, const boost::program_options::options_description& options,
-    const boost::program_options::positional_options_description& positional) {
-  namespace po = boost::program_options;
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError(e.what());
-  }
-  return vm;
-}
+    const boost::program_options::positional_options_description& positional);
+boost::program_options::variables_map parse_command_line(int argc, const char* const* argv,
+                                                         const boost::program_options::options_description& options);
 
-inline boost::program_options::variables_map parse_command_line(
-    int argc, const char* const* argv, const boost::program_options::options_description& options) {
-  return parse_command_line(argc, argv, options, boost::program_options::positional_options_description{});
-}
+// Limits of the counts several commands share (documented in their --help and docs/).
+inline constexpr std::uint64_t kMaxThreads = 4096;
+inline constexpr std::uint64_t kMaxNodes = 100000;
 
-// --format table|json|csv, or when absent the extension of --output (.json, .csv), else a table.
-inline std::string output_format_option(const boost::program_options::variables_map& vm) {
-  std::string format = "table";
-  if (vm.count("format")) {
-    format = vm["format"].as<std::string>();
-  } else if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    if (path.ends_with(".json")) format = "json";
-    else if (path.ends_with(".csv")) format = "csv";
-    else throw InputError("--output '" + path + "': cannot tell the format from the extension; expected .json or .csv, or give --format");
-  }
-  if (format != "table" && format != "json" && format != "csv") {
-    throw InputError("--format '" + format + "': expected table, json or csv");
-  }
-  return format;
-}
+// Option NAME, declared as po::value<std::string>(), read as a whole number in [min, max]; InputError
+// "--NAME: expected an integer in [MIN, MAX], got 'TEXT'" for a negative, a fraction, "1e12" or out of range.
+std::uint64_t count_option(const boost::program_options::variables_map& vm, const char* name, std::uint64_t min,
+                           std::uint64_t max);
+int int_count_option(const boost::program_options::variables_map& vm, const char* name, int min, int max);
+// --seed: 0 to 2^64 - 1.
+std::uint64_t seed_option(const boost::program_options::variables_map& vm);
+// --threads N: 0 = all cores, at most kMaxThreads.
+int thread_count_option(const boost::program_options::variables_map& vm);
+
+// Checks --output, when given, before any work: not a directory, its directory exists.
+void check_output_option(const boost::program_options::variables_map& vm);
+
+// --format table|json|csv, or when absent the extension of --output (.json, .csv), else a table. Checks --output.
+std::string output_format_option(const boost::program_options::variables_map& vm);
 
 // Writes a command's result to --output (atomically: never a half-written file) or to stdout.
-inline void emit_output(const boost::program_options::variables_map& vm, const std::string& text,
-                        const std::string& program) {
-  if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    write_file_atomically(path, text);
-    std::cerr << program << ": wrote " << path << "\n";
-  } else {
-    std::cout << text;
-  }
-}
-
-// --threads N: 0 = all cores.
-inline int thread_count_option(const boost::program_options::variables_map& vm) {
-  const int threads = vm["threads"].as<int>();
-  if (threads < 0 || threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
-  return threads;
-}
+void emit_output(const boost::program_options::variables_map& vm, const std::string& text, const std::string& program);
 
 }  // namespace spotsim

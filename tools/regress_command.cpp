@@ -29,7 +29,7 @@ po::options_description regress_options() {
       ("update", "rewrite the baseline(s) with the results of this build instead of comparing (deliberately: "
                  "review the diff before committing it)")
       ("from-spec", po::value<std::string>(), "with --update and one BASELINE: create it from this experiment spec")
-      ("threads", po::value<int>()->default_value(0), "worker threads (0 = all cores); never changes a result")
+      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes a result")
       ("substitute", po::value<std::vector<std::string>>(),
        "OLD=>NEW: run policy spec NEW wherever the baseline has OLD (try a policy change against the baseline, or "
        "check that a worse policy is caught); repeatable")
@@ -41,10 +41,22 @@ po::options_description regress_options() {
   return options;
 }
 
+// --alpha and --relative, checked before any baseline is re-run.
+RegressionRule regression_rule(const po::variables_map& vm) {
+  RegressionRule rule;
+  rule.alpha = vm["alpha"].as<double>();
+  rule.relative_threshold = vm["relative"].as<double>();
+  if (!(rule.alpha > 0 && rule.alpha < 0.5)) throw InputError("--alpha: expected a level in (0, 0.5), e.g. 0.01");
+  if (!(rule.relative_threshold >= 0 && rule.relative_threshold < 1)) {
+    throw InputError("--relative: expected a fraction in [0, 1)");
+  }
+  return rule;
+}
+
 // Returns the number of regressions.
 std::size_t regress_one(const std::string& path, const po::variables_map& vm, const std::string& program) {
   const bool update = vm.count("update") > 0;
-  const int threads = vm["threads"].as<int>();
+  const int threads = thread_count_option(vm);
   std::vector<PolicySubstitution> substitutions;
   if (vm.count("substitute")) {
     for (const auto& s : vm["substitute"].as<std::vector<std::string>>()) substitutions.push_back(parse_substitution(s));
@@ -66,11 +78,7 @@ std::size_t regress_one(const std::string& path, const po::variables_map& vm, co
     std::cerr << program << ": rewrote " << path << "\n";
     return 0;
   }
-  RegressionRule rule;
-  rule.alpha = vm["alpha"].as<double>();
-  rule.relative_threshold = vm["relative"].as<double>();
-  if (!(rule.alpha > 0 && rule.alpha < 0.5)) throw InputError("--alpha: expected a level in (0, 0.5), e.g. 0.01");
-  if (!(rule.relative_threshold >= 0 && rule.relative_threshold < 1)) throw InputError("--relative: expected a fraction in [0, 1)");
+  const RegressionRule rule = regression_rule(vm);
   const auto rows = compare_with_baseline(baseline, baseline_entries(results.plan, results.analysis, baseline.metrics), rule, path);
   std::size_t regressions = 0, improvements = 0, moved = 0;
   for (const MetricComparison& r : rows) {
@@ -110,6 +118,11 @@ int regress_command(int argc, const char* const* argv) {
       throw InputError("--from-spec: expected together with --update and exactly one BASELINE to create");
     }
     thread_count_option(vm);
+    regression_rule(vm);
+    // Every baseline is read before the first is re-run (minutes), so a typo in the last one fails at once.
+    if (!vm.count("from-spec")) {
+      for (const std::string& path : paths) (void)read_baseline(path);
+    }
     std::size_t regressions = 0;
     for (const std::string& path : paths) regressions += regress_one(path, vm, program);
     if (regressions > 0) {

@@ -67,7 +67,7 @@ po::options_description simulate_options() {
       ("work", po::value<std::string>(), "compute the job needs on its instance type [default 48h]")
       ("steps", po::value<double>(), "training steps (with --step-time, instead of --work)")
       ("step-time", po::value<std::string>(), "time per training step, e.g. 350ms")
-      ("nodes", po::value<int>(), "instances the job needs at once; any preemption interrupts all [default 1]")
+      ("nodes", po::value<std::string>(), "instances the job needs at once (1 to 100000); any preemption interrupts all [default 1]")
       ("checkpoint-write", po::value<std::string>(), "time to write a checkpoint; training pauses [default 1m]")
       ("restore", po::value<std::string>(), "time to read the checkpoint after a restart [default 1m]")
       ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
@@ -76,9 +76,9 @@ po::options_description simulate_options() {
        "stop a run that has not finished by then and report it as not completed [default max(20 x work, work + 30d)]");
   po::options_description mc("Monte Carlo and output");
   mc.add_options()
-      ("seed", po::value<std::uint64_t>()->default_value(1), "base seed; fixes every number of the output")
-      ("replications,n", po::value<std::uint64_t>()->default_value(1000), "independent replications")
-      ("threads", po::value<int>()->default_value(0), "worker threads (0 = all cores); never changes results")
+      ("seed", po::value<std::string>()->default_value("1"), "base seed, 0 to 2^64-1; fixes every number of the output")
+      ("replications,n", po::value<std::string>()->default_value("1000"), "independent replications, 1 to 10^9")
+      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes results")
       ("format,f", po::value<std::string>(), "table | json | csv (per-run rows) [default: table, or from --output's extension]")
       ("output,o", po::value<std::string>(), "write the result to this file (written atomically) instead of stdout");
   po::options_description all;
@@ -113,20 +113,16 @@ SimulationRequest request_from(const po::variables_map& vm) {
     const double step_ms = parse_duration_ms(vm["step-time"].as<std::string>(), "--step-time");
     request.job.work = checked_millis(steps * step_ms, "--steps x --step-time");
   }
-  if (vm.count("nodes")) request.job.nodes = vm["nodes"].as<int>();
+  if (vm.count("nodes")) request.job.nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));
   if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");
   if (vm.count("restore")) request.job.restore = duration_option(vm, "restore");
   if (vm.count("startup")) request.job.startup = duration_option(vm, "startup");
   if (vm.count("deadline")) request.job.deadline = duration_option(vm, "deadline");
   if (vm.count("give-up-after")) request.job.give_up_after = duration_option(vm, "give-up-after");
   validate_job(request.job, vm.count("job") ? vm["job"].as<std::string>() + " with command-line overrides" : "command line");
-  request.seed = vm["seed"].as<std::uint64_t>();
-  request.replications = vm["replications"].as<std::uint64_t>();
-  if (request.replications < 1 || request.replications > 1'000'000'000ULL) {
-    throw InputError("--replications: expected an integer in [1, 1000000000]");
-  }
-  request.threads = vm["threads"].as<int>();
-  if (request.threads < 0 || request.threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
+  request.seed = seed_option(vm);
+  request.replications = count_option(vm, "replications", 1, 1'000'000'000);
+  request.threads = thread_count_option(vm);
   request.cant_be_late_mode = is_cant_be_late_mode(vm["mode"].as<std::string>());
   if (vm.count("tick")) {
     if (!request.cant_be_late_mode) throw InputError("--tick: only with --mode cant-be-late");

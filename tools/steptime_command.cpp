@@ -58,7 +58,8 @@ po::options_description steptime_options() {
       ("bytes-per-param", po::value<double>(), "checkpointed bytes per parameter (overrides --training-setup)")
       ("write-gbps", po::value<double>()->default_value(1.0), "storage write bandwidth per writer, GB/s")
       ("read-gbps", po::value<double>()->default_value(1.0), "storage read bandwidth per reader, GB/s")
-      ("checkpoint-writers", po::value<int>()->default_value(1), "ranks writing shards in parallel (sharded checkpoints)");
+      ("checkpoint-writers", po::value<std::string>()->default_value("1"),
+       "ranks writing shards in parallel (sharded checkpoints), 1 to 100000");
   po::options_description job("Job file");
   job.add_options()
       ("job-out", po::value<std::string>(),
@@ -134,7 +135,7 @@ std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const 
                                   : training_state_layout(vm["training-setup"].as<std::string>(), "--training-setup").checkpoint_bytes();
   setup.write_gbps = vm["write-gbps"].as<double>();
   setup.read_gbps = vm["read-gbps"].as<double>();
-  setup.writers = vm["checkpoint-writers"].as<int>();
+  setup.writers = int_count_option(vm, "checkpoint-writers", 1, 100000);
   return std::make_pair(setup, checkpoint_cost(setup, "checkpoint options (--params, --bytes-per-param, --write-gbps, --read-gbps, --checkpoint-writers)"));
 }
 

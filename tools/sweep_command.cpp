@@ -2,6 +2,7 @@
 // DIR` combines the shards of one.
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -64,12 +65,12 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   options.add_options()
       ("help,h", "show this help and exit")
       ("out,o", po::value<std::string>(), "output directory: chunks/, then runs.csv, summary.json, summary.md, manifest.json")
-      ("threads", po::value<int>()->default_value(0), "worker threads (0 = all cores); never changes a result")
+      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes a result")
       ("resume", "continue the sweep already in --out: finished chunks are kept, the rest is computed")
       ("shard", po::value<std::string>(), "I/N: compute only the I-th of N contiguous blocks of chunks (combine the "
                                           "shards' directories with `sweep merge`)")
       ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
-      ("stop-after-chunks", po::value<std::uint64_t>(), "stop as if interrupted after computing K chunks (to test "
+      ("stop-after-chunks", po::value<std::string>(), "stop as if interrupted after computing K chunks (to test "
                                                         "--resume); exit code 3")
       ("spec", po::value<std::string>(), "the experiment spec JSON (positional)");
   po::positional_options_description positional;
@@ -91,14 +92,17 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   const std::string spec_file = vm["spec"].as<std::string>();
   const std::string out = vm["out"].as<std::string>();
 
-  const ExperimentSpec spec = read_experiment_spec(spec_file);
-  LoadedTraces traces = load_traces(spec, spec_file);
-  const SweepPlan plan = plan_sweep(spec, traces.info);
+  // Every option is checked before the spec and its traces are read.
   SweepRunOptions run_options;
   run_options.threads = threads;
   run_options.resume = vm.count("resume") > 0;
   if (vm.count("shard")) run_options.shard = parse_shard(vm["shard"].as<std::string>());
-  if (vm.count("stop-after-chunks")) run_options.stop_after_chunks = vm["stop-after-chunks"].as<std::uint64_t>();
+  if (vm.count("stop-after-chunks")) {
+    run_options.stop_after_chunks = count_option(vm, "stop-after-chunks", 1, std::numeric_limits<std::uint64_t>::max());
+  }
+  const ExperimentSpec spec = read_experiment_spec(spec_file);
+  LoadedTraces traces = load_traces(spec, spec_file);
+  const SweepPlan plan = plan_sweep(spec, traces.info);
   ProgressMeter meter;
   run_options.progress = terminal_progress(!vm.count("quiet"), meter);
 

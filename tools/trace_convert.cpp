@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "sim/errors.hpp"
+#include "tools/command_line.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
@@ -60,6 +61,7 @@ int convert(int argc, const char* const* argv, const std::string& program) {
               << options << "\n";
     return 0;
   }
+  check_output_option(vm);
   ImportedTrace imported = import_inputs(vm);
   SpotMarket& market = imported.market;
   if (imported.format != "spotsim" && !vm.count("on-demand-price")) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "tools/command_line.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
 #include "traces/fit/parametric_fits.hpp"
@@ -31,8 +32,8 @@ po::options_description fit_options() {
        "lsq-ecdf (least squares on the ECDF of preempted records, as Kadupitiya et al.), lsq-km (least squares on "
        "1 - Kaplan-Meier, censoring-aware), mle (censored maximum likelihood), or all")
       ("group-by", po::value<std::string>()->default_value("none"), "none | zone | machine-type | zone,machine-type")
-      ("min-preempted", po::value<int>()->default_value(1), "skip groups with fewer preempted records than this")
-      ("nodes", po::value<int>()->default_value(1),
+      ("min-preempted", po::value<std::string>()->default_value("1"), "skip groups with fewer preempted records than this")
+      ("nodes", po::value<std::string>()->default_value("1"),
        "availability recordings: an uptime is a stretch with at least this many instances obtainable")
       ("format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")
       ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
@@ -216,10 +217,8 @@ int fit(int argc, const char* const* argv, const std::string& program) {
   if (group_by != "none" && group_by != "zone" && group_by != "machine-type" && group_by != "zone,machine-type") {
     throw InputError("--group-by '" + group_by + "': expected none, zone, machine-type or zone,machine-type");
   }
-  const int nodes = vm["nodes"].as<int>();
-  if (nodes < 1 || nodes > 100000) throw InputError("--nodes: expected 1 to 100000");
-  const int min_preempted = vm["min-preempted"].as<int>();
-  if (min_preempted < 0) throw InputError("--min-preempted: expected a count >= 0, got " + std::to_string(min_preempted));
+  const int nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));
+  const int min_preempted = int_count_option(vm, "min-preempted", 0, 1'000'000'000);
   const std::string format = table_or_json(vm);
   reject_directories(vm);
   const ImportedTrace imported = import_inputs(vm);

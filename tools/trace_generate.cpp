@@ -3,6 +3,7 @@
 
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "tools/command_line.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/importers/synthetic_trace_generator.hpp"
 #include "traces/trace_locator.hpp"
@@ -25,10 +26,11 @@ po::options_description generate_options() {
        "bathtub:A=0.42,tau1_hours=0.975,tau2_hours=0.372,b_hours=24.33,cap_hours=25")
       ("lifetime-from", po::value<std::string>(), "or: take the lifetime model of the first zone of this trace (a path or shipped name)")
       ("span", po::value<std::string>()->default_value("14d"), "length of the generated recording")
-      ("instances", po::value<int>()->default_value(1), "spot instances recorded; availability = how many are up")
+      ("instances", po::value<std::string>()->default_value("1"),
+       "spot instances recorded (1 to 100000); availability = how many are up")
       ("outage-mean", po::value<std::string>()->default_value("30m"),
        "mean time until capacity returns after a preemption (exponential); 0s records preemption times instead")
-      ("seed", po::value<std::uint64_t>()->default_value(1), "seed; the same seed gives the same trace")
+      ("seed", po::value<std::string>()->default_value("1"), "seed, 0 to 2^64-1; the same seed gives the same trace")
       ("name", po::value<std::string>(), "trace name [default: synthetic]")
       ("output,o", po::value<std::string>(), "write the trace to this file (atomically) instead of stdout");
   po::options_description all;
@@ -74,21 +76,22 @@ int generate(int argc, const char* const* argv, const std::string& program) {
               << options << "\n";
     return 0;
   }
+  check_output_option(vm);
   if (vm.count("lifetime") == vm.count("lifetime-from")) throw InputError("give exactly one of --lifetime or --lifetime-from");
   std::optional<LifetimeDistribution> lifetime;
   if (vm.count("lifetime")) {
     lifetime = lifetime_from_spec(vm["lifetime"].as<std::string>());
   } else {
-    const std::string path = locate_trace(vm["lifetime-from"].as<std::string>());
+    const std::string path = locate_trace(vm["lifetime-from"].as<std::string>(), "--lifetime-from");
     const SpotMarket source = read_trace_file(path);
     if (!source.zones.front().spot.lifetime) throw InputError(path + ": its first zone has no lifetime model");
     lifetime = *source.zones.front().spot.lifetime;
   }
   GeneratorSettings settings{*lifetime};
   settings.span = parse_duration(vm["span"].as<std::string>(), "--span");
-  settings.instances = vm["instances"].as<int>();
+  settings.instances = int_count_option(vm, "instances", 1, 100000);
   settings.outage_mean = parse_duration(vm["outage-mean"].as<std::string>(), "--outage-mean");
-  settings.seed = vm["seed"].as<std::uint64_t>();
+  settings.seed = seed_option(vm);
   ImportOptions offer = import_options_from(vm);
   if (!vm.count("on-demand-price") || !vm.count("spot-price")) {
     throw InputError("--on-demand-price and --spot-price: required (a synthetic trace has no recorded prices)");

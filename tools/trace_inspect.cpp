@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/errors.hpp"
+#include "tools/command_line.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/trace_summary.hpp"
 #include "sim/text_escape.hpp"
@@ -21,7 +22,8 @@ po::options_description inspect_options() {
   po::options_description general("General");
   general.add_options()
       ("help,h", "show this help and exit")
-      ("nodes", po::value<int>()->default_value(1), "instances a job needs: availability counts only when at least this many")
+      ("nodes", po::value<std::string>()->default_value("1"),
+       "instances a job needs (1 to 100000): availability counts only when at least this many")
       ("format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")
       ("output,o", po::value<std::string>(), "write the summary to this file (atomically) instead of stdout");
   po::options_description all;
@@ -76,8 +78,7 @@ int inspect(int argc, const char* const* argv, const std::string& program) {
               << options << "\n";
     return 0;
   }
-  const int nodes = vm["nodes"].as<int>();
-  if (nodes < 1 || nodes > 100000) throw InputError("--nodes: expected 1 to 100000");
+  const int nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));
   const std::string format = table_or_json(vm);
   const ImportedTrace imported = import_inputs(vm);
   const TraceSummary summary = summarize_trace(imported.market, nodes);

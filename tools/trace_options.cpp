@@ -5,6 +5,7 @@
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "sim/text_escape.hpp"
+#include "tools/command_line.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/importers/trace_importer.hpp"
 
@@ -35,7 +36,7 @@ po::options_description offer_options() {
   o.add_options()
       ("instance-type", po::value<std::string>(), "instance type, e.g. p3.2xlarge")
       ("gpu", po::value<std::string>(), "GPU model, e.g. V100-16GB")
-      ("gpus-per-instance", po::value<int>()->default_value(1), "GPUs per instance")
+      ("gpus-per-instance", po::value<std::string>()->default_value("1"), "GPUs per instance, 1 to 1024")
       ("on-demand-price", po::value<double>(), "on-demand USD per instance-hour")
       ("spot-price", po::value<double>(), "spot USD per instance-hour, for inputs that record no price")
       ("notice", po::value<std::string>(), "preemption notice, e.g. 30s [default: 120s AWS, 30s GCP]");
@@ -67,10 +68,7 @@ ImportOptions import_options_from(const po::variables_map& vm) {
   if (o.span && *o.span <= 0) throw InputError("--span: expected a positive duration");
   if (vm.count("instance-type")) o.instance_type = vm["instance-type"].as<std::string>();
   if (vm.count("gpu")) o.gpu = vm["gpu"].as<std::string>();
-  if (vm.count("gpus-per-instance")) {
-    o.gpus_per_instance = vm["gpus-per-instance"].as<int>();
-    if (o.gpus_per_instance < 1 || o.gpus_per_instance > 1024) throw InputError("--gpus-per-instance: expected 1 to 1024");
-  }
+  if (vm.count("gpus-per-instance")) o.gpus_per_instance = int_count_option(vm, "gpus-per-instance", 1, 1024);
   if (vm.count("on-demand-price")) o.on_demand_price_per_hour = price_option(vm, "on-demand-price");
   if (vm.count("spot-price")) o.spot_price_per_hour = price_option(vm, "spot-price");
   if (vm.count("notice")) o.notice = parse_duration(vm["notice"].as<std::string>(), "--notice");
@@ -96,16 +94,9 @@ ImportedTrace import_inputs(const po::variables_map& vm) {
 
 po::variables_map parse_trace_options(int argc, const char* const* argv, const po::options_description& options,
                                       bool positional_inputs) {
-  po::variables_map vm;
-  try {
-    po::positional_options_description positional;
-    if (positional_inputs) positional.add("input", -1);
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError(e.what());
-  }
-  return vm;
+  po::positional_options_description positional;
+  if (positional_inputs) positional.add("input", -1);
+  return parse_command_line(argc, argv, options, positional);
 }
 
 void emit(const po::variables_map& vm, const std::string& text, const std::string& program) {
@@ -118,12 +109,18 @@ void emit(const po::variables_map& vm, const std::string& text, const std::strin
 }
 
 std::string table_or_json(const po::variables_map& vm) {
+  check_output_option(vm);
   std::string format = "table";
   if (vm.count("format")) {
     format = vm["format"].as<std::string>();
   } else if (vm.count("output")) {
     const std::string path = vm["output"].as<std::string>();
-    if (path.size() >= 5 && path.substr(path.size() - 5) == ".json") format = "json";
+    if (path.ends_with(".json")) format = "json";
+    // A table in a .csv file would be silently unreadable as CSV.
+    if (path.ends_with(".csv")) {
+      throw InputError("--output '" + path + "': this command writes a table or JSON, not CSV; use .json, or give "
+                       "--format table");
+    }
   }
   if (format != "table" && format != "json") throw InputError("--format '" + format + "': expected table or json");
   return format;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 
 namespace spotsim {
 
@@ -17,6 +18,8 @@ namespace {
 }  // namespace
 
 std::string read_input_file(const std::string& path, std::size_t max_bytes) {
+  // A directory opens as a stream that reads as empty or throws: say what it is.
+  if (const std::string problem = input_file_problem(path); !problem.empty()) throw InputError(path + ": " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file for reading: " + std::strerror(errno));
   // A regular file's size is known up front; a pipe or device is read up to the limit and no further.

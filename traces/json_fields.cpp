@@ -95,6 +95,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
 nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_input_file(path), path); }
 
 std::string describe_json(const nlohmann::json& value) {
+  // A NaN or an infinity (from a command-line option or the Python API) would otherwise read as null.
+  if (value.is_number_float() && std::isnan(value.get<double>())) return "NaN (not a number)";
+  if (value.is_number_float() && std::isinf(value.get<double>())) {
+    return value.get<double>() > 0 ? "infinity" : "-infinity";
+  }
   std::string text;
   describe_into(value, text, 4);
   if (text.size() > kDescribedLength) text = std::string(utf8_prefix(text, kDescribedLength - 3)) + "...";

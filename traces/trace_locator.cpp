@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 
 namespace spotsim {
 
@@ -27,9 +28,13 @@ std::string shipped_trace_directory() {
   return SPOTSIM_INSTALL_TRACE_DIR;
 }
 
-std::string locate_trace(const std::string& name_or_path) {
+std::string locate_trace(const std::string& name_or_path, const std::string& option) {
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  if (fs::is_directory(name_or_path, ec)) {
+    throw InputError(option + " '" + name_or_path + "': " + input_file_problem(name_or_path) +
+                     "; expected a trace file");
+  }
   std::string searched;
   if (name_or_path.find('/') == std::string::npos) {
     for (const auto& dir : library_directories()) {
@@ -40,7 +45,7 @@ std::string locate_trace(const std::string& name_or_path) {
       searched += (searched.empty() ? "" : ", ") + dir.string();
     }
   }
-  throw InputError("--trace '" + name_or_path + "': no such file" +
+  throw InputError(option + " '" + name_or_path + "': no such file" +
                    (searched.empty() ? std::string() : " (also looked for a shipped trace of that name in " + searched + ")"));
 }
 

@@ -5,7 +5,8 @@
 
 namespace spotsim {
 
-std::string locate_trace(const std::string& name_or_path);
+// `option` names the source in errors ("--trace 'x': no such file"; "is a directory, not a file").
+std::string locate_trace(const std::string& name_or_path, const std::string& option = "--trace");
 // The directories searched for bare names, in order.
 std::string shipped_trace_directory();
 

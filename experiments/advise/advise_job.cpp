@@ -35,6 +35,13 @@ double checkpoint_gb_of_parameters(double parameters) {
 AdviseJob read_advise_job(const nlohmann::json& document, const std::string& file) {
   const JsonFields f(document, file, "");
   if (f.has("nodes")) f.fail("nodes", "'gpus' instead (advise derives the instance count from each offer's shape)");
+  // Listed here, with the advise-only fields, so that an unknown field's message names every field advise reads.
+  std::vector<std::string> known;
+  for (const std::string& field : job_file_fields()) {
+    if (field != "nodes") known.push_back(field);
+  }
+  known.insert(known.end(), kAdviseOnlyFields.begin(), kAdviseOnlyFields.end());
+  f.reject_unknown(known);
   nlohmann::json shared = document;
   for (const char* field : kAdviseOnlyFields) shared.erase(field);
 

@@ -145,6 +145,9 @@ GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path) {
 std::string locate_gpu_offer_catalogue(const std::string& name_or_path) {
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
+  if (fs::is_directory(name_or_path, ec)) {
+    throw InputError("--catalogue '" + name_or_path + "': is a directory, not a file");
+  }
   if (name_or_path.find('/') == std::string::npos) {
     const fs::path dir = fs::path(shipped_trace_directory()) / "catalogue";
     for (const std::string& candidate : {name_or_path, name_or_path + ".json"}) {

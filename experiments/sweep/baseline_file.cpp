@@ -44,8 +44,9 @@ nlohmann::json baseline_json(const std::string& description, const SweepPlan& pl
 Baseline read_baseline(const std::string& path) {
   const nlohmann::json doc = read_json_file(path);
   const JsonFields f(doc, path, "");
-  f.reject_unknown({"format", "version", "description", "recorded_with", "spec", "metrics", "configurations"});
+  // The format first: an experiment spec given by mistake is named as such, not by its first unknown field.
   if (f.string("format") != "spotsim-baseline") f.fail_value("format", "\"spotsim-baseline\"", f.raw("format"));
+  f.reject_unknown({"format", "version", "description", "recorded_with", "spec", "metrics", "configurations"});
   if (f.integer("version", 1, 1000) != 1) f.fail_value("version", "1", f.raw("version"));
   Baseline baseline;
   baseline.description = f.optional_string("description");

@@ -9,6 +9,7 @@
 #include "policies/policy_registry.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/integer_text.hpp"
 #include "traces/json_fields.hpp"
 
 namespace spotsim {
@@ -67,7 +68,7 @@ void check_policy_spec(const JsonFields& f, const std::string& field, MakeFactor
 
 std::uint64_t unsigned_integer(const JsonFields& f, const std::string& key, std::uint64_t min, std::uint64_t max) {
   const nlohmann::json& v = f.raw(key);
-  const std::string expected = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  const std::string expected = integer_range_text(min, max);  // the command line's rule and wording
   if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) f.fail_value(key, expected, v);
   const auto x = v.get<std::uint64_t>();
   if (x < min || x > max) f.fail_value(key, expected, v);
@@ -138,8 +139,9 @@ std::vector<JobVariant> expand_jobs(const JsonFields& f, const nlohmann::json& b
 
 ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::string& file) {
   const JsonFields f(document, file, "");
-  f.reject_unknown(kSpecFields);
+  // The format first: a baseline or a trace given by mistake is named as such, not by its first unknown field.
   if (f.string("format") != "spotsim-experiment") f.fail_value("format", "\"spotsim-experiment\"", f.raw("format"));
+  f.reject_unknown(kSpecFields);
   if (f.integer("version", 1, 1000) != 1) f.fail_value("version", "1 (the only version this spotsim reads)", f.raw("version"));
 
   ExperimentSpec spec;

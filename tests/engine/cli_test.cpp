@@ -135,7 +135,7 @@ TEST(SimulateCli, BadInputGivesOneClearErrorAndExitCode2) {
   expect_error({"--work", "48"}, "--work: expected a duration such as 30m");
   expect_error({"--work", "-5h"}, "--work: expected a duration");
   expect_error({"--work", "0h"}, "field 'work': expected a positive amount of compute");
-  expect_error({"--nodes", "0"}, "field 'nodes': expected an integer between 1 and 100000");
+  expect_error({"--nodes", "0"}, "--nodes: expected an integer in [1, 100000], got '0'");
   expect_error({"--replications", "0"}, "--replications: expected an integer in [1, 1000000000]");
   expect_error({"--format", "xml"}, "--format 'xml': expected table, json or csv");
   expect_error({"--output", "result.txt"}, "cannot tell the format from the extension");
@@ -170,7 +170,35 @@ TEST(SimulateCli, MalformedJobFiles) {
   expect_error({"--job", both.string()}, "either work_hours or steps with step_time_s, not both");
   const auto typo = write("typo.json", R"({"work_hour": 5})");
   expect_error({"--job", typo.string()}, "field 'work_hour': unknown field");
-  expect_error({"--job", (temp_dir() / "missing.json").string()}, "cannot open file for reading");
+  expect_error({"--job", (temp_dir() / "missing.json").string()}, "missing.json: no such file");
+}
+
+// One rule for seeds and counts: whole numbers in decimal digits within the range, which the message gives. Boost
+// alone wrapped "--seed -1" to 2^64 - 1 and said only "the argument ('1e12') ... is invalid" for "-n 1e12".
+TEST(SimulateCli, SeedsAndCountsRefuseNegativesFractionsAndOutOfRangeWithTheRange) {
+  const std::string seed_range = "--seed: expected an integer in [0, 18446744073709551615]";
+  expect_error({"--seed", "-1"}, seed_range + ", got '-1'");
+  expect_error({"--seed", "1.5"}, seed_range + ", got '1.5'");
+  expect_error({"--seed", "18446744073709551616"}, seed_range + ", got '18446744073709551616'");
+  expect_error({"-n", "1e12"}, "--replications: expected an integer in [1, 1000000000], got '1e12'");
+  expect_error({"-n", "-3"}, "--replications: expected an integer in [1, 1000000000], got '-3'");
+  expect_error({"--threads", "-1"}, "--threads: expected an integer in [0, 4096], got '-1'");
+  expect_error({"--nodes", "1e9"}, "--nodes: expected an integer in [1, 100000], got '1e9'");
+  const Outcome largest = simulate({"--trace", kTrace, "-n", "2", "--work", "1h", "--seed", "18446744073709551615",
+                                    "--format", "json"});
+  ASSERT_EQ(largest.code, 0) << largest.err;
+  EXPECT_EQ(nlohmann::json::parse(largest.out)["manifest"]["seed"].get<std::uint64_t>(), 18446744073709551615ULL);
+}
+
+TEST(SimulateCli, DirectoriesAreNamedAsSuch) {
+  const fs::path dir = temp_dir() / "a_directory";
+  fs::create_directories(dir);
+  expect_error({"--trace", dir.string()}, "--trace '" + dir.string() + "': is a directory, not a file");
+  expect_error({"--job", dir.string()}, dir.string() + ": is a directory, not a file");  // was: terminate (abort)
+  expect_error({"--output", dir.string()}, "--output '" + dir.string() + "': is a directory");
+  expect_error({"--output", (dir / "none" / "out.json").string()},
+               "its directory '" + (dir / "none").string() + "' does not exist");
+  expect_error({"--steps", "many", "--step-time", "1s"}, "--steps: expected a finite number, got 'many'");
 }
 
 TEST(SimulateCli, AFailedRunNeverOverwritesTheOutput) {
@@ -263,6 +291,12 @@ TEST(BoundCli, ErrorsAreClear) {
   EXPECT_NE(off_tick.err.find("--trace-start: expected a multiple of the tick (10m)"), std::string::npos) << off_tick.err;
   const Outcome too_tight = bound({"--trace", kCblTrace, "--deadline", "48h"});
   EXPECT_NE(too_tight.err.find("no schedule finishes the work by the deadline"), std::string::npos) << too_tight.err;
+  const Outcome no_nodes = bound({"--trace", kCblTrace, "--nodes", "0"});
+  EXPECT_NE(no_nodes.err.find("--nodes: expected an integer in [1, 100000], got '0'"), std::string::npos)
+      << no_nodes.err;
+  // Was "expected a recording with a tick (field 'tick_s'), or --tick" although --tick was given.
+  const Outcome zero_tick = bound({"--trace", kCblTrace, "--tick", "0s"});
+  EXPECT_NE(zero_tick.err.find("--tick: expected a positive duration"), std::string::npos) << zero_tick.err;
 }
 
 }  // namespace

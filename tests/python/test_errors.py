@@ -22,6 +22,12 @@ SIMULATE_ERRORS = [
     ({"deadline": "soon"}, ["--deadline", "soon"]),
     ({"replications": 0}, ["-n", "0"]),
     ({"threads": 5000}, ["--threads", "5000"]),
+    # One rule for seeds and counts, in the CLI's words (the CLI used to wrap --seed -1 to 2^64 - 1).
+    ({"seed": -1}, ["--seed", "-1"]),
+    ({"seed": 1.5}, ["--seed", "1.5"]),
+    ({"seed": 2**64}, ["--seed", str(2**64)]),
+    ({"replications": 10**12}, ["-n", str(10**12)]),
+    ({"nodes": 100001}, ["--nodes", "100001"]),
     ({"trace_start": "later"}, ["--trace-start", "later"]),
     ({"job": "no-such-job.json"}, ["--job", "no-such-job.json"]),
 ]

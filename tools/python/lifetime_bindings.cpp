@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "sim/errors.hpp"
+#include "sim/integer_text.hpp"
 #include "tools/python/json_to_python.hpp"
 #include "tools/python/python_bindings.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
@@ -45,7 +46,9 @@ std::vector<LifetimeRecord> records_from(const std::vector<double>& hours, const
 // Every record of a source the importers read: per-VM records where the format has them (GCP lifetimes), else
 // the uptimes hidden in an availability or preemption recording (traces/fit/uptime_records.hpp).
 py::dict lifetime_record_columns(const std::string& path, const std::string& format, int nodes) {
-  if (nodes < 1 || nodes > 100000) throw InputError("--nodes: expected 1 to 100000");
+  if (nodes < 1 || nodes > 100000) {
+    throw InputError("--nodes: expected " + integer_range_text(1, 100000) + ", got '" + std::to_string(nodes) + "'");
+  }
   const ImportedTrace imported = import_trace_file(path, format, ImportOptions{});
   std::vector<LabeledLifetime> labeled = imported.lifetimes;
   if (labeled.empty()) {

@@ -7,6 +7,7 @@
 #include "experiments/job_reader.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/integer_text.hpp"
 #include "traces/json_fields.hpp"
 
 namespace py = pybind11;
@@ -46,15 +47,15 @@ class Options {
   }
   Millis duration(const char* key) const { return parse_duration(text(key, ""), cli_name(key)); }
 
-  // Integers must be Python ints: 2.0 or "2" would be silently truncated or parsed, which the CLI refuses too.
-  long long integer(const char* key, long long fallback) const {
+  // Seeds and counts follow the CLI's rule and message (sim/integer_text.hpp): a Python int in [min, max].
+  std::uint64_t count(const char* key, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) const {
     if (!has(key)) return fallback;
     const py::object value = values_[key];
+    const std::string text = py::str(value);
     if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
-      throw InputError("the argument ('" + std::string(py::str(value)) + "') for option '" + cli_name(key) +
-                       "' is invalid");
+      throw InputError(cli_name(key) + ": expected " + integer_range_text(min, max) + ", got '" + text + "'");
     }
-    return value.cast<long long>();
+    return parse_integer_in_range(text, min, max, cli_name(key));
   }
   double number(const char* key) const {
     const py::object value = values_[key];
@@ -91,11 +92,7 @@ SimulationRequest simulation_request_from(const py::dict& options) {
     if (!(steps >= 1.0 && steps <= 1e15)) throw InputError("--steps: expected a number of steps in [1, 1e15]");
     request.job.work = static_cast<Millis>(steps * static_cast<double>(o.duration("step_time")));
   }
-  if (o.has("nodes")) {
-    const long long nodes = o.integer("nodes", 1);
-    // Out of int's range is out of validate_job's range too; clamp so that it reports the field.
-    request.job.nodes = static_cast<int>(std::clamp(nodes, -1LL, 1LL << 30));
-  }
+  if (o.has("nodes")) request.job.nodes = static_cast<int>(o.count("nodes", 1, 1, 100000));
   if (o.has("checkpoint_write")) request.job.checkpoint_write = o.duration("checkpoint_write");
   if (o.has("restore")) request.job.restore = o.duration("restore");
   if (o.has("startup")) request.job.startup = o.duration("startup");
@@ -103,17 +100,9 @@ SimulationRequest simulation_request_from(const py::dict& options) {
   if (o.has("give_up_after")) request.job.give_up_after = o.duration("give_up_after");
   validate_job(request.job, o.has("job") ? job_file + " with command-line overrides" : "command line");
 
-  const long long seed = o.integer("seed", 1);
-  if (seed < 0) throw InputError("the argument ('" + std::to_string(seed) + "') for option '--seed' is invalid");
-  request.seed = static_cast<std::uint64_t>(seed);
-  const long long replications = o.integer("replications", 1000);
-  if (replications < 1 || replications > 1'000'000'000LL) {
-    throw InputError("--replications: expected an integer in [1, 1000000000]");
-  }
-  request.replications = static_cast<std::uint64_t>(replications);
-  const long long threads = o.integer("threads", 0);
-  if (threads < 0 || threads > 4096) throw InputError("--threads: expected 0 (all cores) to 4096");
-  request.threads = static_cast<int>(threads);
+  request.seed = o.count("seed", 1, 0, kMaxSeed);
+  request.replications = o.count("replications", 1000, 1, 1'000'000'000);
+  request.threads = static_cast<int>(o.count("threads", 0, 0, 4096));
   const std::string start = o.text("trace_start", "random");
   if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
   request.cant_be_late_mode = is_cant_be_late_mode(o.text("mode", "event"));

@@ -8,6 +8,7 @@
 
 #include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
+#include "sim/integer_text.hpp"
 #include "tools/python/json_to_python.hpp"
 #include "tools/python/python_bindings.hpp"
 #include "traces/fit/trace_summary.hpp"
@@ -50,7 +51,9 @@ py::list shipped_trace_rows() {
 
 // One row per zone: the trace summary plus the figures policies use (MTBF, notice, lifetime model).
 py::list zone_rows(const std::string& trace, int nodes) {
-  if (nodes < 1 || nodes > 100000) throw InputError("--nodes: expected 1 to 100000");
+  if (nodes < 1 || nodes > 100000) {
+    throw InputError("--nodes: expected " + integer_range_text(1, 100000) + ", got '" + std::to_string(nodes) + "'");
+  }
   const std::string path = locate_trace(trace);
   const SpotMarket market = read_trace_file(path);
   const TraceSummary summary = summarize_trace(market, nodes);
@@ -99,7 +102,8 @@ void bind_traces(py::module_& m) {
         "the trace library: trace, name, zones, gpu, span_hours, description, path");
   m.def("trace_zones", &zone_rows, py::arg("trace"), py::arg("nodes") = 1,
         "per zone of a trace (path or shipped name): prices, preemption rate, spot MTBF, notice, lifetime model");
-  m.def("locate_trace", &locate_trace, py::arg("trace"), "the file a trace name or path resolves to");
+  m.def("locate_trace", [](const std::string& trace) { return locate_trace(trace); }, py::arg("trace"),
+        "the file a trace name or path resolves to");
   m.def("shipped_trace_directory", &shipped_trace_directory);
   m.def(
       "trace_document",
