@@ -34,10 +34,10 @@ std::string random_letters() {
 }
 
 // The temporary file: created here or nothing (an existing file or symlink at the name means another try).
-int create_temp_file(const std::filesystem::path& directory, const std::string& base, std::string& temp) {
+int create_temp_file(const std::filesystem::path& directory, const std::string& base, std::string& temp, int access) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     temp = (directory / ("." + base + std::string(kTempMark) + random_letters())).string();
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    const int fd = ::open(temp.c_str(), access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
   errno = EEXIST;
@@ -76,7 +76,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   const std::string base = target.filename().string();
   if (base.empty() || base == "." || base == "..") throw InputError(path + ": cannot write: not a file name");
   std::string temp;
-  const int fd = create_temp_file(directory, base, temp);
+  const int fd = create_temp_file(directory, base, temp, O_WRONLY);
   if (fd < 0) {
     throw InputError(path + ": cannot write (is the directory there and writable?): cannot create a temporary file in " +
                      directory.string() + ": " + std::strerror(errno));
@@ -116,6 +116,19 @@ bool is_atomic_write_leftover(std::string_view name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) return false;
   }
   return true;
+}
+
+int create_temp_file_beside(const std::string& target, std::string& temp_path, int access) {
+  const std::filesystem::path path(target);
+  const std::filesystem::path directory = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const std::string base = path.filename().string();
+  if (base.empty() || base == "." || base == "..") throw InputError(target + ": cannot write: not a file name");
+  const int fd = create_temp_file(directory, base, temp_path, access);
+  if (fd < 0) {
+    throw InputError(target + ": cannot write (is the directory there and writable?): cannot create a temporary file in " +
+                     directory.string() + ": " + std::strerror(errno));
+  }
+  return fd;
 }
 
 }  // namespace spotsim

@@ -15,6 +15,12 @@ namespace spotsim {
 // no temporary file is left.
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// Creates the temporary file for `target` beside it: ".NAME.tmp.XXXXXX", exclusively (an existing file or symlink at
+// the name means another name, never an open through it), mode 0666 less the umask, opened with `access`
+// (O_WRONLY or O_RDWR). Returns the descriptor and sets temp_path; InputError naming `target` and the system's reason
+// on failure. Every output of spotsim that is written whole or streamed starts here.
+int create_temp_file_beside(const std::string& target, std::string& temp_path, int access);
+
 // Whether `file_name` (no directory) is a temporary file of write_file_atomically, e.g. left by a killed run
 // (".NAME.tmp." and letters or digits; older builds wrote ".NAME.tmp.PID").
 bool is_atomic_write_leftover(std::string_view file_name);

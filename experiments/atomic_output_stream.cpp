@@ -11,30 +11,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
 
 namespace spotsim {
-
-int create_temp_file_beside(const std::string& target, std::string& temp_path) {
-  namespace fs = std::filesystem;
-  const fs::path path(target);
-  const std::string base = path.filename().string();
-  if (base.empty() || base == "." || base == "..") throw InputError(target + ": cannot write: not a file name");
-  std::random_device entropy;
-  for (int attempt = 0; attempt < 16; ++attempt) {
-    char suffix[17];
-    std::snprintf(suffix, sizeof suffix, "%08x%08x", entropy(), entropy());
-    std::string name = ".";  // built step by step: GCC 12 warns falsely (-Wrestrict) on a chained operator+
-    name += path.filename().string();
-    name += ".tmp.";
-    name += suffix;
-    temp_path = (path.parent_path() / name).string();
-    const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd >= 0) return fd;
-    if (errno != EEXIST) break;
-  }
-  throw InputError(target + ": cannot write (" + std::strerror(errno) + "; is the directory there and writable?)");
-}
 
 // A stream buffer over a file descriptor that remembers the first failed write (errno) instead of retrying.
 class AtomicOutputStream::FileBuffer : public std::streambuf {
@@ -89,7 +69,7 @@ class AtomicOutputStream::FileBuffer : public std::streambuf {
 };
 
 AtomicOutputStream::AtomicOutputStream(std::string path) : path_(std::move(path)) {
-  const int fd = create_temp_file_beside(path_, temp_path_);
+  const int fd = create_temp_file_beside(path_, temp_path_, O_WRONLY);
   buffer_ = std::make_unique<FileBuffer>(fd);
   stream_ = std::make_unique<std::ostream>(buffer_.get());
 }

@@ -9,10 +9,6 @@
 
 namespace spotsim {
 
-// Creates a new file beside `target` named .<target name>.tmp.<random hex>, exclusively and without following a
-// link (O_CREAT | O_EXCL | O_NOFOLLOW); returns its descriptor and sets `temp_path`. InputError when it cannot.
-int create_temp_file_beside(const std::string& target, std::string& temp_path);
-
 class AtomicOutputStream {
  public:
   explicit AtomicOutputStream(std::string path);  // creates the temporary file at once: a bad path fails early

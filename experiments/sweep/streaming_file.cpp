@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <random>
 
+#include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
 
 namespace spotsim {
@@ -19,30 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kBufferBytes = 1 << 20;
-
-std::string random_suffix() {
-  std::random_device device;
-  const std::uint64_t value = (static_cast<std::uint64_t>(device()) << 32) ^ device();
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-// Creates `dir/.NAME.tmp.RANDOM` exclusively (a name that exists, or is a link, is never opened: try another).
-int create_exclusive(const fs::path& target, int access, std::string& temp_path) {
-  for (int attempt = 0; attempt < 16; ++attempt) {
-    std::string name = ".";  // built step by step: GCC 12 warns falsely (-Wrestrict) on a chained operator+
-    name += target.filename().string();
-    name += ".tmp.";
-    name += random_suffix();
-    temp_path = (target.parent_path() / name).string();
-    const int fd = ::open(temp_path.c_str(), access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd >= 0) return fd;
-    if (errno != EEXIST) break;
-  }
-  throw InputError(target.string() + ": cannot create a temporary file beside it (" + std::strerror(errno) +
-                   "; is the directory there and writable?)");
-}
 
 void write_all(int fd, std::string_view bytes, const std::string& what) {
   while (!bytes.empty()) {
@@ -56,7 +32,7 @@ void write_all(int fd, std::string_view bytes, const std::string& what) {
 }  // namespace
 
 StreamingFile::StreamingFile(std::string path) : path_(std::move(path)) {
-  fd_ = create_exclusive(fs::path(path_), O_WRONLY, temp_path_);
+  fd_ = create_temp_file_beside(path_, temp_path_, O_WRONLY);
   buffer_.reserve(kBufferBytes);
 }
 
@@ -101,7 +77,7 @@ void StreamingFile::commit() {
 
 ScratchFile::ScratchFile(const std::string& dir, std::string what) : what_(std::move(what)) {
   std::string temp_path;
-  fd_ = create_exclusive(fs::path(dir) / ".scratch", O_RDWR, temp_path);
+  fd_ = create_temp_file_beside((fs::path(dir) / "scratch").string(), temp_path, O_RDWR);
   ::unlink(temp_path.c_str());
   buffer_.reserve(kBufferBytes);
 }
