@@ -14,6 +14,15 @@ if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux
   $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq clang libclang-rt-14-dev >/dev/null
 fi
 
+# Objects are reused between runs only while no header changed (a changed class layout with stale objects gives
+# false stack overflows): the headers' checksum is kept beside them.
+mkdir -p "$out/obj"
+headers_sum=$(find sim traces policies experiments -name '*.hpp' -print0 | sort -z | xargs -0 cat | md5sum | cut -d' ' -f1)
+if [ "$(cat "$out/obj/.headers" 2>/dev/null)" != "$headers_sum" ]; then
+  rm -f "$out"/obj/*.o
+  echo "$headers_sum" > "$out/obj/.headers"
+fi
+
 compile_objects() {  # sources... -> appends to the array named by $1
   local -n into="$1"; shift
   for src in "$@"; do
@@ -45,7 +54,8 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-saniti
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces\")
 sources=(traces/bathtub_lifetime.cpp traces/empirical_lifetime.cpp traces/lifetime_distribution.cpp
          traces/spot_market.cpp traces/step_series.cpp traces/trace_reader.cpp traces/json_fields.cpp
-         traces/fit/kaplan_meier.cpp sim/random_streams.cpp traces/importers/*.cpp)
+         traces/fit/kaplan_meier.cpp sim/random_streams.cpp traces/importers/*.cpp traces/input_file.cpp
+         sim/file_checks.cpp sim/integer_text.cpp sim/text_escape.cpp)
 objects=()
 compile_objects objects "${sources[@]}"
 
