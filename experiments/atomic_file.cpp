@@ -73,14 +73,8 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   namespace fs = std::filesystem;
   const fs::path target(path);
   const fs::path directory = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  const std::string base = target.filename().string();
-  if (base.empty() || base == "." || base == "..") throw InputError(path + ": cannot write: not a file name");
   std::string temp;
-  const int fd = create_temp_file(directory, base, temp, O_WRONLY);
-  if (fd < 0) {
-    throw InputError(path + ": cannot write (is the directory there and writable?): cannot create a temporary file in " +
-                     directory.string() + ": " + std::strerror(errno));
-  }
+  const int fd = create_temp_file_beside(path, temp, O_WRONLY);
   const auto fail = [&](const std::string& what) {
     const std::string reason = std::strerror(errno);
     ::unlink(temp.c_str());

@@ -49,7 +49,6 @@ fuzz() {  # name, fuzzer binary, seed files...
   fi
 }
 
-mkdir -p "$out/obj"
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces\")
 sources=(traces/bathtub_lifetime.cpp traces/empirical_lifetime.cpp traces/lifetime_distribution.cpp
