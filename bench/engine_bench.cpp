@@ -7,7 +7,7 @@
 #include "sim/event_queue.hpp"
 #include "sim/job_simulation.hpp"
 #include "sim/random_streams.hpp"
-#include "traces/bathtub_lifetime.hpp"
+#include "sim/market/bathtub_lifetime.hpp"
 
 #include <cmath>
 #include <vector>

@@ -10,7 +10,7 @@
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
 #include "sim/errors.hpp"
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

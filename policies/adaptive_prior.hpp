@@ -17,7 +17,7 @@
 
 #include "policies/policy_params.hpp"
 #include "policies/spot_history.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

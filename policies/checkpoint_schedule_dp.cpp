@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

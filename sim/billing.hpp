@@ -3,7 +3,7 @@
 // time included), rounded up to the billing increment with a minimum charge (GCP and AWS: 1 minute, then per
 // second). A spot price that changes over time is integrated over the billed interval.
 #include "sim/time.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

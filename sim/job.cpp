@@ -21,6 +21,9 @@ void validate_job(const JobSpec& job, const std::string& where) {
   if (job.checkpoint_write < 0) fail("checkpoint_write", "a duration >= 0");
   if (job.restore < 0) fail("restore", "a duration >= 0");
   if (job.startup < 0) fail("startup", "a duration >= 0");
+  if (!(job.checkpoint_size_gb >= 0.0 && job.checkpoint_size_gb <= 1e9)) fail("checkpoint_size_gb", "a size in GB between 0 and 1e9");
+  if (!(job.same_continent_gbps >= 0.0 && job.same_continent_gbps <= 1e6)) fail("same_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
+  if (!(job.cross_continent_gbps >= 0.0 && job.cross_continent_gbps <= 1e6)) fail("cross_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
   if (job.deadline != kNever && job.deadline <= 0) fail("deadline", "a positive duration");
   if (job.give_up_after != kNever && job.give_up_after <= 0) fail("give_up_after", "a positive duration");
 }

@@ -12,6 +12,12 @@ struct JobSpec {
   Millis checkpoint_write = kMillisPerMinute;       // training pauses while a checkpoint is written
   Millis restore = kMillisPerMinute;                // reading the last checkpoint after a restart
   Millis startup = 5 * kMillisPerMinute;            // instance request -> ready (real figures: 3-12 min)
+  // Moving to another region moves the checkpoint: its size sets the transfer time and the egress bill
+  // (docs/migration.md). 0 = nothing to move (migration is free). Bandwidth overrides of the trace's, in
+  // Gbit/s; 0 = the trace's.
+  double checkpoint_size_gb = 0.0;
+  double same_continent_gbps = 0.0;
+  double cross_continent_gbps = 0.0;
   Millis deadline = kNever;                         // relative to the job's start; kNever = none
   Millis give_up_after = kNever;                    // stop a hopeless run here; kNever = default_give_up()
 

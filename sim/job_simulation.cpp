@@ -170,7 +170,7 @@ Millis JobSimulation::probe_on_demand_interval() {
 }
 
 Observation JobSimulation::observe() {
-  scenario_.view_zones(now_, zone_views_);
+  scenario_.view_zones(now_, -1, zone_views_);
   Observation obs;
   obs.now = now_;
   obs.elapsed = now_ - job_start_;

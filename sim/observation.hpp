@@ -31,6 +31,10 @@ struct ZoneView {
   double spot_availability = 1.0;      // long-run fraction of time spot can be obtained (1 without a recording)
   Millis notice = 0;
   const LifetimeDistribution* lifetime = nullptr;  // null when preemptions come only from a recording
+  int region = 0;                      // index of the zone's region (zones of one region share it)
+  // Moving the saved state here from Observation::data_zone: transfer time after the start-up, and egress (USD).
+  Millis migration_time = 0;
+  double migration_cost = 0.0;
 };
 
 struct Observation {
@@ -41,6 +45,7 @@ struct Observation {
   Phase phase = Phase::kIdle;
   Purchase purchase = Purchase::kNone;
   int zone = -1;
+  int data_zone = -1;         // the zone whose region holds the saved state (-1: nothing saved yet)
   Millis instance_age = 0;    // since the current instance was requested
   int preemptions = 0;
   std::span<const Millis> recent_preemptions;  // elapsed times of the latest preemptions, oldest first

@@ -95,7 +95,7 @@
 #include <vector>
 
 #include "sim/time.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -1,6 +1,7 @@
 #include "sim/scenario.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/errors.hpp"
 #include "sim/random_streams.hpp"
@@ -17,7 +18,7 @@ Millis random_trace_start(const SpotMarket& market, std::uint64_t seed, std::uin
   return static_cast<Millis>(u * static_cast<double>(market.span));
 }
 
-void Scenario::view_zones(Millis t, std::vector<ZoneView>& views) const {
+void Scenario::view_zones(Millis t, int data_zone, std::vector<ZoneView>& views) const {
   const int nodes = job_.nodes;
   for (std::size_t z = 0; z < views.size(); ++z) {
     const Zone& zone = market_->zones[z];
@@ -29,6 +30,10 @@ void Scenario::view_zones(Millis t, std::vector<ZoneView>& views) const {
     view.spot_availability = spot_availability_[z];
     view.notice = zone.spot.notice;
     view.lifetime = zone.spot.lifetime ? &*zone.spot.lifetime : nullptr;
+    view.region = zone_region_[z];
+    const MigrationCost& move = migration(data_zone, static_cast<int>(z));
+    view.migration_time = move.transfer;
+    view.migration_cost = move.egress_usd;
   }
 }
 
@@ -41,6 +46,43 @@ Scenario::Scenario(const SpotMarket& market, const JobSpec& job, TraceStart star
     spot_mtbf_.push_back(spot_mean_time_between_preemptions(zone, nodes));
     const auto& available = zone.spot.available;
     spot_availability_.push_back(available ? available->fraction_where([nodes](double v) { return v >= nodes; }) : 1.0);
+  }
+  build_migration_costs();
+}
+
+void Scenario::build_migration_costs() {
+  const SpotMarket& market = *market_;
+  const std::vector<std::string> regions = market_regions(market);
+  region_count_ = static_cast<int>(regions.size());
+  for (const Zone& zone : market.zones) {
+    zone_region_.push_back(static_cast<int>(std::find(regions.begin(), regions.end(), zone.region) - regions.begin()));
+  }
+  const double same_continent = job_.same_continent_gbps > 0 ? job_.same_continent_gbps : market.migration.same_continent_gbps;
+  const double cross_continent = job_.cross_continent_gbps > 0 ? job_.cross_continent_gbps : market.migration.cross_continent_gbps;
+  const double gigabytes = job_.checkpoint_size_gb;
+  const std::size_t n = market.zones.size();
+  migration_.assign(n * n, MigrationCost{});
+  for (std::size_t from = 0; from < n; ++from) {
+    for (std::size_t to = 0; to < n; ++to) {
+      const Zone& a = market.zones[from];
+      const Zone& b = market.zones[to];
+      if (a.region == b.region || gigabytes <= 0.0) continue;
+      const double gbps = a.continent == b.continent ? same_continent : cross_continent;
+      if (!(gbps > 0.0)) {
+        throw InputError("trace '" + market.name + "': migration bandwidth from " + a.region + " to " + b.region +
+                         ": expected a positive number of Gbit/s");
+      }
+      const auto price = market.migration.egress_usd_per_gb(a.region, b.region);
+      if (!price) {
+        throw InputError("trace '" + market.name + "': migration.egress: no price for moving data from region '" +
+                         a.region + "' to '" + b.region + "' (a job with checkpoint_size_gb > 0 needs one for every " +
+                         "pair of the trace's regions)");
+      }
+      MigrationCost& cost = migration_[from * n + to];
+      cost.transfer = static_cast<Millis>(std::ceil(gigabytes * 8.0 / gbps * kMillisPerSecond));
+      cost.egress_usd = gigabytes * *price;
+      has_migration_costs_ = has_migration_costs_ || cost.transfer > 0 || cost.egress_usd > 0.0;
+    }
   }
 }
 

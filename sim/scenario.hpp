@@ -10,7 +10,7 @@
 
 #include "sim/job.hpp"
 #include "sim/observation.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 
@@ -41,6 +41,13 @@ class WindowCostCache {
   std::unordered_map<Millis, double> costs_;
 };
 
+// What moving the job's saved state into a zone costs (docs/migration.md): the transfer that follows the start-up
+// (0 within a region: part of the restore) and the egress bill, paid once per move for the checkpoint.
+struct MigrationCost {
+  Millis transfer = 0;
+  double egress_usd = 0.0;
+};
+
 class Scenario {
  public:
   Scenario(const SpotMarket& market, const JobSpec& job, TraceStart start = {});
@@ -51,8 +58,20 @@ class Scenario {
   Millis zone_spot_mtbf(int zone) const { return spot_mtbf_[static_cast<std::size_t>(zone)]; }
   double zone_spot_availability(int zone) const { return spot_availability_[static_cast<std::size_t>(zone)]; }
   int zone_count() const { return static_cast<int>(market_->zones.size()); }
-  // What a policy sees of every zone at time t (sim/observation.hpp), written into `views` (one per zone).
-  void view_zones(Millis t, std::vector<ZoneView>& views) const;
+  // What a policy sees of every zone at time t (sim/observation.hpp), written into `views` (one per zone), with
+  // the cost of moving there from `data_zone` (the zone whose region holds the saved state; -1 = none yet).
+  void view_zones(Millis t, int data_zone, std::vector<ZoneView>& views) const;
+  // Moving the saved state from zone `from` (-1: nothing saved, free) to zone `to`.
+  const MigrationCost& migration(int from, int to) const {
+    static constexpr MigrationCost kFree{};
+    if (from < 0) return kFree;
+    return migration_[static_cast<std::size_t>(from) * market_->zones.size() + static_cast<std::size_t>(to)];
+  }
+  // Index of the zone's region among the market's distinct regions (market_regions order).
+  int zone_region(int zone) const { return zone_region_[static_cast<std::size_t>(zone)]; }
+  int region_count() const { return region_count_; }
+  // True when some move between zones costs transfer time or egress.
+  bool has_migration_costs() const { return has_migration_costs_; }
 
   // The Can't Be Late compatibility mode (sim/tick_simulation.hpp): decisions per tick of `tick` (0 = the
   // recording's own tick) instead of the event-driven engine.
@@ -66,11 +85,17 @@ class Scenario {
   Millis cant_be_late_tick() const { return cant_be_late_tick_; }
 
  private:
+  void build_migration_costs();
+
   const SpotMarket* market_;
   JobSpec job_;
   TraceStart start_;
   std::vector<Millis> spot_mtbf_;
   std::vector<double> spot_availability_;
+  std::vector<MigrationCost> migration_;  // [from * zones + to]
+  std::vector<int> zone_region_;
+  int region_count_ = 1;
+  bool has_migration_costs_ = false;
   bool cant_be_late_ = false;
   std::shared_ptr<WindowCostCache> optimum_cache_;
   Millis cant_be_late_tick_ = 0;

@@ -28,7 +28,7 @@ TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& select
 }
 
 Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Millis overhead) {
-  scenario_.view_zones(boundary, zone_views_);
+  scenario_.view_zones(boundary, -1, zone_views_);
   for (ZoneView& v : zone_views_) v.lifetime = nullptr;  // preemptions here come from the recording alone
   Observation obs;
   obs.now = boundary;

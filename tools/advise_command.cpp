@@ -43,7 +43,7 @@ po::options_description advise_options() {
   po::options_description offers("Offers and ranking");
   offers.add_options()
       ("catalogue", po::value<std::string>()->default_value("gpu_offers"),
-       "price catalogue: a file, or the name of a shipped one in traces/catalogue/")
+       "price catalogue: a file, or the name of a shipped one in traces/library/catalogue/")
       ("cloud", po::value<std::vector<std::string>>()->composing(), "only these clouds (gcp, aws; repeat or comma-separate)")
       ("gpu", po::value<std::vector<std::string>>()->composing(), "only these GPU types (spec-table names or aliases)")
       ("region", po::value<std::vector<std::string>>()->composing(), "only these regions or zones")

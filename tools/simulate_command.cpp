@@ -146,7 +146,7 @@ int simulate_command(int argc, const char* const* argv) {
       std::cout << "Usage: " << program << " [options]\n\n"
                 << "Simulate one training job on spot/preemptible and on-demand instances and report cost and\n"
                 << "completion time over Monte Carlo replications.\n\n"
-                << "Example: " << program << " --policy adaptive --trace traces/us-west1.json --work 48h --deadline 60h\n"
+                << "Example: " << program << " --policy adaptive --trace traces/library/us-west1.json --work 48h --deadline 60h\n"
                 << options << "\n";
       return 0;
     }

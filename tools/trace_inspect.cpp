@@ -74,7 +74,7 @@ int inspect(int argc, const char* const* argv, const std::string& program) {
     std::cout << "Usage: " << program << " [options] INPUT...\n\n"
               << "Summarise a trace in any supported format (converted in memory): its span, and per zone the share of\n"
               << "time spot is available, preemptions per instance-hour, mean and median uptime and the price range.\n\n"
-              << "Example: " << program << " traces/aws-us-west-2-v100.json\n"
+              << "Example: " << program << " traces/library/aws-us-west-2-v100.json\n"
               << options << "\n";
     return 0;
   }

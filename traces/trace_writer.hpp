@@ -3,7 +3,7 @@
 // millisecond rounding of times).
 #include <nlohmann/json.hpp>
 
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -2,13 +2,13 @@
 // The price catalogue `spotsim advise` ranks (docs/advise.md#catalogue): one row per GPU instance offer on a
 // cloud (prices, GPUs per instance, date and source), each linked to a named preemption source, which is a
 // shipped trace (recorded or fitted) or a lifetime model, with the basis stated ("recorded", "fitted" or
-// "default" where no data exists). Committed in traces/catalogue/ and located like traces are.
+// "default" where no data exists). Committed in traces/library/catalogue/ and located like traces are.
 #include <map>
 #include <string>
 #include <vector>
 
 #include "sim/time.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 
@@ -56,7 +56,7 @@ inline constexpr int kGpuOfferCatalogueVersion = 1;
 // Reads a catalogue (schema in docs/advise.md); InputError naming the file and the field for anything invalid,
 // including a preemption name no source defines, an unknown trace or a trace zone it does not have.
 GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path);
-// An existing path as given, else the shipped catalogue "gpu_offers" (or NAME[.json]) in traces/catalogue/.
+// An existing path as given, else the shipped catalogue "gpu_offers" (or NAME[.json]) in traces/library/catalogue/.
 std::string locate_gpu_offer_catalogue(const std::string& name_or_path);
 
 }  // namespace spotsim

@@ -6,7 +6,7 @@
 
 #include "experiments/advise/gpu_offer_catalogue.hpp"
 #include "sim/job.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

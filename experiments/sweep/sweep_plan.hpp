@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/sweep/experiment_spec.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

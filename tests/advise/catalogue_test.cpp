@@ -1,4 +1,4 @@
-// The committed GPU offer catalogue (traces/catalogue/gpu_offers.json): it reads, every preemption source
+// The committed GPU offer catalogue (traces/library/catalogue/gpu_offers.json): it reads, every preemption source
 // resolves, GPUs are in the spec table (or are the documented exceptions), prices and AWS interruption bands
 // match the shared source tables they were compiled from, and malformed catalogues fail naming the field.
 #include <fstream>

@@ -40,7 +40,7 @@ TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
 TEST(OptimalOffline, NeedsARecordingWithATickAndADeadline) {
   const PolicyRegistry registry = builtin_policy_registry();
   const PolicyFactories factories{registry.selection_factory("optimal-offline"), registry.checkpoint_factory("continuous")};
-  const SpotMarket market = read_trace_file(testing::repo_path("traces/us-west1.json"));
+  const SpotMarket market = read_trace_file(testing::repo_path("traces/library/us-west1.json"));
   const Scenario no_tick(market, testing::reference_job(60.0), TraceStart{});
   EXPECT_NE(testing::error_of([&] { run_replications(no_tick, factories, ReplicationPlan{1, 0, 1, 1}); })
                 .find("policy 'optimal-offline': trace 'us-west1' has no tick"),

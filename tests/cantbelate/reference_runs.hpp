@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "sim/job.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim::testing {
 

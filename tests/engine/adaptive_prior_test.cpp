@@ -117,7 +117,7 @@ TEST(AdaptivePrior, CalibrationErrorsNameTheParameterAndTheFile) {
   EXPECT_NE(e2.find("parameter 'calibration'"), std::string::npos) << e2;
   EXPECT_NE(e2.find(not_trace), std::string::npos) << e2;
   // A different number of zones than the market: an error at the first decision, naming both.
-  const std::string two_zones = std::string(SPOTSIM_REPO_DIR) + "/traces/aws-us-west-2-v100.json";
+  const std::string two_zones = std::string(SPOTSIM_REPO_DIR) + "/traces/library/aws-us-west-2-v100.json";
   auto policy = registry.selection_factory("adaptive:calibration=" + two_zones)();
   testing::ObservationBuilder b;
   const std::string e3 = error_of([&] { policy->decide(b.build()); });

@@ -40,7 +40,7 @@ Outcome run_command(int (*command)(int, const char* const*), const char* name, s
 
 Outcome simulate(std::vector<std::string> args) { return run_command(simulate_command, "simulate", std::move(args)); }
 
-const std::string kTrace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+const std::string kTrace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
 
 fs::path temp_dir() {
   const fs::path dir = fs::temp_directory_path() / ("spotsim_cli_test_" + std::to_string(::getpid()));

@@ -132,7 +132,7 @@ TEST(CommandLine, EverySubcommandFollowsTheSeedAndCountRule) {
                {"trace", "generate", "--lifetime", "exponential:mean_hours=5", "--on-demand-price", "1", "--spot-price",
                 "1", "--instances", "0"},
                "--instances: expected an integer in [1, 100000], got '0'");
-  const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+  const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
   expect_error(trace_command, {"trace", "inspect", trace, "--nodes", "-1"},
                "--nodes: expected an integer in [1, 100000], got '-1'");
   expect_error(trace_command, {"trace", "convert", trace, "--gpus-per-instance", "2000"},
@@ -149,7 +149,7 @@ TEST(CommandLine, EverySubcommandFollowsTheSeedAndCountRule) {
 
 TEST(CommandLine, DirectoriesAndCsvTablesAreRefusedBeforeAnyWork) {
   const fs::path dir = scratch() / "a_directory";
-  const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+  const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
   expect_error(trace_command, {"trace", "inspect", dir.string()}, dir.string() + ": is a directory, not a file");
   expect_error(trace_command, {"trace", "inspect", trace, "--output", "summary.csv"},
                "--output 'summary.csv': this command writes a table or JSON, not CSV");

@@ -49,7 +49,7 @@ TEST(Determinism, CommonRandomNumbersAcrossPolicies) {
 
 TEST(Determinism, ReportJsonIsIdenticalForAnyThreadCount) {
   SimulationRequest request;
-  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
   request.replications = 500;
   request.threads = 1;
   const std::string one = report_json(run_simulation(request));

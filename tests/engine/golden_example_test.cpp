@@ -19,7 +19,7 @@ namespace {
 
 TEST(GoldenExample, AdaptiveOnUsWest1SummaryIsUnchanged) {
   SimulationRequest request;
-  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
   request.policy = "adaptive";
   request.checkpoint = "young-daly";
   request.job.work = parse_duration("72h", "work");
@@ -35,7 +35,7 @@ TEST(GoldenExample, AdaptiveOnUsWest1SummaryIsUnchanged) {
   std::ifstream in(golden_path);
   ASSERT_TRUE(in) << golden_path;
   const auto golden = nlohmann::json::parse(in);
-  // Same command as: simulate --trace traces/us-west1.json --policy adaptive --checkpoint young-daly -n 200
+  // Same command as: simulate --trace traces/library/us-west1.json --policy adaptive --checkpoint young-daly -n 200
   //                  --seed 42 --work 72h --deadline 90h --format json   (the "summary" object)
   EXPECT_EQ(summary, golden) << "changed metrics: " << nlohmann::json::diff(golden, summary).dump(1);
 }

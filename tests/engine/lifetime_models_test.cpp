@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/random_streams.hpp"
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

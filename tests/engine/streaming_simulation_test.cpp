@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 
 SimulationRequest small_request(std::uint64_t n, int threads) {
   SimulationRequest request;
-  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/us-west1.json";
+  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
   request.replications = n;
   request.threads = threads;
   request.seed = 3;

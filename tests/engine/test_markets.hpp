@@ -6,7 +6,7 @@
 
 #include "policies/policy_registry.hpp"
 #include "sim/replication_runner.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim::testing {
 

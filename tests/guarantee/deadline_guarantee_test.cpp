@@ -409,7 +409,7 @@ TEST(DeadlineGuarantee, DeadlineAwarePoliciesMeetEveryDeadlineOnDemandMeets) {
 // us-west-2 V100 trace. On-demand needs 48 h + 5 min start-up + 7 one-minute writes; greedy, which keeps 12 h of
 // slack, must never miss it.
 TEST(DeadlineGuarantee, GreedyMeetsA60HourDeadlineOnTheAwsV100Trace) {
-  const SpotMarket market = read_trace_file(std::string(SPOTSIM_REPO_DIR) + "/traces/aws-us-west-2-v100.json");
+  const SpotMarket market = read_trace_file(std::string(SPOTSIM_REPO_DIR) + "/traces/library/aws-us-west-2-v100.json");
   JobSpec job;  // the defaults: 60 s checkpoint write, 60 s restore, 300 s start-up, one node
   job.work = 48 * kMillisPerHour;
   job.deadline = 60 * kMillisPerHour;

@@ -22,8 +22,8 @@ The first word of a command names a program in --bin-dir (spotsim, simulate). {d
 Generators (a file given as an object):
   {"generate": "nested", "depth": N, "open": "[", "close": "]", "prefix": "", "suffix": ""}
   {"generate": "repeat", "text": "ab", "count": N, "prefix": "", "suffix": ""}
-  {"generate": "copy", "path": "traces/us-west1.json"}                    (from {repo})
-  {"generate": "json_edit", "path": "traces/us-west1.json", "set": [[["zones", 0, "name"], "x"]],
+  {"generate": "copy", "path": "traces/library/us-west1.json"}                    (from {repo})
+  {"generate": "json_edit", "path": "traces/library/us-west1.json", "set": [[["zones", 0, "name"], "x"]],
    "delete": [["zones", 0, "notice_s"]], "raw": [[["span_s"], "1e400"]]}  (raw: the value's exact text)
   {"generate": "gzip", "content": <text or generator>}
   {"generate": "hex", "bytes": "1f8b08"}

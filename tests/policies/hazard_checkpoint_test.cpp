@@ -8,7 +8,7 @@
 #include "sim/statistics.hpp"
 #include "test_markets.hpp"
 #include "policy_test_support.hpp"
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

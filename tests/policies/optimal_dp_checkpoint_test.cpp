@@ -8,7 +8,7 @@
 #include "sim/replication_runner.hpp"
 #include "sim/statistics.hpp"
 #include "test_markets.hpp"
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

@@ -24,7 +24,7 @@ def test_policies_are_the_cli_list(cli):
 
 def test_traces_are_the_shipped_files():
     frame = spotsim.traces()
-    files = [p.stem for p in sorted((REPO / "traces").glob("*.json"))]
+    files = [p.stem for p in sorted((REPO / "traces" / "library").glob("*.json"))]
     assert list(frame["trace"]) == files
     row = frame.set_index("trace").loc["us-west1"]
     assert row["gpu"] == "A100-40GB" and row["zones"] == 1

@@ -92,7 +92,7 @@ log "cluster up: $(sinfo -h -o '%P %D %t %c CPUs')"
 spec="$work/spec.json"
 cat > "$spec" <<SPEC
 {"format": "spotsim-experiment", "version": 1, "name": "slurm-test", "seed": 5, "replications": 300,
- "traces": ["$repo/traces/us-west1.json"], "policies": ["on-demand", "spot-only", "adaptive"],
+ "traces": ["$repo/traces/library/us-west1.json"], "policies": ["on-demand", "spot-only", "adaptive"],
  "baseline_policy": "on-demand", "checkpoints": ["young-daly"], "job": {"work_hours": 24}, "chunk_runs": 100}
 SPEC
 "$spotsim" sweep "$spec" --out "$work/local" --quiet > "$work/local-sweep.txt"

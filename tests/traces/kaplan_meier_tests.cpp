@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "traces/empirical_lifetime.hpp"
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/empirical_lifetime.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "traces/fit/kaplan_meier.hpp"
+#include "sim/market/kaplan_meier.hpp"
 
 namespace spotsim {
 namespace {

@@ -12,7 +12,7 @@ namespace {
 
 std::vector<std::string> shipped_traces() {
   std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::directory_iterator(testing::repo_path("traces"))) {
+  for (const auto& entry : std::filesystem::directory_iterator(testing::repo_path("traces/library"))) {
     if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
   }
   std::sort(paths.begin(), paths.end());
@@ -23,7 +23,7 @@ TEST(ShippedTraces, LibraryHoldsTheDocumentedTraces) {
   const auto paths = shipped_traces();
   for (const char* name : {"us-west1", "aws-us-west-2-v100", "aws-us-west-2-k80", "aws-us-west-2-v100-prices",
                            "aws-us-east-1-r5-prices", "gcp-us-central1-c", "gcp-us-east1-b", "gcp-us-west1-a"}) {
-    EXPECT_TRUE(std::filesystem::exists(testing::repo_path("traces/") + name + ".json")) << name;
+    EXPECT_TRUE(std::filesystem::exists(testing::repo_path("traces/library/") + name + ".json")) << name;
   }
   std::uintmax_t total = 0;
   for (const auto& p : paths) total += std::filesystem::file_size(p);

@@ -12,11 +12,11 @@
 #include "tools/python/json_to_python.hpp"
 #include "tools/python/python_bindings.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "traces/fit/kaplan_meier.hpp"
+#include "sim/market/kaplan_meier.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
 #include "traces/fit/uptime_records.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
 

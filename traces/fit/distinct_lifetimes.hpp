@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "traces/empirical_lifetime.hpp"
+#include "sim/market/empirical_lifetime.hpp"
 
 namespace spotsim {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "traces/fit/kaplan_meier.hpp"
+#include "sim/market/kaplan_meier.hpp"
 
 namespace spotsim {
 

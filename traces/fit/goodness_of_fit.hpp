@@ -10,7 +10,7 @@
 #include <cmath>
 #include <vector>
 
-#include "traces/empirical_lifetime.hpp"
+#include "sim/market/empirical_lifetime.hpp"
 
 namespace spotsim {
 

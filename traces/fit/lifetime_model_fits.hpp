@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "traces/lifetime_distribution.hpp"
+#include "sim/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

@@ -7,10 +7,10 @@
 #include <functional>
 #include <vector>
 
-#include "traces/empirical_lifetime.hpp"
-#include "traces/exponential_lifetime.hpp"
+#include "sim/market/empirical_lifetime.hpp"
+#include "sim/market/exponential_lifetime.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "traces/weibull_lifetime.hpp"
+#include "sim/market/weibull_lifetime.hpp"
 
 namespace spotsim {
 

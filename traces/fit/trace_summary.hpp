@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "traces/empirical_lifetime.hpp"
-#include "traces/spot_market.hpp"
+#include "sim/market/empirical_lifetime.hpp"
+#include "sim/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -7,8 +7,8 @@ from . import _spotsim
 
 
 def _repository():
-    """The source tree the module was built from: the parent of its shipped trace directory (<repo>/traces)."""
-    return pathlib.Path(_spotsim.shipped_trace_directory()).resolve().parent
+    """The source tree the module was built from: two levels above its shipped traces (<repo>/traces/library)."""
+    return pathlib.Path(_spotsim.shipped_trace_directory()).resolve().parent.parent
 
 
 def shared_dir(required=None):

@@ -1,4 +1,4 @@
-#include "traces/step_series.hpp"
+#include "sim/market/step_series.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "traces/empirical_lifetime.hpp"
+#include "sim/market/empirical_lifetime.hpp"
 
 namespace spotsim {
 

@@ -1,10 +1,10 @@
-#include "traces/empirical_lifetime.hpp"
+#include "sim/market/empirical_lifetime.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "sim/errors.hpp"
-#include "traces/fit/kaplan_meier.hpp"
+#include "sim/market/kaplan_meier.hpp"
 
 namespace spotsim {
 

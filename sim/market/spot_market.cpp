@@ -1,9 +1,25 @@
-#include "traces/spot_market.hpp"
+#include "sim/market/spot_market.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace spotsim {
+
+std::optional<double> MigrationModel::egress_usd_per_gb(const std::string& from, const std::string& to) const {
+  if (from == to) return 0.0;
+  for (const EgressPrice& price : egress) {
+    if (price.from == from && price.to == to) return price.usd_per_gb;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> market_regions(const SpotMarket& market) {
+  std::vector<std::string> regions;
+  for (const Zone& zone : market.zones) {
+    if (std::find(regions.begin(), regions.end(), zone.region) == regions.end()) regions.push_back(zone.region);
+  }
+  return regions;
+}
 
 Millis spot_mean_time_between_preemptions(const Zone& zone, int nodes) {
   const SpotOffer& spot = zone.spot;

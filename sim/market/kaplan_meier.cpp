@@ -1,4 +1,4 @@
-#include "traces/fit/kaplan_meier.hpp"
+#include "sim/market/kaplan_meier.hpp"
 
 #include <algorithm>
 

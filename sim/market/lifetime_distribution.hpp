@@ -7,10 +7,10 @@
 #include <utility>
 #include <variant>
 
-#include "traces/bathtub_lifetime.hpp"
-#include "traces/empirical_lifetime.hpp"
-#include "traces/exponential_lifetime.hpp"
-#include "traces/weibull_lifetime.hpp"
+#include "sim/market/bathtub_lifetime.hpp"
+#include "sim/market/empirical_lifetime.hpp"
+#include "sim/market/exponential_lifetime.hpp"
+#include "sim/market/weibull_lifetime.hpp"
 
 namespace spotsim {
 

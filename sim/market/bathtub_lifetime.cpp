@@ -1,4 +1,4 @@
-#include "traces/bathtub_lifetime.hpp"
+#include "sim/market/bathtub_lifetime.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "sim/time.hpp"
-#include "traces/lifetime_distribution.hpp"
-#include "traces/step_series.hpp"
+#include "sim/market/lifetime_distribution.hpp"
+#include "sim/market/step_series.hpp"
 
 namespace spotsim {
 
@@ -26,6 +26,10 @@ struct SpotOffer {
 
 struct Zone {
   std::string name;
+  // Where the zone is, for migration (transfer tier and egress price). A v1 trace has one region for all zones:
+  // both stay "" and moving between its zones costs nothing beyond the restore.
+  std::string region;     // e.g. "us-central1"
+  std::string continent;  // e.g. "us", "europe", "asia"
   std::string instance_type;
   std::string gpu;
   int gpus_per_instance = 1;
@@ -36,6 +40,26 @@ struct Zone {
 struct Billing {
   Millis minimum = kMillisPerMinute;  // GCP and AWS both bill at least one minute...
   Millis increment = kMillisPerSecond;  // ...then per second
+};
+
+// USD per GB moved from one region to another (the source region's price list).
+struct EgressPrice {
+  std::string from;
+  std::string to;
+  double usd_per_gb = 0.0;
+};
+
+// Moving a job's checkpoint to a zone of another region (docs/migration.md). Within a region the transfer is part
+// of the restore and free; to another region it takes size / bandwidth of the tier and costs size x egress price.
+// Defaults: S3 checkpoint transfers measured by the SkyNomad authors (NSDI'27): 8.20 Gbit/s to another region of the
+// same continent, 3.59 Gbit/s across continents.
+struct MigrationModel {
+  double same_continent_gbps = 8.20;
+  double cross_continent_gbps = 3.59;
+  std::vector<EgressPrice> egress;  // every ordered pair of the trace's distinct regions (checked by the reader)
+
+  // nullopt when the pair is not in the table (same region: 0).
+  std::optional<double> egress_usd_per_gb(const std::string& from, const std::string& to) const;
 };
 
 struct Provenance {
@@ -51,12 +75,16 @@ struct SpotMarket {
   Provenance provenance;
   Billing billing;
   std::vector<Zone> zones;
+  MigrationModel migration;
   // Length of the recording, if the trace has one: replications may start anywhere within it.
   Millis span = kNever;
   // The clock a recording was sampled on (availability and prices change only at multiples of it); 0 = none.
   // Replications then start on a tick, and the Can't Be Late mode and the offline optimum decide per tick.
   Millis tick = 0;
 };
+
+// The distinct regions of the market's zones, in order of first appearance.
+std::vector<std::string> market_regions(const SpotMarket& market);
 
 // The expected time between preemptions of a job holding `nodes` spot instances in `zone`: from the lifetime
 // model (mean of the minimum of the nodes' lifetimes), else from the recording (available time per drop).
