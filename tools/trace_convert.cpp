@@ -1,4 +1,4 @@
-// `spotsim trace convert`: any supported format -> spotsim trace format v1.
+// `spotsim trace convert`: any supported format -> the spotsim trace format (v2 with regions, else v1).
 #include <iostream>
 
 #include "sim/errors.hpp"
@@ -55,7 +55,8 @@ int convert(int argc, const char* const* argv, const std::string& program) {
   if (vm.count("help")) {
     std::cout << "Usage: " << program << " [options] INPUT...\n\n"
               << "Convert recorded spot availability, price, preemption or lifetime data to the spotsim trace format\n"
-              << "v1. Several inputs become the zones of one trace (e.g. us-west-2a and us-west-2b).\n\n"
+              << "(v2 when the zones have regions, else v1). Several inputs become the zones of one trace (e.g.\n"
+              << "us-west-2a and us-west-2b); a multi-region folder is one input (--from skynomad-gcp DIR).\n\n"
               << "Example: " << program << " us-west-2a_v100_1.json us-west-2b_v100_1.json --instance-type p3.2xlarge \\\n"
               << "           --on-demand-price 3.06 --spot-price 0.918 -o aws-us-west-2-v100.json\n"
               << options << "\n";
@@ -64,7 +65,7 @@ int convert(int argc, const char* const* argv, const std::string& program) {
   check_output_option(vm);
   ImportedTrace imported = import_inputs(vm);
   SpotMarket& market = imported.market;
-  if (imported.format != "spotsim" && !vm.count("on-demand-price")) {
+  if (imported.format != "spotsim" && !imported.records_on_demand_prices && !vm.count("on-demand-price")) {
     throw InputError("--on-demand-price: required when converting " + imported.format + " data (it records no on-demand price)");
   }
   if (!imported.records_spot_prices && !vm.count("spot-price")) {

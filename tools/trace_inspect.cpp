@@ -1,4 +1,5 @@
 // `spotsim trace inspect`: what a trace holds, in numbers.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -50,6 +51,60 @@ nlohmann::json summary_json(const TraceSummary& s, const std::string& format) {
   return {{"name", s.name}, {"input_format", format}, {"span_hours", s.span_hours}, {"nodes", s.nodes}, {"zones", zones}};
 }
 
+// One entry per region of a v2 trace (none for a v1 trace): continent, zones, and the range of egress prices
+// out of the region. The zones' rows above stay as they are for v1 traces.
+struct RegionSummary {
+  std::string name;
+  std::string continent;
+  std::vector<std::string> zones;
+  double egress_min = 0.0, egress_max = 0.0;
+};
+
+std::vector<RegionSummary> summarize_regions(const SpotMarket& market) {
+  std::vector<RegionSummary> regions;
+  for (const std::string& name : market_regions(market)) {
+    if (name.empty()) continue;
+    RegionSummary r{name, "", {}, 0.0, 0.0};
+    bool first = true;
+    for (const EgressPrice& p : market.migration.egress) {
+      if (p.from != name) continue;
+      r.egress_min = first ? p.usd_per_gb : std::min(r.egress_min, p.usd_per_gb);
+      r.egress_max = first ? p.usd_per_gb : std::max(r.egress_max, p.usd_per_gb);
+      first = false;
+    }
+    for (const Zone& z : market.zones) {
+      if (z.region == name) r.continent = z.continent, r.zones.push_back(z.name);
+    }
+    regions.push_back(std::move(r));
+  }
+  return regions;
+}
+
+nlohmann::json regions_json(const SpotMarket& market) {
+  nlohmann::json regions = nlohmann::json::array();
+  for (const RegionSummary& r : summarize_regions(market)) {
+    regions.push_back({{"name", r.name}, {"continent", r.continent}, {"zones", r.zones},
+                       {"egress_out_usd_per_gb_min", r.egress_min}, {"egress_out_usd_per_gb_max", r.egress_max}});
+  }
+  return regions;
+}
+
+std::string regions_table(const SpotMarket& market) {
+  const auto regions = summarize_regions(market);
+  if (regions.empty()) return "";
+  std::ostringstream out;
+  out << "\n" << regions.size() << " region(s); transfer " << format_fixed(market.migration.same_continent_gbps, 2)
+      << " Gbit/s within a continent, " << format_fixed(market.migration.cross_continent_gbps, 2) << " Gbit/s across\n";
+  out << "region               continent        zones  egress out $/GB min..max\n";
+  for (const RegionSummary& r : regions) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%-20s %-16s %5zu  %6.4f..%-6.4f\n", escape_control_characters(r.name).c_str(),
+                  escape_control_characters(r.continent).c_str(), r.zones.size(), r.egress_min, r.egress_max);
+    out << line;
+  }
+  return out.str();
+}
+
 std::string summary_table(const TraceSummary& s, const std::string& format) {
   std::ostringstream out;
   out << "trace " << escape_control_characters(s.name) << " (" << format << "), span "
@@ -82,8 +137,15 @@ int inspect(int argc, const char* const* argv, const std::string& program) {
   const std::string format = table_or_json(vm);
   const ImportedTrace imported = import_inputs(vm);
   const TraceSummary summary = summarize_trace(imported.market, nodes);
-  emit(vm, format == "json" ? summary_json(summary, imported.format).dump(2) + "\n" : summary_table(summary, imported.format),
-       program);
+  std::string text;
+  if (format == "json") {
+    nlohmann::json doc = summary_json(summary, imported.format);
+    doc["regions"] = regions_json(imported.market);
+    text = doc.dump(2) + "\n";
+  } else {
+    text = summary_table(summary, imported.format) + regions_table(imported.market);
+  }
+  emit(vm, text, program);
   return 0;
 }
 

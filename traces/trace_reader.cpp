@@ -6,6 +6,7 @@
 
 #include "sim/errors.hpp"
 #include "traces/json_fields.hpp"
+#include "traces/trace_migration.hpp"
 
 namespace spotsim {
 
@@ -181,12 +182,17 @@ void require_changes_on_ticks(const SpotMarket& market, const JsonFields& top) {
 
 SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) {
   const JsonFields top(document, file, "");
-  top.reject_unknown({"format", "version", "name", "description", "provenance", "billing", "span_s", "tick_s", "zones"});
   if (top.string("format") != "spotsim-trace") top.fail_value("format", "\"spotsim-trace\"", top.raw("format"));
   const auto version = top.integer("version", 0, 1000);
-  if (version != kTraceFormatVersion) {
-    top.fail_value("version", "1 (this build reads trace format version 1)", top.raw("version"));
+  if (version != 1 && version != 2) {
+    top.fail_value("version", "1 or 2 (the trace format versions this build reads)", top.raw("version"));
   }
+  // v1 knows no regions: its zones stay in region "" and moving between them costs nothing.
+  const bool with_regions = version >= 2;
+  std::vector<std::string> known_top = {"format", "version", "name", "description", "provenance", "billing",
+                                        "span_s", "tick_s", "zones"};
+  if (with_regions) known_top.push_back("migration");
+  top.reject_unknown(known_top);
   SpotMarket market;
   market.name = top.string("name");
   market.description = top.optional_string("description");
@@ -213,9 +219,18 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
   if (zones.empty()) top.fail("zones", "at least one zone");
   for (std::size_t i = 0; i < zones.size(); ++i) {
     const JsonFields z(zones[i], file, "zones[" + std::to_string(i) + "]");
-    z.reject_unknown({"name", "instance_type", "gpu", "gpus_per_instance", "on_demand_price_per_hour", "spot"});
+    std::vector<std::string> known_zone = {"name", "instance_type", "gpu", "gpus_per_instance",
+                                           "on_demand_price_per_hour", "spot"};
+    if (with_regions) known_zone.insert(known_zone.end(), {"region", "continent"});
+    z.reject_unknown(known_zone);
     Zone zone;
     zone.name = z.string("name");
+    if (with_regions) {
+      zone.region = z.string("region");
+      if (zone.region.empty()) z.fail("region", "a region name such as \"us-central1\" (required in version 2)");
+      zone.continent = z.string("continent");
+      if (zone.continent.empty()) z.fail("continent", "a continent name such as \"north-america\" (required in version 2)");
+    }
     zone.instance_type = z.optional_string("instance_type");
     zone.gpu = z.optional_string("gpu");
     zone.gpus_per_instance = z.has("gpus_per_instance") ? static_cast<int>(z.integer("gpus_per_instance", 1, 1024)) : 1;
@@ -227,6 +242,10 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
     market.zones.push_back(std::move(zone));
   }
   if (market.tick > 0) require_changes_on_ticks(market, top);
+  if (with_regions) {
+    market.migration = parse_migration(top);
+    check_trace_geography(market, top);
+  }
   return market;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Reads the spotsim trace format v1 (docs/trace-format.md) into a SpotMarket.
+// Reads the spotsim trace format, versions 1 and 2 (docs/trace-format.md), into a SpotMarket.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -8,7 +8,9 @@
 
 namespace spotsim {
 
-inline constexpr int kTraceFormatVersion = 1;
+// The version the writer writes for a market with regions. Version 1 (no regions, no migration) is still read,
+// and written for a market whose zones have no region.
+inline constexpr int kTraceFormatVersion = 2;
 
 SpotMarket read_trace_file(const std::string& path);
 // `file` names the source in error messages.

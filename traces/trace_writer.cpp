@@ -1,5 +1,8 @@
 #include "traces/trace_writer.hpp"
 
+#include <algorithm>
+
+#include "traces/trace_migration.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -43,7 +46,11 @@ nlohmann::json lifetime_to_json(const LifetimeDistribution& lifetime) {
 nlohmann::json trace_to_json(const SpotMarket& market) {
   nlohmann::json doc;
   doc["format"] = "spotsim-trace";
-  doc["version"] = kTraceFormatVersion;
+  // A market without regions (every zone in region "") is exactly a version-1 trace, and is written as one so that
+  // it reads back identically; version 2 requires every zone's region.
+  const bool with_regions =
+      std::any_of(market.zones.begin(), market.zones.end(), [](const Zone& z) { return !z.region.empty(); });
+  doc["version"] = with_regions ? kTraceFormatVersion : 1;
   doc["name"] = market.name;
   if (!market.description.empty()) doc["description"] = market.description;
   doc["provenance"] = {{"source", market.provenance.source},
@@ -58,6 +65,10 @@ nlohmann::json trace_to_json(const SpotMarket& market) {
   for (const Zone& zone : market.zones) {
     nlohmann::json z;
     z["name"] = zone.name;
+    if (with_regions) {
+      z["region"] = zone.region;
+      z["continent"] = zone.continent;
+    }
     if (!zone.instance_type.empty()) z["instance_type"] = zone.instance_type;
     if (!zone.gpu.empty()) z["gpu"] = zone.gpu;
     z["gpus_per_instance"] = zone.gpus_per_instance;
@@ -79,6 +90,7 @@ nlohmann::json trace_to_json(const SpotMarket& market) {
     zones.push_back(z);
   }
   doc["zones"] = zones;
+  if (with_regions) doc["migration"] = migration_to_json(market.migration);
   return doc;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Writes a SpotMarket as spotsim trace format v1, the inverse of trace_reader (round-trips exactly up to
-// millisecond rounding of times).
+// Writes a SpotMarket as spotsim trace format v2 (v1 when no zone has a region), the inverse of trace_reader
+// (round-trips exactly up to millisecond rounding of times).
 #include <nlohmann/json.hpp>
 
 #include "sim/market/spot_market.hpp"

@@ -21,6 +21,7 @@ struct ImportedTrace {
   SpotMarket market;
   std::vector<LabeledLifetime> lifetimes;
   bool records_spot_prices = false;  // false: the spot price came from ImportOptions
+  bool records_on_demand_prices = false;  // false: the on-demand price must come from ImportOptions
 };
 
 }  // namespace spotsim

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 #include "sim/errors.hpp"
 #include "traces/importers/aws_spot_price_importer.hpp"
@@ -10,6 +11,8 @@
 #include "traces/importers/instance_count_importer.hpp"
 #include "traces/importers/lifetime_record_importer.hpp"
 #include "traces/importers/node_event_importer.hpp"
+#include "traces/importers/skynomad_aws_importer.hpp"
+#include "traces/importers/skynomad_gcp_importer.hpp"
 #include "traces/importers/text_lines.hpp"
 #include "traces/json_fields.hpp"
 #include "traces/trace_reader.hpp"
@@ -18,7 +21,7 @@ namespace spotsim {
 
 const std::vector<TraceFormatInfo>& trace_formats() {
   static const std::vector<TraceFormatInfo> formats = {
-      {"spotsim", "spotsim trace format v1 (docs/trace-format.md)"},
+      {"spotsim", "spotsim trace format v1 or v2 (docs/trace-format.md)"},
       {"cant-be-late", "{\"metadata\":{\"gap_seconds\":G},\"data\":[counts],\"prices\":[...]} (Wu et al., NSDI'24)"},
       {"aws-spot-prices", "aws ec2 describe-spot-price-history --output json"},
       {"gcp-preemptions", "gcloud compute operations list --filter=operationType=compute.instances.preempted --format=json"},
@@ -26,6 +29,8 @@ const std::vector<TraceFormatInfo>& trace_formats() {
       {"node-events", "time_ms,add|remove,node (Bamboo, Parcae)"},
       {"instance-counts", "YYYY-MM-DD, HH:MM:SS, count, or time,count with --time-unit"},
       {"lifetime-csv", "CSV of per-VM lifetimes with a header: lifetime_s (or launch_time,end_time), preempted (or end_event), zone, machine_type"},
+      {"skynomad-gcp", "a FOLDER of <zone>_h100_16.json (SkyNomad, NSDI'27: GCP H100, 13 zones, 8 regions; never detected)"},
+      {"skynomad-aws", "a FOLDER of <zone>_v100_1.csv + v100_spot_prices.json (SkyNomad: AWS V100, 9 zones; never detected)"},
   };
   return formats;
 }
@@ -124,6 +129,14 @@ ImportedTrace import_trace_content(const std::string& content, const std::string
 }
 
 ImportedTrace import_trace_file(const std::string& path, const std::string& format, const ImportOptions& options) {
+  // The multi-region data sets are folders of per-zone files; every other format is one file.
+  if (format == "skynomad-gcp") return import_skynomad_gcp(path, options);
+  if (format == "skynomad-aws") return import_skynomad_aws(path, options);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(path + ": is a folder; folders are read by --from skynomad-gcp or --from skynomad-aws, every "
+                     "other format is one file");
+  }
   return import_trace_content(read_text_file(path), path, format, options);
 }
 
@@ -171,6 +184,11 @@ ImportedTrace merge_imported(std::vector<ImportedTrace> parts) {
       out.market.zones.push_back(std::move(zone));
     }
     if (!p.market.provenance.notes.empty()) out.market.provenance.notes += p.market.provenance.notes + " ";
+    // Egress prices of every part (a pair priced by two parts keeps the first price); bandwidths of the first.
+    if (&p == &parts.front()) out.market.migration = p.market.migration, out.market.migration.egress.clear();
+    for (const EgressPrice& price : p.market.migration.egress) {
+      if (!out.market.migration.egress_usd_per_gb(price.from, price.to)) out.market.migration.egress.push_back(price);
+    }
   }
   out.market.name = names;
   out.market.span = span;
