@@ -53,7 +53,8 @@ bool is_cant_be_late_mode(const std::string& mode) {
 SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
                                  const QuantileLimits& limits) {
   const std::string trace_path = locate_trace(request.trace);
-  const SpotMarket market = read_trace_file(trace_path);
+  const SpotMarket market = select_zones(read_trace_file(trace_path), request.zones,
+                                         request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones");
   const PolicyRegistry registry = builtin_policy_registry();
   PolicyFactories factories{registry.selection_factory(request.policy),
                             registry.checkpoint_factory(request.checkpoint)};
@@ -86,6 +87,10 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
       {"mode", request.cant_be_late_mode ? "cant-be-late" : "event"},
       {"regret", request.regret},
   };
+  if (!request.zones.selects_all()) {
+    report.manifest["trace"][request.zones.by == ZoneSelection::By::kRegions ? "regions" : "selected_zones"] =
+        request.zones.names;
+  }
   if (request.cant_be_late_mode) {
     report.manifest["tick"] = format_duration(request.tick > 0 ? request.tick : market.tick);
   }

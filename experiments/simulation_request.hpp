@@ -11,6 +11,7 @@
 
 #include "experiments/job_reader.hpp"
 #include "sim/job.hpp"
+#include "sim/market/zone_selection.hpp"
 #include "sim/run_result.hpp"
 #include "sim/exact_quantiles.hpp"
 #include "sim/scenario.hpp"
@@ -20,6 +21,7 @@ namespace spotsim {
 
 struct SimulationRequest {
   std::string trace = "us-west1";  // a path or the name of a shipped trace
+  ZoneSelection zones;             // --regions / --zones: the part of the trace the job may use (default all)
   std::string policy = "adaptive";
   std::string checkpoint = "young-daly";
   JobSpec job{48 * kMillisPerHour};  // the CLI's defaults: 48 h of work, see JobSpec for the rest
