@@ -149,7 +149,8 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   spec.description = f.optional_string("description");
   if (f.has("seed")) spec.seed = unsigned_integer(f, "seed", 0, UINT64_MAX);
   spec.replications = unsigned_integer(f, "replications", 1, 100'000'000);
-  spec.traces = string_list(f, "traces");
+  spec.trace_entries = parse_trace_entries(f, "traces");
+  for (const TraceEntry& entry : spec.trace_entries) spec.traces.push_back(entry.ref);
   spec.policies = string_list(f, "policies");
 
   const PolicyRegistry registry = builtin_policy_registry();
@@ -221,7 +222,7 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
       {"description", spec.description},
       {"seed", spec.seed},
       {"replications", spec.replications},
-      {"traces", spec.traces},
+      {"traces", trace_entries_to_json(spec.trace_entries)},
       {"policies", spec.policies},
       {"checkpoint_on_notice", spec.checkpoint_on_notice},
       {"baseline_policy", spec.baseline_policy ? nlohmann::json(*spec.baseline_policy) : nlohmann::json(nullptr)},

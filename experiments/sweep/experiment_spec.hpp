@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/sweep/trace_entries.hpp"
 #include "sim/job.hpp"
 #include "sim/scenario.hpp"
 
@@ -26,6 +27,7 @@ struct ExperimentSpec {
   std::uint64_t seed = 1;
   std::uint64_t replications = 0;
   std::vector<std::string> traces;      // paths or names of shipped traces, as written
+  std::vector<TraceEntry> trace_entries;  // the same, with any region or zone selection (empty = all zones)
   std::vector<std::string> policies;    // selection policy specs "name:key=value,..."
   std::vector<std::string> checkpoints;  // checkpoint policy specs, then one "fixed:interval=D" per interval
   std::vector<Millis> checkpoint_intervals;

@@ -48,7 +48,8 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
     std::string path;
     try {
       path = resolve_trace(spec.traces[i], spec_file);
-      market = read_trace_file(path);
+      const TraceEntry entry = i < spec.trace_entries.size() ? spec.trace_entries[i] : TraceEntry{spec.traces[i], {}, ""};
+      market = market_of_entry(entry, read_trace_file(path), "");
     } catch (const InputError& e) {
       throw InputError(field + e.what());
     }
