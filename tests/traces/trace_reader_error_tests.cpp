@@ -64,7 +64,7 @@ TEST(TraceReaderErrors, OutOfRange) {
                       "field 'zones[0].spot.availability.counts[1]'");
   expect_reader_error(trace_with(R"({"price_per_hour":1,"lifetime":{"model":"weibull","shape":0,"scale_hours":3}})"),
                       "field 'zones[0].spot.lifetime.shape'");
-  expect_reader_error(R"({"format":"spotsim-trace","version":2,"name":"t","zones":[]})", "field 'version': expected 1");
+  expect_reader_error(R"({"format":"spotsim-trace","version":3,"name":"t","zones":[]})", "field 'version': expected 1 or 2");
 }
 
 TEST(TraceReaderErrors, UnsortedAndOverlapping) {

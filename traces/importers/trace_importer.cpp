@@ -134,8 +134,8 @@ ImportedTrace import_trace_file(const std::string& path, const std::string& form
   if (format == "skynomad-aws") return import_skynomad_aws(path, options);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path + ": is a folder; folders are read by --from skynomad-gcp or --from skynomad-aws, every "
-                     "other format is one file");
+    throw InputError(path + ": is a directory; only --from skynomad-gcp and --from skynomad-aws read a folder, "
+                     "every other format is one file");
   }
   return import_trace_content(read_text_file(path), path, format, options);
 }
