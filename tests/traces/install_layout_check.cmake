@@ -1,0 +1,33 @@
+# `cmake --install` lays out the shipped trace library alone: share/spotsim/traces holds the traces and the
+# catalogue (GPU offers, egress tables) and nothing of the reader's source folders (no empty fit/ or importers/).
+# Run by ctest as traces.install_layout with -DBUILD_DIR=... -DPREFIX=... (a scratch prefix it removes first).
+file(REMOVE_RECURSE "${PREFIX}")
+execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${PREFIX}"
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed (${rc}): ${err}")
+endif()
+set(lib "${PREFIX}/share/spotsim/traces")
+foreach(required us-west1.json gcp-h100-13-zones.json aws-v100-9-zones.json catalogue/gpu_offers.json
+                 catalogue/egress/aws.csv catalogue/egress/gcp.csv catalogue/egress/README.md)
+  if(NOT EXISTS "${lib}/${required}")
+    message(FATAL_ERROR "not installed: ${lib}/${required}")
+  endif()
+endforeach()
+file(GLOB_RECURSE entries LIST_DIRECTORIES true "${lib}/*")
+foreach(entry ${entries})
+  if(IS_DIRECTORY "${entry}")
+    file(GLOB children "${entry}/*")
+    if(NOT children)
+      message(FATAL_ERROR "empty folder installed: ${entry}")
+    endif()
+  elseif(NOT entry MATCHES "\\.(json|csv|md)$")
+    message(FATAL_ERROR "not a library file: ${entry}")
+  endif()
+endforeach()
+foreach(source_folder fit importers)
+  if(EXISTS "${lib}/${source_folder}")
+    message(FATAL_ERROR "source folder installed: ${lib}/${source_folder}")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${PREFIX}")
