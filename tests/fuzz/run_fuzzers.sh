@@ -53,6 +53,7 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-saniti
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces/library\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces/library\")
 sources=(sim/market/bathtub_lifetime.cpp sim/market/empirical_lifetime.cpp sim/market/lifetime_distribution.cpp
          sim/market/spot_market.cpp sim/market/step_series.cpp traces/trace_reader.cpp traces/json_fields.cpp
+         traces/trace_migration.cpp traces/trace_locator.cpp
          sim/market/kaplan_meier.cpp sim/random_streams.cpp traces/importers/*.cpp traces/input_file.cpp
          sim/file_checks.cpp sim/integer_text.cpp sim/text_escape.cpp)
 objects=()
@@ -60,7 +61,7 @@ compile_objects objects "${sources[@]}"
 
 # format name -> seed files (small real files and the fixtures written from the cloud APIs' documentation)
 declare -A seeds=(
-  [spotsim]="traces/library/us-west1.json traces/library/aws-us-west-2-v100-prices.json"
+  [spotsim]="traces/library/us-west1.json traces/library/aws-us-west-2-v100-prices.json traces/library/gcp-h100-13-zones.json"
   [cant-be-late]="$shared/aws-gcp-spot-availability/availability/1-node/aws-10-26-2022/us-west-2a_v100_1.json $shared/aws-gcp-spot-availability/preemption/4-node/aws-08-03-2023/us-east-1f_v100_1.json"
   [node-events]="$shared/bamboo-node-events/traces/g4dn-trace.csv $shared/parcae-node-events/liveput/traces/fake.csv"
   [instance-counts]="$shared/bamboo-node-events/traces/gcloud/a100x1-east1b.txt $shared/bamboo-node-events/doc/data/aws-spot-instances-p2-xlarge-us-east-1e-2020-11-23-1700-to-2020-11-24-0700.csv"
