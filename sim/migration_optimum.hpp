@@ -83,8 +83,8 @@ struct MigrationOptimum {
 };
 
 // Grid steps of the automatic choice (measured: bench/migration_optimum_bench.cpp).
-constexpr std::int64_t kExactSteps = 4800;
-constexpr std::int64_t kBoundSteps = 4800;
+constexpr std::int64_t kExactSteps = 14400;
+constexpr std::int64_t kBoundSteps = 14400;
 
 // Reusable: keeps its buffers between solves.
 class MigrationOptimumSolver {
