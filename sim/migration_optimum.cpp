@@ -81,6 +81,10 @@ struct MigrationOptimumSolver::Plan {
   int idle_row(int a) const { return a; }
   int held_row(int y) const { return regions + y; }
   int own_launch_row(int y) const { return regions + kinds + y; }
+  // The launch of y from its own region's class: per kind with the schedule (from any state but y itself, so that
+  // the schedule replays); without it, one per region (relaunching the held kind is a real schedule never better
+  // than continuing it, so the optimum is the same, with fewer rows).
+  int launch_row(int y) const { return schedule ? own_launch_row(y) : regions + kinds + kind_region[static_cast<std::size_t>(y)]; }
   std::int64_t lowest(std::int64_t k, std::int64_t r) const { return std::max<std::int64_t>(0, w + r - (t - k * g)); }
   // The tick a launch of `changeover` steps spends its last changeover step in, counted from the launch, and the
   // changeover left at that tick's start.
@@ -302,12 +306,13 @@ MigrationOptimum MigrationOptimumSolver::solve(const MigrationOptimumRequest& re
         offset += price(i, y) * static_cast<double>(g);
       }
       if (!held) continue;
-      const int r = ci == 0 ? P.own_launch_row(y) : list[ci].row;
+      const int r = ci == 0 ? P.launch_row(y) : list[ci].row;
       out[count++] = HoldSource{row(j, r), span_of(j, r), P.left_then(c), offset, static_cast<int>(ci), j};
     }
     return count;
   };
   std::vector<HoldSource> holds(1 + NR + 1);
+  std::vector<Span> released(NR), runs;  // per region: idle at k + 1 by releasing at the boundary
 
   struct Finish {
     double cost = kInfinity;
@@ -334,12 +339,29 @@ MigrationOptimum MigrationOptimumSolver::solve(const MigrationOptimumRequest& re
       Span idle;
       accumulate(row(nxt, P.idle_row(a)), idle, dst, span, 0, 0.0, idle_keep);
       set_span(nxt, P.idle_row(a), idle);
+      released[static_cast<std::size_t>(a)] = idle;
     }
     // Launch arrays at k.
     for (int b = 0; b < P.regions; ++b) {
       const auto& list = P.classes[static_cast<std::size_t>(b)];
       const Span own_limit{P.lowest(k, P.d), w - 1};
+      if (!P.schedule) {
+        const int at = P.launch_row(P.region_kinds[static_cast<std::size_t>(b)].front());
+        double* dst = row(k, at);
+        Span span;
+        if (own_limit.lo == 0) {  // the start: nothing saved, nothing to move
+          dst[0] = 0.0;
+          span = {0, 0};
+        }
+        const Span limit = meet(own_limit, states);
+        accumulate(dst, span, source(b), source_span(b), 0, 0.0, limit);
+        for (int a : list[0].from) {
+          accumulate(dst, span, source(a), source_span(a), 0, P.egress[static_cast<std::size_t>(a) * NR + b], limit);
+        }
+        set_span(k, at, span);
+      }
       for (int y : P.region_kinds[static_cast<std::size_t>(b)]) {
+        if (!P.schedule) break;
         double* dst = row(k, P.own_launch_row(y));
         Span span;
         if (own_limit.lo == 0) {  // the start: nothing saved, nothing to move
@@ -389,18 +411,45 @@ MigrationOptimum MigrationOptimumSolver::solve(const MigrationOptimumRequest& re
             if (cost < finish.cost) finish = Finish{cost, k, p, y, s.klass};
           }
         }
-        if (P.per_tick || s.r > g - 2) continue;
-        // Partial stops: held t in (r, g) steps, then released: idle in region(y) at p + t - r.
-        const Span xs = shifted(s.from, -s.r);
-        const Span out = meet(Span{xs.lo + 1 + s.r, xs.hi + g - 1}, idle_keep);
-        if (out.empty()) continue;
-        extend(idle_next, idle_span, out);
-        double* u = virtual_.data() + g;
-        const double* position = positions_.data() + g;
-        const Span used = meet(xs, Span{out.lo - (g - 1), out.hi - 1 - s.r});
-        virtual_costs(u, s.values, position, s.r, s.offset, c, used, true);
-        sliding_partial_stop<false>(u, used, s.r, g - 1, c, out, idle_next, queue_position_.data(),
-                                    queue_value_.data(), nullptr, 0, 0);
+      }
+      if (!P.per_tick) {
+        // Partial stops: held t in (r, g) steps, then released: idle in region(y) at p + t - r. Sources from the
+        // kind's own region are worth at least the release value there, so only where it rises steeply can a
+        // partial stop from them help (optimum_kernels::partial_stop_runs); moves from elsewhere are not bounded
+        // by it and take the whole window.
+        const bool own_bounded = P.classes[static_cast<std::size_t>(region_of(y))][0].from.empty();
+        Span all_out, bounded_out;
+        for (int i = 0; i < count; ++i) {
+          const HoldSource& s = holds[static_cast<std::size_t>(i)];
+          if (s.from.empty() || s.r > g - 2) continue;
+          const Span xs = shifted(s.from, -s.r);
+          const Span out = meet(Span{xs.lo + 1 + s.r, xs.hi + g - 1}, idle_keep);
+          all_out = hull(all_out, out);
+          if (s.klass < 0 || (s.klass == 0 && own_bounded)) bounded_out = hull(bounded_out, out);
+        }
+        extend(idle_next, idle_span, all_out);
+        partial_stop_runs(idle_next, released[static_cast<std::size_t>(region_of(y))], bounded_out, g - 1, c, runs);
+        for (int i = 0; i < count; ++i) {
+          const HoldSource& s = holds[static_cast<std::size_t>(i)];
+          if (s.from.empty() || s.r > g - 2) continue;
+          const Span xs = shifted(s.from, -s.r);
+          const Span out = meet(Span{xs.lo + 1 + s.r, xs.hi + g - 1}, idle_keep);
+          const bool bounded = s.klass < 0 || (s.klass == 0 && own_bounded);
+          auto slide = [&](Span into) {
+            if (into.empty()) return;
+            double* u = virtual_.data() + g;
+            const double* position = positions_.data() + g;
+            const Span used = meet(xs, Span{into.lo - (g - 1), into.hi - 1 - s.r});
+            virtual_costs(u, s.values, position, s.r, s.offset, c, used, true);
+            sliding_partial_stop<false>(u, used, s.r, g - 1, c, into, idle_next, queue_position_.data(),
+                                        queue_value_.data(), nullptr, 0, 0);
+          };
+          if (!bounded) {
+            slide(out);
+            continue;
+          }
+          for (const Span run : runs) slide(meet(run, out));
+        }
       }
       set_span(nxt, P.held_row(y), held_span);
       set_span(nxt, P.idle_row(region_of(y)), idle_span);

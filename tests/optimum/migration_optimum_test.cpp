@@ -113,11 +113,11 @@ TEST(MigrationOptimum, EqualsExhaustiveSearchOverPerTickDecisions) {
     for (std::size_t k = 0; k + 1 < result.schedule.size(); ++k) {
       partial += result.schedule[k] != '.' && result.schedule_held[k] < request.tick ? 1 : 0;
     }
+    // Without the schedule: the same cost (the finish may differ between equally cheap schedules).
     MigrationOptimumRequest quiet = request;
     quiet.want_schedule = false;
     const MigrationOptimum fresh = solve_migration_optimum(quiet);
-    EXPECT_EQ(fresh.cost, result.cost) << label;
-    EXPECT_EQ(fresh.finish, result.finish) << label;
+    EXPECT_NEAR(fresh.cost, result.cost, 1e-9 * std::max(1.0, result.cost)) << label;
   }
   // The cases exercise moves (with and without egress) and partial stops.
   EXPECT_GT(feasible, 300);
