@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
@@ -25,7 +26,7 @@ std::int64_t draw(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi) {
   return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
-// Zones whose availability (0..1 instance) and spot price change at every tick of a `length`-tick recording.
+// Zones whose availability (0..2 instances) and spot price change at every tick of a `length`-tick recording.
 SpotMarket random_market(std::mt19937_64& rng, int zones, Millis tick, int length) {
   SpotMarket market;
   market.name = "test";
@@ -35,7 +36,7 @@ SpotMarket random_market(std::mt19937_64& rng, int zones, Millis tick, int lengt
     std::vector<double> counts, prices;
     for (int k = 0; k < length; ++k) {
       times.push_back(k * tick);
-      counts.push_back(static_cast<double>(draw(rng, 0, 1)));
+      counts.push_back(static_cast<double>(draw(rng, 0, 2)));
       prices.push_back(static_cast<double>(draw(rng, 30, 150)) / 100.0);
     }
     Zone zone;
@@ -73,6 +74,7 @@ MigrationOptimumRequest random_request(std::mt19937_64& rng, int zones, int max_
   request.deadline = draw(rng, 4 * ticks, 5 * ticks) * step;
   request.work = draw(rng, 1, std::max<Millis>(1, (request.deadline - request.changeover) / step)) * step;
   request.per_tick_billing = draw(rng, 0, 1) == 1;
+  request.nodes = static_cast<int>(draw(rng, 1, 2));
   request.want_schedule = true;
   random_regions(rng, request, step);
   return request;
@@ -237,8 +239,8 @@ TEST(MigrationOptimum, NeverMovesWhenEgressIsProhibitive) {
   }
 }
 
-// Moving pays on a recorded 9-zone, 3-region window: the optimum with a costly move lies between free moves and
-// no moves, and its schedule replays.
+// Recorded 9-zone, 3-region windows: the optimum with costly moves lies between free moves and no moves, its
+// schedules replay, and in some windows a costly move pays.
 TEST(MigrationOptimum, RecordedNineZonesBetweenFreeAndForbiddenMoves) {
   std::vector<std::string> names;
   for (const char* zone : {"us-east-1a", "us-east-1c", "us-east-1d", "us-east-1f", "us-east-2a", "us-east-2b",
@@ -248,9 +250,9 @@ TEST(MigrationOptimum, RecordedNineZonesBetweenFreeAndForbiddenMoves) {
   const SpotMarket market = recorded(names);
   MigrationOptimumRequest request = request_on(market, 6 * kMillisPerHour, 8 * kMillisPerHour, false);
   request.changeover = 195 * kSecond;
-  request.start = 2000 * market.tick;
   request.zone_region = {0, 0, 0, 0, 1, 1, 2, 2, 2};
   request.want_schedule = true;
+  MigrationOptimumSolver solver;
   auto with = [&](Millis transfer, double egress) {
     request.transfer.assign(9, transfer);
     request.egress_usd.assign(9, egress);
@@ -258,15 +260,21 @@ TEST(MigrationOptimum, RecordedNineZonesBetweenFreeAndForbiddenMoves) {
       request.transfer[static_cast<std::size_t>(a * 4)] = 0;
       request.egress_usd[static_cast<std::size_t>(a * 4)] = 0.0;
     }
-    const MigrationOptimum result = solve_migration_optimum(request);
+    const MigrationOptimum result = solver.solve(request);
     expect_replays(request, result, "transfer " + std::to_string(transfer));
     return result;
   };
-  const MigrationOptimum free = with(0, 0.0), costly = with(390 * kSecond, 1.0), forbidden = with(0, 1e9);
-  EXPECT_TRUE(costly.exact);
-  EXPECT_LE(free.cost, costly.cost);
-  EXPECT_LE(costly.cost, forbidden.cost);
-  EXPECT_EQ(forbidden.migrations, 0);
+  int windows_that_move = 0;
+  for (Millis start_tick = 0; start_tick < 20000; start_tick += 2000) {
+    request.start = start_tick * market.tick;
+    const MigrationOptimum free = with(0, 0.0), costly = with(390 * kSecond, 0.5), forbidden = with(0, 1e9);
+    EXPECT_TRUE(costly.exact);
+    EXPECT_LE(free.cost, costly.cost + 1e-9);
+    EXPECT_LE(costly.cost, forbidden.cost + 1e-9);
+    EXPECT_EQ(forbidden.migrations, 0);
+    windows_that_move += costly.migrations > 0 && costly.cost < forbidden.cost - 1e-9 ? 1 : 0;
+  }
+  EXPECT_GT(windows_that_move, 0) << "no recorded window where a costly move pays";
 }
 
 // A grid coarser than the transfers rounds them down: a lower bound, flagged, no dearer than the exact optimum.
@@ -290,6 +298,38 @@ TEST(MigrationOptimum, CoarseGridIsAFlaggedLowerBound) {
     below += bound.cost < exact.cost - 1e-9 * exact.cost ? 1 : 0;
   }
   EXPECT_GT(below, 0);
+}
+
+// The automatic grid: exact when the transfers share a coarse enough gcd with the rest, else the finest divisor of
+// gcd(tick, changeover, work, deadline) with at most kBoundSteps progress steps, flagged as a bound.
+TEST(MigrationOptimum, AutomaticGridIsExactOrAFlaggedBound) {
+  SpotMarket market;
+  market.billing = Billing{0, 1};
+  for (int z = 0; z < 2; ++z) {
+    Zone zone;
+    zone.on_demand_price_per_hour = 3.0;
+    zone.spot.price_per_hour = StepSeries::constant(1.0);
+    market.zones.push_back(zone);
+  }
+  MigrationOptimumRequest request;
+  request.market = &market;
+  request.tick = 600 * kSecond;
+  request.changeover = 180 * kSecond;
+  request.work = 40 * kMillisPerHour;
+  request.deadline = 50 * kMillisPerHour;
+  request.zone_region = {0, 1};
+  request.egress_usd = {0.0, 1.0, 1.0, 0.0};
+  request.transfer = {0, 120 * kSecond, 120 * kSecond, 0};
+  MigrationOptimum result = solve_migration_optimum(request);
+  EXPECT_TRUE(result.exact);
+  EXPECT_EQ(result.grid, 60 * kSecond);
+  request.transfer = {0, 48781, 48781, 0};  // 50 GB at 8.20 Gbit/s, in ms
+  result = solve_migration_optimum(request);
+  EXPECT_FALSE(result.exact);
+  EXPECT_EQ(result.grid, 10 * kSecond);
+  EXPECT_LE(request.work / result.grid, kBoundSteps);
+  // Spot everywhere, always: no move needed, so the bound is the plain cost (start-up + work at the spot price).
+  EXPECT_NEAR(result.cost, (180.0 / 3600.0 + 40.0) * 1.0, 1e-9);
 }
 
 TEST(MigrationOptimum, RejectsNonsense) {
