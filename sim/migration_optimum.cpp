@@ -117,12 +117,19 @@ MigrationOptimum MigrationOptimumSolver::solve(const MigrationOptimumRequest& re
   }
   Millis q = request.grid;
   if (q == 0) {
-    if (request.work / exact_q <= kExactSteps) {
+    // The DP's work grows with ticks x progress steps x (kinds + regions): the exact grid if that stays within
+    // kGridBudget (and kGridMaxSteps), else the finest divisor of base that does (base itself if none).
+    const std::int64_t per_step = ceil_div(request.deadline, request.tick) *
+                                  (2 * P.regions + static_cast<std::int64_t>(zones.size()));
+    auto affordable = [&](Millis step) {
+      return request.work / step <= std::min(kGridBudget / per_step, kGridMaxSteps);
+    };
+    if (affordable(exact_q)) {
       q = exact_q;
     } else {
-      q = base;  // the finest divisor of base with few enough steps (base itself if none)
+      q = base;
       for (Millis divisor = 1; divisor <= base; ++divisor) {
-        if (base % divisor == 0 && request.work / divisor <= kBoundSteps) {
+        if (base % divisor == 0 && affordable(divisor)) {
           q = divisor;
           break;
         }

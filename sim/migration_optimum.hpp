@@ -31,8 +31,8 @@
 // divisor of gcd(tick, d, work, deadline), is used with every transfer time rounded DOWN to it: a lower bound on the
 // optimum (every schedule of the real model is feasible and no dearer with shorter transfers; a hold released within
 // its changeover does nothing and is dropped first, so which changeovers complete is unchanged), flagged exact =
-// false. The automatic choice: the exact q when work / q <= kExactSteps, else the finest divisor with work / q <=
-// kBoundSteps.
+// false. The automatic choice: the exact q when ticks x work/q x (kinds + regions) <= kGridBudget and work/q <=
+// kGridMaxSteps, else the finest divisor that keeps within both.
 //
 // Complexity per solve: O(ticks x B x (kinds x (1 + classes) + regions)) array operations plus, per second, one
 // sliding-window minimum per kind and source (B = band of progress values, <= work / q); memory O(L x rows x W)
@@ -82,9 +82,11 @@ struct MigrationOptimum {
   std::vector<Millis> schedule_held;
 };
 
-// Grid steps of the automatic choice (measured: bench/migration_optimum_bench.cpp).
-constexpr std::int64_t kExactSteps = 14400;
-constexpr std::int64_t kBoundSteps = 14400;
+// The automatic grid's budget of ticks x progress steps x (kinds + regions): about 0.3 s per solve on the 2-core
+// dev machine (bench/migration_optimum_bench.cpp; kinds = on-demand per region + spot per zone).
+constexpr std::int64_t kGridBudget = 160'000'000;
+// ...and at most this many progress steps (a 40 h job at 1 s), so that short jobs do not get millisecond grids.
+constexpr std::int64_t kGridMaxSteps = 144'000;
 
 // Reusable: keeps its buffers between solves.
 class MigrationOptimumSolver {

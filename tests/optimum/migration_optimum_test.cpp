@@ -301,7 +301,7 @@ TEST(MigrationOptimum, CoarseGridIsAFlaggedLowerBound) {
 }
 
 // The automatic grid: exact when the transfers share a coarse enough gcd with the rest, else the finest divisor of
-// gcd(tick, changeover, work, deadline) with at most kBoundSteps progress steps, flagged as a bound.
+// gcd(tick, changeover, work, deadline) within kGridBudget, flagged as a bound.
 TEST(MigrationOptimum, AutomaticGridIsExactOrAFlaggedBound) {
   SpotMarket market;
   market.billing = Billing{0, 1};
@@ -326,8 +326,17 @@ TEST(MigrationOptimum, AutomaticGridIsExactOrAFlaggedBound) {
   request.transfer = {0, 48781, 48781, 0};  // 50 GB at 8.20 Gbit/s, in ms
   result = solve_migration_optimum(request);
   EXPECT_FALSE(result.exact);
-  EXPECT_EQ(result.grid, 10 * kSecond);
-  EXPECT_LE(request.work / result.grid, kBoundSteps);
+  // 300 ticks, 2 regions, 2 zones: the finest divisor of 60 s within the budget.
+  auto cost = [&](Millis step) {
+    return request.work / step > kGridMaxSteps ? kGridBudget + 1 : 300 * (request.work / step) * (2 * 2 + 2);
+  };
+  EXPECT_EQ(60 * kSecond % result.grid, 0);
+  EXPECT_LE(cost(result.grid), kGridBudget);
+  for (Millis finer = 1; finer < result.grid; ++finer) {
+    if (60 * kSecond % finer == 0) {
+      EXPECT_GT(cost(finer), kGridBudget) << finer;
+    }
+  }
   // Spot everywhere, always: no move needed, so the bound is the plain cost (start-up + work at the spot price).
   EXPECT_NEAR(result.cost, (180.0 / 3600.0 + 40.0) * 1.0, 1e-9);
 }
