@@ -1,5 +1,8 @@
 #include "sim/window_optimum.hpp"
 
+#include <cmath>
+#include <vector>
+
 #include "sim/errors.hpp"
 
 namespace spotsim {
@@ -34,13 +37,50 @@ OfflineOptimumRequest window_optimum_request(const Scenario& scenario, Millis st
   return request;
 }
 
+MigrationOptimumRequest migration_window_request(const Scenario& scenario, Millis start) {
+  const OfflineOptimumRequest plain = window_optimum_request(scenario, start);
+  MigrationOptimumRequest request;
+  request.market = plain.market;
+  request.start = plain.start;
+  request.tick = plain.tick;
+  request.work = plain.work;
+  request.changeover = plain.changeover;
+  request.deadline = plain.deadline;
+  request.nodes = plain.nodes;
+  request.per_tick_billing = plain.per_tick_billing;
+  const int zones = scenario.zone_count(), regions = scenario.region_count();
+  std::vector<int> first_zone(static_cast<std::size_t>(regions), -1);
+  for (int z = 0; z < zones; ++z) {
+    const int region = scenario.zone_region(z);
+    request.zone_region.push_back(region);
+    if (first_zone[static_cast<std::size_t>(region)] < 0) first_zone[static_cast<std::size_t>(region)] = z;
+  }
+  for (int a = 0; a < regions; ++a) {
+    for (int b = 0; b < regions; ++b) {
+      const MigrationCost& move =
+          scenario.migration(first_zone[static_cast<std::size_t>(a)], first_zone[static_cast<std::size_t>(b)]);
+      request.transfer.push_back(a == b ? 0 : move.transfer);
+      request.egress_usd.push_back(a == b ? 0.0 : move.egress_usd);
+    }
+  }
+  return request;
+}
+
 double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver) {
   WindowCostCache* cache = scenario.optimum_cache();
   if (cache) {
     if (const auto known = cache->find(start)) return *known;
   }
-  const OfflineOptimum optimum = solver.solve(window_optimum_request(scenario, start));
-  const double cost = optimum.feasible ? optimum.cost : NAN;
+  double cost = NAN;
+  if (scenario.has_migration_costs()) {
+    // One solver per thread keeps its buffers between windows (the caller's solver is the single-region one).
+    thread_local MigrationOptimumSolver migration_solver;
+    const MigrationOptimum optimum = migration_solver.solve(migration_window_request(scenario, start));
+    if (optimum.feasible) cost = optimum.cost;
+  } else {
+    const OfflineOptimum optimum = solver.solve(window_optimum_request(scenario, start));
+    if (optimum.feasible) cost = optimum.cost;
+  }
   if (cache) cache->store(start, cost);
   return cost;
 }

@@ -8,6 +8,12 @@
 // reach. Preemptions that come from a lifetime model on top of the recording are ignored likewise (they only
 // make a policy dearer). The optimum decides per tick of the recording and bills per tick in the Can't Be Late
 // mode, per second otherwise.
+//
+// When moving the saved state between regions costs time or egress (Scenario::has_migration_costs), the optimum is
+// that of sim/migration_optimum.hpp instead, with the job's checkpoint transfers and egress per region pair, on its
+// automatic grid: exact, or a lower bound with transfer times rounded down (docs/multi-region-optimum.md); either
+// way regret is measured against a bound no policy can beat.
+#include "sim/migration_optimum.hpp"
 #include "sim/offline_optimum.hpp"
 #include "sim/scenario.hpp"
 
@@ -18,6 +24,10 @@ void require_optimum_inputs(const Scenario& scenario);
 
 // The optimum's request for the window starting at `start`: the scenario's tick, job and billing.
 OfflineOptimumRequest window_optimum_request(const Scenario& scenario, Millis start);
+
+// The same with migration: regions, and per region pair the transfer time and egress (Scenario::migration between
+// each region's first zone; equal for every zone of a region).
+MigrationOptimumRequest migration_window_request(const Scenario& scenario, Millis start);
 
 // The optimum's cost on the window starting at `start` (absolute trace time, on a tick).
 double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver);

@@ -1,0 +1,77 @@
+// Regret with migration costs (sim/window_optimum.hpp): a scenario whose job moves a checkpoint between regions gets
+// the optimum of sim/migration_optimum.hpp, with the scenario's transfer times and egress per region pair.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/migration_optimum.hpp"
+#include "sim/offline_optimum.hpp"
+#include "sim/scenario.hpp"
+#include "sim/window_optimum.hpp"
+
+namespace spotsim {
+namespace {
+
+constexpr Millis kTick = 600 * kMillisPerSecond;
+
+// Two zones in two regions of one continent: spot alternates between them every three ticks, so that following it
+// means moving.
+SpotMarket two_region_market() {
+  SpotMarket market;
+  market.name = "two-regions";
+  market.billing = Billing{0, 1};
+  market.tick = kTick;
+  const int length = 60;
+  for (int z = 0; z < 2; ++z) {
+    std::vector<Millis> times;
+    std::vector<double> counts;
+    for (int k = 0; k < length; ++k) {
+      times.push_back(k * kTick);
+      counts.push_back((k / 3) % 2 == z ? 1.0 : 0.0);
+    }
+    Zone zone;
+    zone.name = z == 0 ? "east-a" : "west-a";
+    zone.region = z == 0 ? "east" : "west";
+    zone.continent = "us";
+    zone.on_demand_price_per_hour = 3.0;
+    zone.spot.price_per_hour = StepSeries::constant(1.0);
+    zone.spot.available = StepSeries(times, counts, length * kTick);
+    market.zones.push_back(std::move(zone));
+  }
+  market.migration.egress = {{"east", "west", 0.02}, {"west", "east", 0.02}};
+  return market;
+}
+
+JobSpec job_with_checkpoint(double gigabytes) {
+  JobSpec job;
+  job.work = 4 * kMillisPerHour;
+  job.startup = 180 * kMillisPerSecond;
+  job.deadline = 6 * kMillisPerHour;
+  job.checkpoint_size_gb = gigabytes;
+  return job;
+}
+
+TEST(MigrationWindowOptimum, RegretUsesTheMigrationOptimumWhenMovingCosts) {
+  const SpotMarket market = two_region_market();
+  const Scenario moving(market, job_with_checkpoint(50.0));
+  ASSERT_TRUE(moving.has_migration_costs());
+  const MigrationOptimumRequest request = migration_window_request(moving, 0);
+  ASSERT_EQ(request.zone_region, (std::vector<int>{0, 1}));
+  EXPECT_EQ(request.transfer[1], moving.migration(0, 1).transfer);
+  EXPECT_EQ(request.transfer[0], 0);
+  EXPECT_DOUBLE_EQ(request.egress_usd[2], 50.0 * 0.02);
+
+  OfflineOptimumSolver solver;
+  const double with_moves = window_optimum_cost(moving, 0, solver);
+  EXPECT_DOUBLE_EQ(with_moves, solve_migration_optimum(request).cost);
+  // Moving costs: dearer than the free-moving optimum of the same window, which is what a job with nothing to
+  // move gets.
+  const Scenario free(market, job_with_checkpoint(0.0));
+  ASSERT_FALSE(free.has_migration_costs());
+  const double without = window_optimum_cost(free, 0, solver);
+  EXPECT_DOUBLE_EQ(without, solver.solve(window_optimum_request(free, 0)).cost);
+  EXPECT_GT(with_moves, without);
+}
+
+}  // namespace
+}  // namespace spotsim
