@@ -63,6 +63,7 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   preempt_at_ = kNever;
   spot_time_ = 0;
   instance_booked_ = uncommitted_cost_ = 0.0;
+  varying_price_ = nullptr;
   phase_cost_ = {};
   interval_known_ = false;
   selection_.reset();
@@ -137,20 +138,23 @@ void JobSimulation::dispatch(EventKind kind) {
 // Books the time spent in the phase being left, then enters the new one. Progress advances only in kComputing.
 void JobSimulation::enter(Phase phase) {
   const Millis spent = now_ - phase_entered_;
-  phase_time_[static_cast<std::size_t>(phase_)] += spent;
-  if (purchase_ != Purchase::kNone && spent > 0) book_instance_time(spent);
-  if (phase_ == Phase::kComputing) progress_ += spent;
+  const Phase left = phase_;
+  const Millis from = phase_entered_;
+  phase_time_[static_cast<std::size_t>(left)] += spent;
+  if (left == Phase::kComputing) progress_ += spent;
   phase_ = phase;
   phase_entered_ = now_;
+  // Last, as a tail call: the common constant-price path stays a leaf function with no register saves.
+  if (varying_price_ != nullptr && spent > 0) [[unlikely]] book_varying_price_stretch(left, from);
 }
 
-// The cost ledger's share of the stretch just ended on the held instance, at its price over that stretch.
-void JobSimulation::book_instance_time(Millis spent) {
-  const double cost = varying_price_ ? scenario_.job().nodes * varying_price_->integrate_hours(phase_entered_, now_)
-                                     : price_per_ms_ * static_cast<double>(spent);
+// The cost ledger's share of the stretch just ended on a spot instance whose price varies: its integral over the
+// stretch. (At a constant price the ledger is priced once per instance, in release(), from its time per phase.)
+void JobSimulation::book_varying_price_stretch(Phase left, Millis from) {
+  const double cost = scenario_.job().nodes * varying_price_->integrate_hours(from, now_);
   instance_booked_ += cost;
-  if (phase_ != Phase::kComputing) {
-    phase_cost_[static_cast<std::size_t>(phase_)] += cost;
+  if (left != Phase::kComputing) {
+    phase_cost_[static_cast<std::size_t>(left)] += cost;
   } else if (continuous_) {
     result_.ledger_compute += cost;  // saved as it is made
   } else {
@@ -298,6 +302,8 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
                              : market_zone.on_demand_price_per_hour;
   price_per_ms_ = scenario_.job().nodes * hourly / static_cast<double>(kMillisPerHour);
   instance_booked_ = 0.0;
+  instance_phase_start_ = phase_time_;
+  instance_lost_ = 0;
   schedule_timeline(now_ + scenario_.job().startup, EventKind::kInstanceReady);
   preempt_at_ = kNever;
   if (purchase == Purchase::kSpot) {
@@ -355,19 +361,42 @@ void JobSimulation::release() {
     result_.cost_spot += cost;
     result_.spot_hours += to_hours(held);
     spot_time_ += held;
-    result_.ledger_rounding += cost - instance_booked_;
+    book_instance(cost);
   } else {
     const double cost = nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
     result_.cost_on_demand += cost;
     result_.on_demand_hours += to_hours(held);
-    result_.ledger_rounding += cost - instance_booked_;
+    book_instance(cost);
   }
-  instance_booked_ = 0.0;
+  varying_price_ = nullptr;
   purchase_ = Purchase::kNone;
   zone_ = -1;
   preempt_at_ = kNever;
   ++epochs_[kInstanceEpoch];
   timeline_.active = false;
+}
+
+// The released instance's share of the ledger. At a constant price: its time in each phase since it was acquired
+// at that price, compute split into what was thrown away (instance_lost_) and what counted; whatever the bill
+// holds beyond that is billing rounding.
+void JobSimulation::book_instance(double billed) {
+  if (varying_price_ != nullptr) {
+    result_.ledger_rounding += billed - instance_booked_;
+    return;
+  }
+  double booked = 0.0;
+  for (std::size_t p = 0; p < phase_time_.size(); ++p) {
+    const double cost = price_per_ms_ * static_cast<double>(phase_time_[p] - instance_phase_start_[p]);
+    if (p == static_cast<std::size_t>(Phase::kComputing)) {
+      const double lost = price_per_ms_ * static_cast<double>(instance_lost_);
+      result_.ledger_lost_work += lost;
+      result_.ledger_compute += cost - lost;
+    } else {
+      phase_cost_[p] += cost;
+    }
+    booked += cost;
+  }
+  result_.ledger_rounding += billed - booked;
 }
 
 void JobSimulation::begin_compute() {
@@ -396,7 +425,7 @@ void JobSimulation::start_checkpoint() {
 void JobSimulation::on_checkpoint_done() {
   committed_ = checkpoint_progress_;
   data_zone_ = zone_;
-  result_.ledger_compute += uncommitted_cost_;  // no compute since the write began: all of it is now saved
+  result_.ledger_compute += uncommitted_cost_;  // (varying prices) no compute since the write began: all saved
   uncommitted_cost_ = 0.0;
   ++result_.checkpoints;
   if (switch_pending_) {
@@ -424,16 +453,18 @@ void JobSimulation::on_preemption_notice() {
 
 void JobSimulation::on_preemption() {
   const Millis progress = current_progress();
+  Millis lost = 0;
   if (continuous_) {
     committed_ = progress;
   } else if (phase_ == Phase::kCheckpointing) {
-    result_.lost_work_hours += to_hours(checkpoint_progress_ - committed_);
+    lost = checkpoint_progress_ - committed_;
   } else {
-    result_.lost_work_hours += to_hours(progress - committed_);
+    lost = progress - committed_;
   }
+  if (!continuous_) result_.lost_work_hours += to_hours(lost);
   enter(Phase::kIdle);
   progress_ = committed_;
-  discard_uncommitted_cost();
+  discard_uncommitted(lost);
   emergency_checkpoint_ = switch_pending_ = false;
   ++result_.preemptions;
   if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
@@ -460,7 +491,7 @@ void JobSimulation::switch_to(Purchase purchase, int zone) {
         result_.lost_work_hours += to_hours(progress - committed_);
         enter(Phase::kIdle);
         progress_ = committed_;
-        discard_uncommitted_cost();
+        discard_uncommitted(progress - committed_);
       }
       break;
     case Phase::kCheckpointing:
@@ -472,23 +503,25 @@ void JobSimulation::switch_to(Purchase purchase, int zone) {
   acquire(purchase, zone);
 }
 
-// Compute not saved by a checkpoint is thrown away (a preemption, a move without a checkpoint, giving up).
-void JobSimulation::discard_uncommitted_cost() {
+// Compute not saved by a checkpoint (`lost` of it) is thrown away: a preemption, a move without a checkpoint,
+// giving up. Called before the instance is released.
+void JobSimulation::discard_uncommitted(Millis lost) {
+  instance_lost_ += lost;
   result_.ledger_lost_work += uncommitted_cost_;
   uncommitted_cost_ = 0.0;
 }
 
 void JobSimulation::finish(bool completed) {
   if (phase_ != Phase::kDone) enter(Phase::kDone);  // books the last stretch, including progress
-  if (purchase_ != Purchase::kNone) release();
-  finished_ = true;
-  result_.completed = completed;
   if (completed) {
     result_.ledger_compute += uncommitted_cost_;  // the job's last stretch needs no checkpoint
     uncommitted_cost_ = 0.0;
   } else {
-    discard_uncommitted_cost();
+    discard_uncommitted(continuous_ ? 0 : progress_ - committed_);
   }
+  if (purchase_ != Purchase::kNone) release();
+  finished_ = true;
+  result_.completed = completed;
   const auto cost_in = [this](Phase p) { return phase_cost_[static_cast<std::size_t>(p)]; };
   result_.ledger_startup = cost_in(Phase::kStarting);
   result_.ledger_restore = cost_in(Phase::kRestoring);

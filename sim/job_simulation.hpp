@@ -5,9 +5,10 @@
 // every phase change is an event, so time advances from event to event and never by a fixed tick. An instance
 // started in another region than the saved state's first transfers the checkpoint (docs/migration.md).
 //
-// The cost ledger (RunResult::ledger_*) prices each phase stretch of a held instance when the stretch ends (one
-// multiplication at a constant price); compute is held as "uncommitted" until a checkpoint saves it or a
-// preemption throws it away.
+// The cost ledger (RunResult::ledger_*) prices a held instance's time per phase when it is released (at a constant
+// price, from the phase times the engine keeps anyway: nothing is added per event), and compute thrown away by
+// preemptions at the same price. A spot price that varies is integrated per phase stretch instead, compute being
+// held as "uncommitted" until a checkpoint saves it or a preemption throws it away.
 //
 // The job's own timeline has at most one pending event at a time (the end of the current start-up, restore,
 // compute stretch or checkpoint write), so it lives in a single slot instead of the heap: rescheduling it is an
@@ -64,8 +65,9 @@ class JobSimulation {
   void on_instance_ready();
   void on_transfer_done();
   void restore_or_compute();
-  void book_instance_time(Millis spent);
-  void discard_uncommitted_cost();
+  void book_varying_price_stretch(Phase left, Millis from);
+  void book_instance(double billed);
+  void discard_uncommitted(Millis lost);
   void begin_compute();
   void start_checkpoint();
   void on_checkpoint_done();
@@ -124,6 +126,8 @@ class JobSimulation {
   const StepSeries* varying_price_ = nullptr;
   double instance_booked_ = 0.0;
   double uncommitted_cost_ = 0.0;
+  std::array<Millis, 8> instance_phase_start_{};  // phase_time_ when the held instance was acquired
+  Millis instance_lost_ = 0;                      // its compute thrown away
   std::array<double, 8> phase_cost_{};
   std::array<std::uint32_t, 2> epochs_{};  // instance, review
   struct TimelineSlot {
