@@ -2,7 +2,9 @@
 // markets whose every number is worked out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include "experiments/job_reader.hpp"
 #include "migration_markets.hpp"
+#include "sim/errors.hpp"
 #include "sim/job_simulation.hpp"
 
 namespace spotsim {
@@ -176,6 +178,35 @@ TEST(Migration, PoliciesSeeTheSavedStateAndTheCostOfMovingIt) {
   EXPECT_EQ(policy.data_zone, 0);
   EXPECT_EQ(policy.to_b.migration_time, 100 * kSecond);
   EXPECT_DOUBLE_EQ(policy.to_b.migration_cost, kSizeGb * kEgressPerGb);
+}
+
+TEST(MigrationJobFile, CheckpointSizeAndBandwidthsAreRead) {
+  JobSpec spec;
+  apply_job_json(nlohmann::json::parse(R"({"work_hours": 2, "checkpoint_size_gb": 50.5, "same_continent_gbps": 4,
+                                           "cross_continent_gbps": 1.5})"),
+                 "job.json", spec);
+  EXPECT_EQ(spec.checkpoint_size_gb, 50.5);
+  EXPECT_EQ(spec.same_continent_gbps, 4.0);
+  EXPECT_EQ(spec.cross_continent_gbps, 1.5);
+  // The override sets the transfer: 50.5 GB x 8 / 4 Gbit/s = 101 s.
+  const Scenario scenario(a_for_ten_hours(), spec);
+  EXPECT_EQ(scenario.migration(0, 1).transfer, 101 * kSecond);
+  EXPECT_DOUBLE_EQ(scenario.migration(0, 1).egress_usd, 50.5 * kEgressPerGb);
+}
+
+TEST(MigrationJobFile, BadFieldsNameTheFileAndTheField) {
+  for (const char* text : {R"({"checkpoint_size_gb": -1})", R"({"same_continent_gbps": 0})",
+                           R"({"cross_continent_gbps": "fast"})"}) {
+    JobSpec spec;
+    try {
+      apply_job_json(nlohmann::json::parse(text), "job.json", spec);
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("job.json"), std::string::npos) << message;
+      EXPECT_NE(message.find(nlohmann::json::parse(text).begin().key()), std::string::npos) << message;
+    }
+  }
 }
 
 }  // namespace
