@@ -43,8 +43,8 @@ Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu) {
 const std::vector<std::string>& job_file_fields() {
   static const std::vector<std::string> fields = {
       "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",
-      "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "startup_s", "deadline_hours", "give_up_after_hours",
-      "notes"};
+      "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "same_continent_gbps", "cross_continent_gbps",
+      "startup_s", "deadline_hours", "give_up_after_hours", "notes"};
   return fields;
 }
 
@@ -56,7 +56,10 @@ void apply_job_json(const nlohmann::json& document, const std::string& file, Job
     if (per_gpu == nullptr) f.fail("step_time_s_by_gpu", "a single step_time_s here (the GPU is not known)");
     *per_gpu = read_step_times_by_gpu(f);
   }
-  if (f.has("checkpoint_size_gb")) f.number("checkpoint_size_gb", 0.0, 1e9);  // informational; checked only
+  // What a move between regions transfers and at which speed (docs/migration.md); the trace's speeds otherwise.
+  if (f.has("checkpoint_size_gb")) job.checkpoint_size_gb = f.number("checkpoint_size_gb", 0.0, 1e9);
+  if (f.has("same_continent_gbps")) job.same_continent_gbps = f.number("same_continent_gbps", 1e-3, 1e6);
+  if (f.has("cross_continent_gbps")) job.cross_continent_gbps = f.number("cross_continent_gbps", 1e-3, 1e6);
   if (f.has("work_hours") && (f.has("steps") || f.has("step_time_s"))) {
     f.fail("work_hours", "either work_hours or steps with step_time_s, not both");
   }

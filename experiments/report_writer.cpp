@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 #include "experiments/run_metrics.hpp"
 #include "experiments/streaming_report.hpp"
@@ -23,6 +24,25 @@ namespace {
 nlohmann::json summary_json(const Summary& s) {
   return {{"n", s.n},     {"mean", s.mean}, {"sd", s.sd},   {"min", s.min},       {"max", s.max},
           {"p50", s.p50}, {"p95", s.p95},   {"p99", s.p99}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
+}
+// "Where the money went": the cost ledger's mean entries and their share of the mean total cost.
+std::string ledger_block(const SimulationReport& report) {
+  const auto metrics = run_metrics();
+  double total = 0.0;
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    if (std::string_view(metrics[i].name) == "cost_total") total = report.summaries[i].mean;
+  }
+  std::string out = "\nwhere the money went (mean USD per run, share of the mean total cost)\n";
+  char line[256];
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const Summary& s = report.summaries[i];
+    if (metrics[i].table_row != MetricDefinition::TableRow::kLedger || s.n == 0) continue;
+    const double share = total > 0.0 ? 100.0 * s.mean / total : 0.0;
+    std::snprintf(line, sizeof line, "  %-20s %11s %6s%%   [%s, %s]\n", metrics[i].label, format_fixed(s.mean, 3).c_str(),
+                  format_fixed(share, 1).c_str(), format_fixed(s.ci_low, 3).c_str(), format_fixed(s.ci_high, 3).c_str());
+    out += line;
+  }
+  return out;
 }
 }  // namespace
 
@@ -47,9 +67,12 @@ std::string report_table(const SimulationReport& report) {
                 "p50", "p95", "p99", "95% CI of mean");
   out << line;
   const auto metrics = run_metrics();
+  using Row = MetricDefinition::TableRow;
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const Summary& s = report.summaries[i];
     if (s.n == 0) continue;  // a metric this run does not have (regret without --regret)
+    if (metrics[i].table_row == Row::kLedger) continue;
+    if (metrics[i].table_row == Row::kWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
     const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
     std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,
                   metrics[i].unit, format_fixed(s.mean, d).c_str(), format_fixed(s.sd, d).c_str(), format_fixed(s.p50, d).c_str(),
@@ -57,6 +80,7 @@ std::string report_table(const SimulationReport& report) {
                   format_fixed(s.ci_high, d).c_str());
     out << line;
   }
+  out << ledger_block(report);
   return out.str();
 }
 

@@ -5,6 +5,8 @@
 namespace spotsim {
 
 namespace {
+constexpr auto kLedger = MetricDefinition::TableRow::kLedger;
+constexpr auto kWhenNonZero = MetricDefinition::TableRow::kWhenNonZero;
 constexpr std::array kMetrics = {
     MetricDefinition{"cost_total", "USD", "cost, total", [](const RunResult& r) { return r.cost_total; }},
     MetricDefinition{"cost_spot", "USD", "cost, spot", [](const RunResult& r) { return r.cost_spot; }},
@@ -26,6 +28,22 @@ constexpr std::array kMetrics = {
     MetricDefinition{"optimum_cost", "USD", "offline optimum cost", [](const RunResult& r) { return r.optimum_cost; }},
     MetricDefinition{"regret", "fraction", "regret to optimum",
                      [](const RunResult& r) { return r.cost_total / r.optimum_cost - 1.0; }},
+    // Migration between regions (docs/migration.md); after the older metrics so their columns keep their place.
+    MetricDefinition{"migrations", "count", "migrations", [](const RunResult& r) { return double(r.migrations); }, kWhenNonZero},
+    MetricDefinition{"migration_hours", "h", "transfer time", [](const RunResult& r) { return r.migration_hours; }, kWhenNonZero},
+    // The cost ledger (docs/outputs.md#cost-ledger): its entries sum to cost_total.
+    MetricDefinition{"ledger_compute", "USD", "useful compute", [](const RunResult& r) { return r.ledger_compute; }, kLedger},
+    MetricDefinition{"ledger_lost_work", "USD", "lost work", [](const RunResult& r) { return r.ledger_lost_work; }, kLedger},
+    MetricDefinition{"ledger_startup", "USD", "start-up", [](const RunResult& r) { return r.ledger_startup; }, kLedger},
+    MetricDefinition{"ledger_restore", "USD", "restore", [](const RunResult& r) { return r.ledger_restore; }, kLedger},
+    MetricDefinition{"ledger_checkpoint", "USD", "checkpoint writes",
+                     [](const RunResult& r) { return r.ledger_checkpoint; }, kLedger},
+    MetricDefinition{"ledger_transfer", "USD", "migration transfer",
+                     [](const RunResult& r) { return r.ledger_transfer; }, kLedger},
+    MetricDefinition{"cost_egress", "USD", "egress", [](const RunResult& r) { return r.cost_egress; }, kLedger},
+    MetricDefinition{"ledger_idle", "USD", "held but idle", [](const RunResult& r) { return r.ledger_idle; }, kLedger},
+    MetricDefinition{"ledger_rounding", "USD", "billing rounding",
+                     [](const RunResult& r) { return r.ledger_rounding; }, kLedger},
 };
 }  // namespace
 

@@ -1,6 +1,7 @@
 #pragma once
 // The per-run metrics, named once: the summary table, the JSON and the CSV all iterate this list, so a metric
 // added here appears everywhere with the same name and unit (documented in docs/outputs.md).
+#include <cstdint>
 #include <span>
 
 #include "sim/run_result.hpp"
@@ -12,6 +13,10 @@ struct MetricDefinition {
   const char* unit;
   const char* label;  // for the human-readable table
   double (*value)(const RunResult&);
+  // Where the human-readable table shows it. The cost ledger (what cost_total went to) has a block of its own;
+  // migration metrics are left out of runs that never migrate, so single-region tables stay as they were.
+  enum class TableRow : std::uint8_t { kAlways, kWhenNonZero, kLedger };
+  TableRow table_row = TableRow::kAlways;
 };
 
 std::span<const MetricDefinition> run_metrics();

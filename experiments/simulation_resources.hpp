@@ -11,8 +11,8 @@
 
 namespace spotsim {
 
-// Per run kept in memory: the RunResult, plus the Python module's columns of it (23 numbers).
-inline constexpr std::uint64_t kInMemoryBytesPerRun = sizeof(RunResult) + 23 * 8;
+// Per run kept in memory: the RunResult, plus the Python module's columns of it (34 numbers: 28 metrics and 6 more).
+inline constexpr std::uint64_t kInMemoryBytesPerRun = sizeof(RunResult) + 34 * 8;
 
 std::uint64_t available_memory_bytes();                       // MemAvailable, else the physical memory
 std::uint64_t free_disk_bytes(const std::string& directory);  // for an unprivileged user; UINT64_MAX when unknown

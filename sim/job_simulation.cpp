@@ -27,7 +27,8 @@ std::uint32_t JobSimulation::epoch_of(EventKind kind) const {
     case EventKind::kRestoreDone:
     case EventKind::kCheckpointDue:
     case EventKind::kCheckpointDone:
-    case EventKind::kWorkDone: return 0;  // timeline events: replaced in their slot, never stale
+    case EventKind::kWorkDone:
+    case EventKind::kTransferDone: return 0;  // timeline events: replaced in their slot, never stale
     case EventKind::kPreemptionNotice:
     case EventKind::kPreemption: return epochs_[kInstanceEpoch];
     case EventKind::kReview:
@@ -57,9 +58,13 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   progress_ = committed_ = checkpoint_progress_ = 0;
   emergency_checkpoint_ = switch_pending_ = finished_ = false;
   purchase_ = Purchase::kNone;
-  zone_ = -1;
+  zone_ = data_zone_ = -1;
+  migration_costs_ = scenario_.has_migration_costs();
   preempt_at_ = kNever;
   spot_time_ = 0;
+  instance_booked_ = uncommitted_cost_ = 0.0;
+  varying_price_ = nullptr;
+  phase_cost_ = {};
   interval_known_ = false;
   selection_.reset();
   checkpoint_.reset();
@@ -112,14 +117,8 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
 
 void JobSimulation::dispatch(EventKind kind) {
   switch (kind) {
-    case EventKind::kInstanceReady:
-      if (committed_ > 0 && !continuous_) {
-        enter(Phase::kRestoring);
-        schedule_timeline(now_ + scenario_.job().restore, EventKind::kRestoreDone);
-      } else {
-        begin_compute();
-      }
-      break;
+    case EventKind::kInstanceReady: on_instance_ready(); break;
+    case EventKind::kTransferDone: on_transfer_done(); break;
     case EventKind::kRestoreDone: begin_compute(); break;
     case EventKind::kPreemptionNotice: on_preemption_notice(); break;
     case EventKind::kPreemption: on_preemption(); break;
@@ -139,10 +138,58 @@ void JobSimulation::dispatch(EventKind kind) {
 // Books the time spent in the phase being left, then enters the new one. Progress advances only in kComputing.
 void JobSimulation::enter(Phase phase) {
   const Millis spent = now_ - phase_entered_;
-  phase_time_[static_cast<std::size_t>(phase_)] += spent;
-  if (phase_ == Phase::kComputing) progress_ += spent;
+  const Phase left = phase_;
+  const Millis from = phase_entered_;
+  phase_time_[static_cast<std::size_t>(left)] += spent;
+  if (left == Phase::kComputing) progress_ += spent;
   phase_ = phase;
   phase_entered_ = now_;
+  // Last, as a tail call: the common constant-price path stays a leaf function with no register saves.
+  if (varying_price_ != nullptr && spent > 0) [[unlikely]] book_varying_price_stretch(left, from);
+}
+
+// The cost ledger's share of the stretch just ended on a spot instance whose price varies: its integral over the
+// stretch. (At a constant price the ledger is priced once per instance, in release(), from its time per phase.)
+void JobSimulation::book_varying_price_stretch(Phase left, Millis from) {
+  const double cost = scenario_.job().nodes * varying_price_->integrate_hours(from, now_);
+  instance_booked_ += cost;
+  if (left != Phase::kComputing) {
+    phase_cost_[static_cast<std::size_t>(left)] += cost;
+  } else if (continuous_) {
+    result_.ledger_compute += cost;  // saved as it is made
+  } else {
+    uncommitted_cost_ += cost;
+  }
+}
+
+// The instance is up: move the saved state here first if it lies in another region (docs/migration.md), else
+// restore it (if anything was committed) and compute.
+void JobSimulation::on_instance_ready() {
+  if (migration_costs_) {
+    const MigrationCost& move = scenario_.migration(data_zone_, zone_);
+    if (move.transfer > 0 || move.egress_usd > 0.0) {
+      result_.cost_egress += move.egress_usd;  // paid in full when the transfer starts, whatever happens next
+      enter(Phase::kMigrating);
+      schedule_timeline(now_ + move.transfer, EventKind::kTransferDone);
+      return;
+    }
+  }
+  restore_or_compute();
+}
+
+void JobSimulation::on_transfer_done() {
+  data_zone_ = zone_;
+  ++result_.migrations;
+  restore_or_compute();
+}
+
+void JobSimulation::restore_or_compute() {
+  if (committed_ > 0 && !continuous_) {
+    enter(Phase::kRestoring);
+    schedule_timeline(now_ + scenario_.job().restore, EventKind::kRestoreDone);
+  } else {
+    begin_compute();
+  }
 }
 
 Millis JobSimulation::current_progress() const {
@@ -170,7 +217,7 @@ Millis JobSimulation::probe_on_demand_interval() {
 }
 
 Observation JobSimulation::observe() {
-  scenario_.view_zones(now_, -1, zone_views_);
+  scenario_.view_zones(now_, data_zone_, zone_views_);
   Observation obs;
   obs.now = now_;
   obs.elapsed = now_ - job_start_;
@@ -179,6 +226,7 @@ Observation JobSimulation::observe() {
   obs.phase = phase_;
   obs.purchase = purchase_;
   obs.zone = zone_;
+  obs.data_zone = data_zone_;
   obs.instance_age = purchase_ == Purchase::kNone ? 0 : now_ - acquired_at_;
   obs.preemptions = result_.preemptions;
   obs.recent_preemptions = recent_preemptions_;
@@ -239,13 +287,23 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
     wait_for_spot();  // the policy asked for spot that is not there: wait for it and ask again
     return;
   }
+  progress_ = continuous_ ? progress_ : committed_;
+  enter(Phase::kStarting);  // before the purchase is set: the wait that ends here is not billed
   purchase_ = purchase;
   zone_ = zone;
   acquired_at_ = now_;
   interval_known_ = false;
   ++epochs_[kInstanceEpoch];
-  progress_ = continuous_ ? progress_ : committed_;
-  enter(Phase::kStarting);
+  const Zone& market_zone = scenario_.market().zones[static_cast<std::size_t>(zone)];
+  const bool spot = purchase == Purchase::kSpot;
+  const bool varies = spot && market_zone.spot.price_per_hour.times().size() > 1;
+  varying_price_ = varies ? &market_zone.spot.price_per_hour : nullptr;
+  const double hourly = spot ? (varies ? 0.0 : market_zone.spot.price_per_hour.values().front())
+                             : market_zone.on_demand_price_per_hour;
+  price_per_ms_ = scenario_.job().nodes * hourly / static_cast<double>(kMillisPerHour);
+  instance_booked_ = 0.0;
+  instance_phase_start_ = phase_time_;
+  instance_lost_ = 0;
   schedule_timeline(now_ + scenario_.job().startup, EventKind::kInstanceReady);
   preempt_at_ = kNever;
   if (purchase == Purchase::kSpot) {
@@ -303,11 +361,14 @@ void JobSimulation::release() {
     result_.cost_spot += cost;
     result_.spot_hours += to_hours(held);
     spot_time_ += held;
+    book_instance(cost);
   } else {
     const double cost = nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
     result_.cost_on_demand += cost;
     result_.on_demand_hours += to_hours(held);
+    book_instance(cost);
   }
+  varying_price_ = nullptr;
   purchase_ = Purchase::kNone;
   zone_ = -1;
   preempt_at_ = kNever;
@@ -315,8 +376,32 @@ void JobSimulation::release() {
   timeline_.active = false;
 }
 
+// The released instance's share of the ledger. At a constant price: its time in each phase since it was acquired
+// at that price, compute split into what was thrown away (instance_lost_) and what counted; whatever the bill
+// holds beyond that is billing rounding.
+void JobSimulation::book_instance(double billed) {
+  if (varying_price_ != nullptr) {
+    result_.ledger_rounding += billed - instance_booked_;
+    return;
+  }
+  double booked = 0.0;
+  for (std::size_t p = 0; p < phase_time_.size(); ++p) {
+    const double cost = price_per_ms_ * static_cast<double>(phase_time_[p] - instance_phase_start_[p]);
+    if (p == static_cast<std::size_t>(Phase::kComputing)) {
+      const double lost = price_per_ms_ * static_cast<double>(instance_lost_);
+      result_.ledger_lost_work += lost;
+      result_.ledger_compute += cost - lost;
+    } else {
+      phase_cost_[p] += cost;
+    }
+    booked += cost;
+  }
+  result_.ledger_rounding += billed - booked;
+}
+
 void JobSimulation::begin_compute() {
   enter(Phase::kComputing);
+  if (continuous_) data_zone_ = zone_;  // a lossless job's state lives where it computes
   const Millis remaining = scenario_.job().work - progress_;
   if (can_checkpoint_) {
     if (!interval_known_ || interval_varies_) {
@@ -339,6 +424,9 @@ void JobSimulation::start_checkpoint() {
 
 void JobSimulation::on_checkpoint_done() {
   committed_ = checkpoint_progress_;
+  data_zone_ = zone_;
+  result_.ledger_compute += uncommitted_cost_;  // (varying prices) no compute since the write began: all saved
+  uncommitted_cost_ = 0.0;
   ++result_.checkpoints;
   if (switch_pending_) {
     enter(Phase::kIdle);
@@ -365,15 +453,18 @@ void JobSimulation::on_preemption_notice() {
 
 void JobSimulation::on_preemption() {
   const Millis progress = current_progress();
+  Millis lost = 0;
   if (continuous_) {
     committed_ = progress;
   } else if (phase_ == Phase::kCheckpointing) {
-    result_.lost_work_hours += to_hours(checkpoint_progress_ - committed_);
+    lost = checkpoint_progress_ - committed_;
   } else {
-    result_.lost_work_hours += to_hours(progress - committed_);
+    lost = progress - committed_;
   }
+  if (!continuous_) result_.lost_work_hours += to_hours(lost);
   enter(Phase::kIdle);
   progress_ = committed_;
+  discard_uncommitted(lost);
   emergency_checkpoint_ = switch_pending_ = false;
   ++result_.preemptions;
   if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
@@ -400,6 +491,7 @@ void JobSimulation::switch_to(Purchase purchase, int zone) {
         result_.lost_work_hours += to_hours(progress - committed_);
         enter(Phase::kIdle);
         progress_ = committed_;
+        discard_uncommitted(progress - committed_);
       }
       break;
     case Phase::kCheckpointing:
@@ -411,14 +503,35 @@ void JobSimulation::switch_to(Purchase purchase, int zone) {
   acquire(purchase, zone);
 }
 
+// Compute not saved by a checkpoint (`lost` of it) is thrown away: a preemption, a move without a checkpoint,
+// giving up. Called before the instance is released.
+void JobSimulation::discard_uncommitted(Millis lost) {
+  instance_lost_ += lost;
+  result_.ledger_lost_work += uncommitted_cost_;
+  uncommitted_cost_ = 0.0;
+}
+
 void JobSimulation::finish(bool completed) {
   if (phase_ != Phase::kDone) enter(Phase::kDone);  // books the last stretch, including progress
+  if (completed) {
+    result_.ledger_compute += uncommitted_cost_;  // the job's last stretch needs no checkpoint
+    uncommitted_cost_ = 0.0;
+  } else {
+    discard_uncommitted(continuous_ ? 0 : progress_ - committed_);
+  }
   if (purchase_ != Purchase::kNone) release();
   finished_ = true;
   result_.completed = completed;
+  const auto cost_in = [this](Phase p) { return phase_cost_[static_cast<std::size_t>(p)]; };
+  result_.ledger_startup = cost_in(Phase::kStarting);
+  result_.ledger_restore = cost_in(Phase::kRestoring);
+  result_.ledger_checkpoint = cost_in(Phase::kCheckpointing);
+  result_.ledger_transfer = cost_in(Phase::kMigrating);
+  result_.ledger_idle = cost_in(Phase::kIdle) + cost_in(Phase::kDraining) + cost_in(Phase::kDone);
+  result_.migration_hours = to_hours(phase_time_[static_cast<std::size_t>(Phase::kMigrating)]);
   result_.completion_hours = to_hours(now_ - job_start_);
   result_.deadline_met = completed && (scenario_.job().deadline == kNever || now_ - job_start_ <= scenario_.job().deadline);
-  result_.cost_total = result_.cost_spot + result_.cost_on_demand;
+  result_.cost_total = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
   const auto hours_in = [this](Phase p) { return to_hours(phase_time_[static_cast<std::size_t>(p)]); };
   result_.wait_hours = hours_in(Phase::kIdle) + hours_in(Phase::kDraining);
   result_.startup_hours = hours_in(Phase::kStarting);

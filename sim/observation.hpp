@@ -21,6 +21,8 @@ enum class Phase : std::uint8_t {
   kCheckpointing,  // writing a checkpoint (training paused)
   kDraining,       // emergency checkpoint done, waiting for the announced preemption
   kDone,
+  kMigrating,      // moving the saved state into this zone's region (after the start-up, before the restore);
+                   // last so that the values above keep their meaning
 };
 
 struct ZoneView {

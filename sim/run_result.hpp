@@ -17,9 +17,10 @@ struct RunResult {
   bool completed = false;
   bool deadline_met = false;      // true when there is no deadline and the job completed
   double completion_hours = 0.0;  // job start -> finish (or -> give-up time when not completed)
-  double cost_total = 0.0;        // USD
+  double cost_total = 0.0;        // USD: spot + on-demand + egress
   double cost_spot = 0.0;
   double cost_on_demand = 0.0;
+  double cost_egress = 0.0;       // moving the checkpoint between regions (docs/migration.md)
   int preemptions = 0;
   int checkpoints = 0;            // completed checkpoint writes
   int spot_starts = 0;
@@ -31,6 +32,19 @@ struct RunResult {
   double wait_hours = 0.0;        // no instance held
   double spot_hours = 0.0;        // wall time holding spot instances
   double on_demand_hours = 0.0;
+  int migrations = 0;             // completed transfers of the saved state to another region
+  double migration_hours = 0.0;   // wall time spent transferring (instance held, no work), cut-short ones included
+  // The cost ledger: what cost_total went to, in USD; these entries and cost_egress sum to cost_total (to
+  // floating-point rounding). Instance time
+  // is priced at the instance's price for each phase it spent there (docs/outputs.md#cost-ledger).
+  double ledger_compute = 0.0;    // compute that counted towards the finished (or, at give-up, saved) work
+  double ledger_lost_work = 0.0;  // compute later thrown away (preemption, switch without checkpoint, give-up)
+  double ledger_startup = 0.0;
+  double ledger_restore = 0.0;
+  double ledger_checkpoint = 0.0;  // checkpoint writes, cut-short ones included
+  double ledger_transfer = 0.0;    // instance time held while the checkpoint moved between regions
+  double ledger_idle = 0.0;        // held but idle (draining after an emergency checkpoint, after the work's end)
+  double ledger_rounding = 0.0;    // billing minimum and increment beyond the time held
   double trace_start_hours = 0.0;  // where in the recorded trace this replication began
   // The exact offline optimum on this replication's window (sim/offline_optimum.hpp), when asked for; NaN if not.
   double optimum_cost = NAN;

@@ -27,16 +27,21 @@ TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& select
   recent_preemptions_.reserve(kHistory);
 }
 
-Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Millis overhead) {
-  scenario_.view_zones(boundary, -1, zone_views_);
+Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Millis startup_left,
+                                    Millis transfer_left) {
+  scenario_.view_zones(boundary, data_zone_, zone_views_);
   for (ZoneView& v : zone_views_) v.lifetime = nullptr;  // preemptions here come from the recording alone
   Observation obs;
   obs.now = boundary;
   obs.elapsed = boundary - start_;
   obs.progress = obs.committed = done_;
-  obs.phase = held == Purchase::kNone ? Phase::kIdle : overhead > 0 ? Phase::kStarting : Phase::kComputing;
+  obs.phase = held == Purchase::kNone ? Phase::kIdle
+              : startup_left > 0     ? Phase::kStarting
+              : transfer_left > 0    ? Phase::kMigrating
+                                     : Phase::kComputing;
   obs.purchase = held;
   obs.zone = held == Purchase::kNone ? -1 : zone;
+  obs.data_zone = data_zone_;
   obs.instance_age = held == Purchase::kNone ? 0 : boundary - acquired_at_;
   obs.preemptions = result_.preemptions;
   obs.recent_preemptions = recent_preemptions_;
@@ -48,6 +53,22 @@ Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Mi
   obs.job = &scenario_.job();
   obs.zones = zone_views_;
   return obs;
+}
+
+// One held tick's bill split by what its time went to; the common whole tick of compute takes one addition.
+void TickSimulation::book_tick(double cost, Millis g, Millis startup, Millis transfer, Millis work) {
+  if (work == g) {
+    result_.ledger_compute += cost;
+    return;
+  }
+  const double per_ms = cost / static_cast<double>(g);
+  const double on_startup = per_ms * static_cast<double>(startup);
+  const double on_transfer = per_ms * static_cast<double>(transfer);
+  const double on_work = per_ms * static_cast<double>(work);
+  result_.ledger_startup += on_startup;
+  result_.ledger_transfer += on_transfer;
+  result_.ledger_compute += on_work;
+  result_.ledger_rounding += cost - on_startup - on_transfer - on_work;  // the rest of a finishing tick
 }
 
 RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
@@ -64,6 +85,7 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   if (start.random && market.tick != g && start_ % g != 0) start_ -= start_ % g;
   result_.trace_start_hours = to_hours(start_);
   done_ = spot_time_ = wait_time_ = 0;
+  data_zone_ = -1;
   acquired_at_ = start_;
   selection_.reset();
   selection_.prepare_oracle(scenario_, start_);
@@ -72,7 +94,8 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   const Millis give_up = job.effective_give_up();
   Purchase held = Purchase::kNone;
   int zone = -1;
-  Millis overhead = 0, startup = 0, finish = -1;
+  // The changeover still due: start-up first, then the transfer of the saved state (0 within its region).
+  Millis startup_left = 0, transfer_left = 0, startup = 0, transfer = 0, finish = -1;
   for (Millis k = 0;; ++k) {
     const Millis boundary = start_ + k * g;
     if (k > 0) {  // realise tick k - 1
@@ -81,20 +104,35 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
         wait_time_ += g;
       } else {
         const Zone& m = market.zones[static_cast<std::size_t>(zone)];
-        const Millis spent_on_overhead = std::min(overhead, g);
+        const Millis spent_on_startup = std::min(startup_left, g);
+        const Millis spent_on_transfer = std::min(transfer_left, g - spent_on_startup);
+        const Millis spent_on_overhead = spent_on_startup + spent_on_transfer;
         const Millis work = std::min(g - spent_on_overhead, job.work - done_);
-        overhead -= spent_on_overhead;
-        startup += spent_on_overhead;
+        startup_left -= spent_on_startup;
+        startup += spent_on_startup;
+        if (spent_on_transfer > 0) {
+          transfer_left -= spent_on_transfer;
+          transfer += spent_on_transfer;
+          if (transfer_left == 0) {  // the changeover is over: the state now lives here
+            data_zone_ = zone;
+            ++result_.migrations;
+          }
+        }
+        if (work > 0) data_zone_ = zone;  // lossless: the state lives where the job computes
         done_ += work;
         if (done_ >= job.work) finish = from + spent_on_overhead + work;
+        double cost;
         if (held == Purchase::kSpot) {
-          result_.cost_spot += m.spot.price_per_hour.at(from) * tick_hours;
+          cost = m.spot.price_per_hour.at(from) * tick_hours;
+          result_.cost_spot += cost;
           result_.spot_hours += to_hours(g);
           spot_time_ += g;
         } else {
-          result_.cost_on_demand += m.on_demand_price_per_hour * tick_hours;
+          cost = m.on_demand_price_per_hour * tick_hours;
+          result_.cost_on_demand += cost;
           result_.on_demand_hours += to_hours(g);
         }
+        book_tick(cost, g, spent_on_startup, spent_on_transfer, work);
       }
       if (record_) held_.push_back(held_symbol(held));
       ++result_.events;
@@ -102,13 +140,13 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
     }
     if (finish >= 0 || boundary - start_ >= give_up) break;
     // A spot instance whose zone has no spot at this boundary was preempted (the previous tick still counted).
-    Observation obs = observe(boundary, held, zone, overhead);
+    Observation obs = observe(boundary, held, zone, startup_left, transfer_left);
     if (held == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(zone)].spot_available) {
       ++result_.preemptions;
       if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
       recent_preemptions_.push_back(boundary - start_);
       held = Purchase::kNone;
-      obs = observe(boundary, held, zone, overhead);
+      obs = observe(boundary, held, zone, startup_left, transfer_left);
     }
     SelectionDecision decision = selection_.decide(obs);
     if (decision.zone < 0 || decision.zone >= static_cast<int>(market.zones.size())) decision.zone = 0;
@@ -116,7 +154,10 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
       decision.purchase = Purchase::kNone;  // as the event engine does: asking for absent spot means waiting
     }
     if (decision.purchase != Purchase::kNone && (decision.purchase != held || decision.zone != zone)) {
-      overhead = job.startup;  // a launch: the changeover starts afresh
+      startup_left = job.startup;  // a launch: the changeover starts afresh
+      const MigrationCost& move = scenario_.migration(data_zone_, decision.zone);
+      transfer_left = move.transfer;
+      result_.cost_egress += move.egress_usd;
       acquired_at_ = boundary;
       ++(decision.purchase == Purchase::kSpot ? result_.spot_starts : result_.on_demand_starts);
     }
@@ -127,8 +168,9 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   const Millis end = result_.completed ? finish : start_ + give_up;
   result_.completion_hours = to_hours(end - start_);
   result_.deadline_met = result_.completed && (job.deadline == kNever || end - start_ <= job.deadline);
-  result_.cost_total = result_.cost_spot + result_.cost_on_demand;
+  result_.cost_total = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
   result_.startup_hours = to_hours(startup);
+  result_.migration_hours = to_hours(transfer);
   result_.wait_hours = to_hours(wait_time_);
   return result_;
 }

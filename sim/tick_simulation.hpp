@@ -11,6 +11,12 @@
 // overheads do not stack and going idle is free. Every tick an instance is held is billed in full at that tick's
 // price. Progress is never lost (the paper's model): the job must use continuous checkpointing.
 //
+// Migration (docs/migration.md): launching in another region than the saved state's adds the transfer to the
+// changeover (d + transfer; start-up first, then transfer), egress is charged at the launch, and the state moves
+// to the new region when the changeover is over (a lost or replaced instance leaves it where it was). The cost
+// ledger splits each held tick's bill by what its milliseconds went to (start-up, transfer, compute; the rest of
+// the last tick, billed in full, is billing rounding).
+//
 // The same selection policies run here and in the event-driven engine (sim/job_simulation.hpp).
 #include <cstdint>
 #include <string>
@@ -37,7 +43,8 @@ class TickSimulation {
   Millis tick() const { return tick_; }
 
  private:
-  Observation observe(Millis boundary, Purchase held, int zone, Millis overhead);
+  Observation observe(Millis boundary, Purchase held, int zone, Millis startup_left, Millis transfer_left);
+  void book_tick(double cost, Millis g, Millis startup, Millis transfer, Millis work);
 
   const Scenario& scenario_;
   SelectionPolicy& selection_;
@@ -49,6 +56,7 @@ class TickSimulation {
   // Per-replication state read by observe().
   RunResult result_;
   Millis start_ = 0, done_ = 0, spot_time_ = 0, wait_time_ = 0, acquired_at_ = 0;
+  int data_zone_ = -1;  // zone whose region holds the saved state; -1 = nothing computed yet
 };
 
 }  // namespace spotsim

@@ -74,6 +74,8 @@ po::options_description simulate_options() {
       ("checkpoint-write", po::value<std::string>(), "time to write a checkpoint; training pauses [default 1m]")
       ("restore", po::value<std::string>(), "time to read the checkpoint after a restart [default 1m]")
       ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
+      ("checkpoint-size-gb", po::value<double>(),
+       "checkpoint size in GB: what a move to another region transfers and pays egress for (docs/migration.md) [default 0]")
       ("deadline", po::value<std::string>(), "deadline after the job's start [default none]")
       ("give-up-after", po::value<std::string>(),
        "stop a run that has not finished by then and report it as not completed [default max(20 x work, work + 30d)]");
@@ -133,6 +135,11 @@ SimulationRequest request_from(const po::variables_map& vm) {
   if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");
   if (vm.count("restore")) request.job.restore = duration_option(vm, "restore");
   if (vm.count("startup")) request.job.startup = duration_option(vm, "startup");
+  if (vm.count("checkpoint-size-gb")) {
+    const double gigabytes = vm["checkpoint-size-gb"].as<double>();
+    if (!(gigabytes >= 0.0 && gigabytes <= 1e9)) throw InputError("--checkpoint-size-gb: expected a size in GB in [0, 1e9]");
+    request.job.checkpoint_size_gb = gigabytes;
+  }
   if (vm.count("deadline")) request.job.deadline = duration_option(vm, "deadline");
   if (vm.count("give-up-after")) request.job.give_up_after = duration_option(vm, "give-up-after");
   validate_job(request.job, vm.count("job") ? vm["job"].as<std::string>() + " with command-line overrides" : "command line");

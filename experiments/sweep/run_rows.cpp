@@ -37,6 +37,17 @@ void for_each_field(Result& r, Visit visit) {
   visit("wait_hours", r.wait_hours);
   visit("spot_hours", r.spot_hours);
   visit("on_demand_hours", r.on_demand_hours);
+  visit("cost_egress", r.cost_egress);
+  visit("migrations", r.migrations);
+  visit("migration_hours", r.migration_hours);
+  visit("ledger_compute", r.ledger_compute);
+  visit("ledger_lost_work", r.ledger_lost_work);
+  visit("ledger_startup", r.ledger_startup);
+  visit("ledger_restore", r.ledger_restore);
+  visit("ledger_checkpoint", r.ledger_checkpoint);
+  visit("ledger_transfer", r.ledger_transfer);
+  visit("ledger_idle", r.ledger_idle);
+  visit("ledger_rounding", r.ledger_rounding);
   visit("trace_start_hours", r.trace_start_hours);
   visit("optimum_cost", r.optimum_cost);
   visit("events", r.events);
