@@ -14,9 +14,11 @@
 //     egress for an instance that is still working.
 //  3. Off spot, the cheapest spot option is taken when it beats on-demand and its transfer fits in the slack
 //     (s - m_z > 0: the safety net's margin already keeps a changeover for a failed attempt).
-//  4. Nothing worth taking: wait while s exceeds a reserve, `reserve` x W, kept for the changeovers the rest of
-//     the job will cost; below it, fill the gap with on-demand and stay there until spot is worth taking again
-//     (never back to an idle wait) - `adaptive`'s gap rule and default (docs/policies.md#adaptive).
+//  4. Nothing worth taking: wait while s exceeds `reserve` x W (kept for the changeovers the rest of the job will
+//     cost: `adaptive`'s gap rule and default) and the job is at or ahead of `pace` x Can't Be Late's line
+//     (pace = 1: the line itself, which spreads the slack over the job instead of spending it on the first long
+//     gap); otherwise fill the gap with on-demand and stay there until spot is worth taking again (never back to
+//     an idle wait).
 //  5. On on-demand, spot is taken only when it beats on-demand and s - m_z exceeds `leave_slack` (hysteresis:
 //     a failed attempt costs a changeover to spot and one back).
 // Every decision asks for a review within `review` so that the zones keep being observed.
@@ -36,6 +38,7 @@ struct CostAwareSettings {
   Millis review = 10 * kMillisPerMinute;
   Millis leave_slack = 30 * kMillisPerMinute;
   double reserve = 0.15;
+  double pace = 1.0;
   SurvivalPrior prior;
 };
 
@@ -63,13 +66,29 @@ class CostAwarePolicy final : public SelectionPolicy {
     if (worth_it) return SelectionDecision::spot(spot_zone, next);
     if (on_od) return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
     if (!obs.has_deadline()) return SelectionDecision::wait(next);
-    const Millis slack = spare_off_spot(obs);
-    const auto reserve = static_cast<Millis>(s_.reserve * static_cast<double>(obs.remaining_work()));
-    if (slack > reserve) return SelectionDecision::wait(std::min(next, obs.now + (slack - reserve)));
+    const Millis allowance = waiting_allowance(obs, s_);
+    if (allowance > 0) return SelectionDecision::wait(std::min(next, obs.now + allowance));
     return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
   }
 
  private:
+  // How long a job with no spot worth taking may still wait: while the slack s stays above `reserve` x remaining
+  // work (kept for the changeovers the rest of the job will cost), and while the plain slack, time left minus work
+  // left, stays at or above `pace` x the share uniform progress keeps, (D - t) x (D - C0) / D (with pace = 1
+  // exactly Can't Be Late's "at or ahead of the line"). 0 = no longer. The plain slack falls at rate 1 while
+  // waiting and the share at (D - C0) / D, hence the division.
+  static Millis waiting_allowance(const Observation& obs, const CostAwareSettings& s) {
+    const double slack = static_cast<double>(spare_off_spot(obs));
+    const double by_reserve = slack - s.reserve * static_cast<double>(obs.remaining_work());
+    const double deadline = static_cast<double>(obs.job->deadline);
+    const double share = std::max(deadline - static_cast<double>(obs.job->work), 0.0) / deadline;
+    const double left = static_cast<double>(obs.time_to_deadline());
+    const double plain = left - static_cast<double>(obs.remaining_work());
+    const double by_pace = (plain - s.pace * share * left) / (1.0 - s.pace * share);
+    const double allowance = std::min(by_reserve, by_pace);
+    return allowance <= 0.0 ? 0 : std::max<Millis>(1, static_cast<Millis>(allowance));
+  }
+
   double spot_cost_per_hour(const Observation& obs, int z) const {
     const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
     const Millis useful = std::max<Millis>(
@@ -120,12 +139,14 @@ void register_cost_aware(PolicyRegistry& registry) {
       "deadline requires",
       "review=10m (how often zones are observed), prior_up=2h (expected spot run before any is seen), "
       "shrink=3 (runs the pooled estimate is worth per zone), reserve=0.15 (slack kept, x remaining work, before "
-      "gaps are filled with on-demand), leave_slack=30m (slack needed to leave on-demand for spot)",
+      "gaps are filled with on-demand), pace=1 (share of uniform progress's slack kept too; 0 = reserve only), "
+      "leave_slack=30m (slack needed to leave on-demand for spot)",
       [](const PolicyParams& p) {
         CostAwareSettings s;
         s.review = p.positive_duration("review", s.review);
         s.leave_slack = p.duration("leave_slack", s.leave_slack);
         s.reserve = p.number("reserve", s.reserve, 0.0, 1.0);
+        s.pace = p.number("pace", s.pace, 0.0, 1.0);
         s.prior.mean_up = p.positive_duration("prior_up", s.prior.mean_up);
         s.prior.strength = p.number("shrink", s.prior.strength, 0.0, 1000.0);
         return std::make_unique<CostAwarePolicy>(s);

@@ -76,13 +76,26 @@ TEST(CostAware, GoesOnDemandInTheStateRegionWhenTheDeadlineRequires) {
   b.zones[2].on_demand_price_per_hour = 2.0;
   testing::place_state(b, 0, 10 * kMillisPerMinute, 1.0);
   for (auto& z : b.zones) z.spot_available = false;
-  auto policy = selection_policy("cost-aware");
+  auto policy = selection_policy("cost-aware:pace=0");  // waits down to the reserve
   at(b, kMillisPerHour);
   EXPECT_EQ(policy->decide(b.build()).purchase, Purchase::kNone);
   at(b, 13 * kMillisPerHour);
   const auto d = policy->decide(b.build());
   EXPECT_EQ(d.purchase, Purchase::kOnDemand);
   EXPECT_EQ(b.zones[static_cast<std::size_t>(d.zone)].region, 0);
+}
+
+TEST(CostAware, KeepsTheSlackUniformProgressWouldKeep) {
+  // 48 h of work, 60 h deadline: uniform progress keeps (60 h - t) x 12 / 60 of slack; at 2 h, 11.6 h.
+  auto b = two_regions();
+  b.job.deadline = 60 * kMillisPerHour;
+  for (auto& z : b.zones) z.spot_available = false;
+  at(b, 2 * kMillisPerHour);
+  b.obs.progress = b.obs.committed = 2 * kMillisPerHour;  // slack 58 h - 46 h 6 min - 7 min = 11.8 h: wait
+  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kNone);
+  b.obs.progress = b.obs.committed = 0;  // slack 9.8 h: fill the gap with on-demand
+  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kOnDemand);
+  EXPECT_EQ(selection_policy("cost-aware:pace=0")->decide(b.build()).purchase, Purchase::kNone) << "reserve 7.2 h";
 }
 
 TEST(CostAware, LeavesOnDemandForSpotOnlyWithEnoughSlack) {
@@ -110,7 +123,7 @@ TEST(CostAware, FillsGapsWithOnDemandBelowTheReserveThenReturnsToSpot) {
   auto b = two_regions();
   b.job.deadline = 60 * kMillisPerHour;
   for (auto& z : b.zones) z.spot_available = false;
-  auto policy = selection_policy("cost-aware");
+  auto policy = selection_policy("cost-aware:pace=0");
   at(b, 4 * kMillisPerHour);  // slack 56 h - 48 h 12 min = 7.8 h > reserve 0.15 x 48 h = 7.2 h: wait
   auto d = policy->decide(b.build());
   EXPECT_EQ(d.purchase, Purchase::kNone);
@@ -137,13 +150,17 @@ TEST(CostAware, SkipsAZoneWhoseTransferTheDeadlineCannotAbsorb) {
   b.job.deadline = 12 * kMillisPerHour;
   testing::place_state(b, 0, 3 * kMillisPerHour, 0.0);
   b.zones[0].spot_available = b.zones[1].spot_available = false;
-  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kNone);
+  EXPECT_NE(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kSpot);
+  EXPECT_EQ(selection_policy("cost-aware:pace=0")->decide(b.build()).purchase, Purchase::kNone);
+  testing::place_state(b, 0, 30 * kMillisPerMinute, 0.0);
+  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).zone, 2) << "a 30 min transfer fits";
 }
 
 TEST(CostAware, RejectsBadParameters) {
   const PolicyRegistry registry = builtin_policy_registry();
   for (const char* spec : {"cost-aware:review=0s", "cost-aware:shrink=-1", "cost-aware:prior_up=0s",
-                           "cost-aware:leave_slack=soon", "cost-aware:reviews=10m"}) {
+                           "cost-aware:leave_slack=soon", "cost-aware:reviews=10m", "cost-aware:pace=2",
+                           "cost-aware:reserve=-0.1"}) {
     EXPECT_THROW(registry.selection_factory(spec), InputError) << spec;
   }
 }

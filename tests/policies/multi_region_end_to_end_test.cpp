@@ -3,7 +3,6 @@
 // uniform-progress.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include "sim/replication_runner.hpp"
@@ -74,7 +73,6 @@ TEST(MultiRegionPolicies, MeetEveryDeadlineAndSaveOverOnDemand) {
       }
       // With 10% slack the daily 4 h without spot anywhere leaves little to save; with more, spot pays.
       EXPECT_LT(cost, (factor < 1.2 ? 1.0 : 0.8) * on_demand_cost) << policy << " deadline x" << factor;
-      std::printf("%s x%.1f: %.1f (on-demand %.1f)\n", policy, factor, cost, on_demand_cost);
     }
   }
 }
