@@ -135,8 +135,8 @@ void register_cost_aware(PolicyRegistry& registry) {
       "spotsim's multi-region policy: per zone, spot price x (changeover + transfer + expected useful time) + "
       "egress per useful hour, the expected remaining spot run learned by Kaplan-Meier from this run's own "
       "observations; the cheapest option that beats on-demand and fits the slack, a running spot instance kept, "
-      "gaps filled with on-demand once the slack falls to a reserve, on-demand in the state's region when the "
-      "deadline requires",
+      "gaps filled with on-demand once the slack falls to a reserve or behind Can't Be Late's line, on-demand in "
+      "the state's region when the deadline requires",
       "review=10m (how often zones are observed), prior_up=2h (expected spot run before any is seen), "
       "shrink=3 (runs the pooled estimate is worth per zone), reserve=0.15 (slack kept, x remaining work, before "
       "gaps are filled with on-demand), pace=1 (share of uniform progress's slack kept too; 0 = reserve only), "
