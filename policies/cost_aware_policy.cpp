@@ -57,7 +57,8 @@ class CostAwarePolicy final : public SelectionPolicy {
     const int od_zone = on_od ? obs.zone : cheapest_on_demand_zone_in_state_region(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
     const Millis review = obs.decision_tick > 0 ? kNever : obs.now + s_.review;
-    const int spot_zone = best_spot_zone(obs, on_od ? s_.leave_slack : 0);
+    // On spot the instance is kept (rule 2): no option needs pricing, only the zones need watching.
+    const int spot_zone = obs.purchase == Purchase::kSpot ? obs.zone : best_spot_zone(obs, on_od ? s_.leave_slack : 0);
     const SafetyNet net = safety_net(obs, spot_zone);
     if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, committed_)) return *imposed;
     const Millis next = std::min(review, net.review_at);

@@ -3,37 +3,36 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/market/kaplan_meier.hpp"
-
 namespace spotsim {
 
-double mean_residual_life_hours(const std::vector<LifetimeRecord>& records, double age_hours,
-                                double tail_mean_hours) {
-  double longest = 0.0;
-  for (const LifetimeRecord& r : records) longest = std::max(longest, r.hours);
-  const std::vector<KaplanMeierStep> steps = kaplan_meier(records);
-  // S as a step function, then S(longest) x exp(-(t - longest) / tail) beyond the longest record.
-  const double s_end = steps.empty() ? 1.0 : steps.back().survival;
-  const auto survival = [&](double t) {
-    if (t <= longest) return kaplan_meier_survival(steps, t);
-    return s_end * std::exp(-(t - longest) / tail_mean_hours);
-  };
+SurvivalCurve::SurvivalCurve(const std::vector<LifetimeRecord>& records, double tail_mean_hours)
+    : steps_(kaplan_meier(records)), tail_(tail_mean_hours) {
+  for (const LifetimeRecord& r : records) longest_ = std::max(longest_, r.hours);
+}
+
+double SurvivalCurve::survival(double t) const {
+  if (t <= longest_) return kaplan_meier_survival(steps_, t);
+  const double s_end = steps_.empty() ? 1.0 : steps_.back().survival;
+  return s_end * std::exp(-(t - longest_) / tail_);
+}
+
+double SurvivalCurve::mean_residual_life(double age_hours) const {
   const double s_age = survival(age_hours);
-  if (s_age <= 0.0) return tail_mean_hours;  // outlived every run seen, all of which ended: only the tail is left
+  if (s_age <= 0.0) return tail_;  // outlived every run seen, all of which ended: only the tail is left
   double area = 0.0;  // integral of S over [age, infinity)
   double from = age_hours;
   double level = s_age;
-  for (const KaplanMeierStep& step : steps) {
+  for (const KaplanMeierStep& step : steps_) {
     if (step.time <= from) continue;
     area += level * (step.time - from);
     from = step.time;
     level = step.survival;
   }
-  if (longest > from) {
-    area += level * (longest - from);
-    from = longest;
+  if (longest_ > from) {
+    area += level * (longest_ - from);
+    from = longest_;
   }
-  area += survival(from) * tail_mean_hours;
+  area += survival(from) * tail_;
   return area / s_age;
 }
 
@@ -44,6 +43,7 @@ void ZoneSurvival::reset() {
     t.since = 0;
   }
   last_ = -1;
+  pooled_at_ = -1;
 }
 
 void ZoneSurvival::observe(const Observation& obs) {
@@ -57,6 +57,7 @@ void ZoneSurvival::observe(const Observation& obs) {
     t.up = up_now;
   }
   last_ = obs.elapsed;
+  pooled_at_ = -1;
 }
 
 Millis ZoneSurvival::age(int z, Millis elapsed) const {
@@ -70,8 +71,8 @@ void ZoneSurvival::records_of(int z, Millis elapsed, std::vector<LifetimeRecord>
   if (t.up) out.push_back({to_hours(age(z, elapsed)), false});
 }
 
-Millis ZoneSurvival::expected_remaining(int z, Millis elapsed) const {
-  const double age_hours = to_hours(age(z, elapsed));
+void ZoneSurvival::prepare_pooled(Millis elapsed) const {
+  if (pooled_at_ == elapsed) return;
   // The tail mean: Gamma posterior mean of an exponential up-run over every zone, the prior worth one run.
   double exposure = 0.0;
   int ended = 0;
@@ -81,14 +82,21 @@ Millis ZoneSurvival::expected_remaining(int z, Millis elapsed) const {
     exposure += r.hours;
     ended += r.preempted ? 1 : 0;
   }
-  const double tail = (to_hours(prior_.mean_up) + exposure) / (1.0 + ended);
-  const double pooled = mean_residual_life_hours(scratch_, age_hours, tail);
+  tail_ = (to_hours(prior_.mean_up) + exposure) / (1.0 + ended);
+  pooled_ = SurvivalCurve(scratch_, tail_);
+  pooled_at_ = elapsed;
+}
+
+Millis ZoneSurvival::expected_remaining(int z, Millis elapsed) const {
+  prepare_pooled(elapsed);
+  const double age_hours = to_hours(age(z, elapsed));
+  const double pooled = pooled_.mean_residual_life(age_hours);
   const int n = ended_runs(z);
   double estimate = pooled;
   if (n > 0) {
     scratch_.clear();
     records_of(z, elapsed, scratch_);
-    const double own = mean_residual_life_hours(scratch_, age_hours, tail);
+    const double own = SurvivalCurve(scratch_, tail_).mean_residual_life(age_hours);
     estimate = (n * own + prior_.strength * pooled) / (n + prior_.strength);
   }
   return millis_from_hours(estimate);

@@ -14,14 +14,32 @@
 #include <vector>
 
 #include "sim/market/empirical_lifetime.hpp"
+#include "sim/market/kaplan_meier.hpp"
 #include "sim/observation.hpp"
 
 namespace spotsim {
 
-// Mean residual life E[T - age | T > age] (hours) of the Kaplan-Meier estimate from `records` (hours), with an
-// exponential tail of mean `tail_mean_hours` beyond the longest record. Without records: the tail mean.
-double mean_residual_life_hours(const std::vector<LifetimeRecord>& records, double age_hours,
-                                double tail_mean_hours);
+// The Kaplan-Meier estimate from `records` (hours), continued beyond the longest record by an exponential tail of
+// mean `tail_mean_hours`.
+class SurvivalCurve {
+ public:
+  SurvivalCurve() = default;
+  SurvivalCurve(const std::vector<LifetimeRecord>& records, double tail_mean_hours);
+  // Mean residual life E[T - age | T > age] (hours). Without records: the tail mean.
+  double mean_residual_life(double age_hours) const;
+
+ private:
+  double survival(double t) const;
+
+  std::vector<KaplanMeierStep> steps_;
+  double longest_ = 0.0;
+  double tail_ = 1.0;
+};
+
+inline double mean_residual_life_hours(const std::vector<LifetimeRecord>& records, double age_hours,
+                                       double tail_mean_hours) {
+  return SurvivalCurve(records, tail_mean_hours).mean_residual_life(age_hours);
+}
 
 struct SurvivalPrior {
   Millis mean_up = 2 * kMillisPerHour;  // expected up-run before anything is seen
@@ -51,11 +69,16 @@ class ZoneSurvival {
     Millis since = 0;  // elapsed time the current run was first seen
   };
   void records_of(int z, Millis elapsed, std::vector<LifetimeRecord>& out) const;
+  // The pooled curve and tail mean at `elapsed`, rebuilt once per decision point (they change only with it).
+  void prepare_pooled(Millis elapsed) const;
 
   SurvivalPrior prior_;
   std::vector<Track> zones_;
   Millis last_ = -1;
   mutable std::vector<LifetimeRecord> scratch_;
+  mutable SurvivalCurve pooled_;
+  mutable double tail_ = 0.0;
+  mutable Millis pooled_at_ = -1;  // elapsed time pooled_ was built for; -1 = stale
 };
 
 }  // namespace spotsim
