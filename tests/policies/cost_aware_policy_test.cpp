@@ -156,6 +156,36 @@ TEST(CostAware, SkipsAZoneWhoseTransferTheDeadlineCannotAbsorb) {
   EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).zone, 2) << "a 30 min transfer fits";
 }
 
+TEST(CostAware, IgnoresTheRecordingsLongRunStatistics) {
+  // ZoneView's spot_mtbf and spot_availability summarise the whole recording, the future of the replayed window
+  // included: the policy must decide the same whatever they say.
+  auto plain = two_regions();
+  auto skewed = two_regions();
+  for (std::size_t z = 0; z < skewed.zones.size(); ++z) {
+    skewed.zones[z].spot_mtbf = z == 1 ? 1000 * kMillisPerHour : kMillisPerMinute;
+    skewed.zones[z].spot_availability = z == 1 ? 1.0 : 0.01;
+  }
+  auto a = selection_policy("cost-aware");
+  auto b = selection_policy("cost-aware");
+  for (auto* builder : {&plain, &skewed}) builder->job.deadline = 70 * kMillisPerHour;
+  for (int step = 0; step < 100; ++step) {
+    for (auto* builder : {&plain, &skewed}) {
+      at(*builder, step * 7 * kMillisPerMinute);
+      for (std::size_t z = 0; z < builder->zones.size(); ++z) {
+        builder->zones[z].spot_available = (step / (z + 2)) % 3 != 0;
+      }
+    }
+    const auto da = a->decide(plain.build());
+    const auto db = b->decide(skewed.build());
+    ASSERT_EQ(da.purchase, db.purchase) << step;
+    ASSERT_EQ(da.zone, db.zone) << step;
+    for (auto* builder : {&plain, &skewed}) {
+      builder->obs.purchase = da.purchase;
+      builder->obs.zone = da.zone;
+    }
+  }
+}
+
 TEST(CostAware, RejectsBadParameters) {
   const PolicyRegistry registry = builtin_policy_registry();
   for (const char* spec : {"cost-aware:review=0s", "cost-aware:shrink=-1", "cost-aware:prior_up=0s",
