@@ -15,10 +15,10 @@
 //  3. Off spot, the cheapest spot option is taken when it beats on-demand and its transfer fits in the slack
 //     (s - m_z > 0: the safety net's margin already keeps a changeover for a failed attempt).
 //  4. Nothing worth taking: wait while s exceeds `reserve` x W (kept for the changeovers the rest of the job will
-//     cost: `adaptive`'s gap rule and default) and the job is at or ahead of `pace` x Can't Be Late's line
-//     (pace = 1: the line itself, which spreads the slack over the job instead of spending it on the first long
-//     gap); otherwise fill the gap with on-demand and stay there until spot is worth taking again (never back to
-//     an idle wait).
+//     cost: `adaptive`'s gap rule and default) and, with `pace` > 0, the job is at or ahead of `pace` x Can't Be
+//     Late's line (pace = 1: the line itself, which spreads the slack over the job instead of spending it on the
+//     first long gap; off by default: on the recorded markets spot gaps are short and waiting pays); otherwise
+//     fill the gap with on-demand and stay there until spot is worth taking again (never back to an idle wait).
 //  5. On on-demand, spot is taken only when it beats on-demand and s - m_z exceeds `leave_slack` (hysteresis:
 //     a failed attempt costs a changeover to spot and one back).
 // Every decision asks for a review within `review` so that the zones keep being observed.
@@ -38,7 +38,7 @@ struct CostAwareSettings {
   Millis review = 10 * kMillisPerMinute;
   Millis leave_slack = 30 * kMillisPerMinute;
   double reserve = 0.15;
-  double pace = 1.0;
+  double pace = 0.0;
   SurvivalPrior prior;
 };
 
@@ -140,7 +140,7 @@ void register_cost_aware(PolicyRegistry& registry) {
       "the state's region when the deadline requires",
       "review=10m (how often zones are observed), prior_up=2h (expected spot run before any is seen), "
       "shrink=3 (runs the pooled estimate is worth per zone), reserve=0.15 (slack kept, x remaining work, before "
-      "gaps are filled with on-demand), pace=1 (share of uniform progress's slack kept too; 0 = reserve only), "
+      "gaps are filled with on-demand), pace=0 (share of Can't Be Late's line kept too while waiting; 1 = the line), "
       "leave_slack=30m (slack needed to leave on-demand for spot)",
       [](const PolicyParams& p) {
         CostAwareSettings s;

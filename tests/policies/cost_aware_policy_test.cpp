@@ -85,17 +85,17 @@ TEST(CostAware, GoesOnDemandInTheStateRegionWhenTheDeadlineRequires) {
   EXPECT_EQ(b.zones[static_cast<std::size_t>(d.zone)].region, 0);
 }
 
-TEST(CostAware, KeepsTheSlackUniformProgressWouldKeep) {
+TEST(CostAware, WithPaceKeepsTheSlackUniformProgressWouldKeep) {
   // 48 h of work, 60 h deadline: uniform progress keeps (60 h - t) x 12 / 60 of slack; at 2 h, 11.6 h.
   auto b = two_regions();
   b.job.deadline = 60 * kMillisPerHour;
   for (auto& z : b.zones) z.spot_available = false;
   at(b, 2 * kMillisPerHour);
   b.obs.progress = b.obs.committed = 2 * kMillisPerHour;  // slack 58 h - 46 h 6 min - 7 min = 11.8 h: wait
-  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kNone);
+  EXPECT_EQ(selection_policy("cost-aware:pace=1")->decide(b.build()).purchase, Purchase::kNone);
   b.obs.progress = b.obs.committed = 0;  // slack 9.8 h: fill the gap with on-demand
-  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kOnDemand);
-  EXPECT_EQ(selection_policy("cost-aware:pace=0")->decide(b.build()).purchase, Purchase::kNone) << "reserve 7.2 h";
+  EXPECT_EQ(selection_policy("cost-aware:pace=1")->decide(b.build()).purchase, Purchase::kOnDemand);
+  EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kNone) << "default: reserve 7.2 h";
 }
 
 TEST(CostAware, LeavesOnDemandForSpotOnlyWithEnoughSlack) {
