@@ -8,6 +8,10 @@
 //     when ahead, the paper's text read literally).
 //  4. Safety net: the shared last-safe-moment rule (policies/deadline_rules.hpp).
 //
+// `uniform-progress-multi` is the same rule over zones of several regions: spot in the state's region first (no
+// transfer), then the lowest effective price (zone_choice.hpp), only where the transfer fits the deadline; on-demand
+// in the state's region. With one region it chooses exactly as `uniform-progress`.
+//
 // In the event-driven mode the policy asks to be consulted when a condition will next flip instead of every
 // tick: when the line catches up with a waiting job, when the hysteresis is met on on-demand (and then when spot
 // returns), and at the last safe moment.
@@ -36,13 +40,15 @@ bool ahead_of_line(Millis progress, Millis elapsed, const JobSpec& job) {
 
 class UniformProgressPolicy final : public SelectionPolicy {
  public:
-  explicit UniformProgressPolicy(bool idle_ahead) : idle_ahead_(idle_ahead) {}
+  UniformProgressPolicy(bool idle_ahead, bool multi_region) : idle_ahead_(idle_ahead), multi_region_(multi_region) {}
   void reset() override { committed_ = false; }
 
   SelectionDecision decide(const Observation& obs) override {
-    const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
+    const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone
+                        : multi_region_                     ? cheapest_on_demand_zone_in_state_region(obs)
+                                                            : cheapest_on_demand_zone(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
-    const int spot_zone = cheapest_obtainable_spot_zone(obs);
+    const int spot_zone = multi_region_ ? spot_zone_state_region_first(obs) : cheapest_obtainable_spot_zone(obs);
     if (!obs.has_deadline()) {  // without a deadline there is no line to follow: take spot, wait for it
       if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone);
       return spot_zone < 0 ? SelectionDecision::wait() : SelectionDecision::spot(spot_zone);
@@ -83,6 +89,7 @@ class UniformProgressPolicy final : public SelectionPolicy {
   }
 
   bool idle_ahead_;
+  bool multi_region_;
   bool committed_ = false;
 };
 
@@ -95,7 +102,19 @@ void register_uniform_progress(PolicyRegistry& registry) {
       "leaving on-demand only when spot is back and progress is 2d ahead (Wu et al., NSDI'24, Uniform Progress, "
       "as the authors' simulator runs it)",
       "idle_ahead=false (true: once 2d ahead, go idle when spot is gone instead of staying on on-demand)",
-      [](const PolicyParams& p) { return std::make_unique<UniformProgressPolicy>(p.flag("idle_ahead", false)); }});
+      [](const PolicyParams& p) {
+        return std::make_unique<UniformProgressPolicy>(p.flag("idle_ahead", false), /*multi_region=*/false);
+      }});
+}
+
+void register_uniform_progress_multi(PolicyRegistry& registry) {
+  registry.add(PolicyEntry<SelectionPolicy>{
+      "uniform-progress-multi",
+      "uniform-progress over several regions: spot in the state's region first, then the cheapest counting "
+      "transfer and egress, where the transfer fits the deadline; on-demand in the state's region",
+      "idle_ahead=false (as uniform-progress)", [](const PolicyParams& p) {
+        return std::make_unique<UniformProgressPolicy>(p.flag("idle_ahead", false), /*multi_region=*/true);
+      }});
 }
 
 }  // namespace spotsim

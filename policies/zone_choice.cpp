@@ -1,5 +1,10 @@
 #include "policies/zone_choice.hpp"
 
+#include <algorithm>
+#include <tuple>
+
+#include "policies/deadline_math.hpp"
+
 namespace spotsim {
 
 int cheapest_obtainable_spot_zone(const Observation& obs) {
@@ -19,6 +24,51 @@ int cheapest_on_demand_zone(const Observation& obs) {
         obs.zones[static_cast<std::size_t>(best)].on_demand_price_per_hour) {
       best = z;
     }
+  }
+  return best;
+}
+
+int state_region(const Observation& obs) {
+  if (obs.data_zone < 0 || obs.data_zone >= static_cast<int>(obs.zones.size())) return -1;
+  return obs.zones[static_cast<std::size_t>(obs.data_zone)].region;
+}
+
+bool in_state_region(const Observation& obs, int z) {
+  const int region = state_region(obs);
+  return region < 0 || obs.zones[static_cast<std::size_t>(z)].region == region;
+}
+
+int cheapest_on_demand_zone_in_state_region(const Observation& obs) {
+  int best = -1;
+  for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
+    if (!in_state_region(obs, z)) continue;
+    if (best < 0 || obs.zones[static_cast<std::size_t>(z)].on_demand_price_per_hour <
+                        obs.zones[static_cast<std::size_t>(best)].on_demand_price_per_hour) {
+      best = z;
+    }
+  }
+  return best < 0 ? cheapest_on_demand_zone(obs) : best;
+}
+
+bool transfer_fits(const Observation& obs, int z) {
+  const Millis transfer = obs.zones[static_cast<std::size_t>(z)].migration_time;
+  if (transfer <= 0 || !obs.has_deadline()) return true;
+  return spare_off_spot(obs) - transfer > 0;
+}
+
+double effective_spot_price(const Observation& obs, int z) {
+  const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
+  const double work_hours = std::max(to_hours(obs.remaining_work()), 1.0 / 60.0);
+  return v.spot_price_per_hour +
+         (v.spot_price_per_hour * to_hours(v.migration_time) + v.migration_cost) / work_hours;
+}
+
+int spot_zone_state_region_first(const Observation& obs) {
+  int best = -1;
+  auto key = [&](int z) { return std::make_tuple(!in_state_region(obs, z), effective_spot_price(obs, z), z); };
+  for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
+    if (!obs.zones[static_cast<std::size_t>(z)].spot_available || !transfer_fits(obs, z)) continue;
+    if (best < 0 || key(z) < key(best)) best = z;
   }
   return best;
 }

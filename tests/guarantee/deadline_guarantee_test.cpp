@@ -1,6 +1,7 @@
-// The promise of the deadline-aware selection policies (greedy, uniform-progress, adaptive, zone-failover): they
-// gamble on spot only while a fall-back to on-demand can still finish in time (the safety net of Wu et al.,
-// "Can't Be Late", NSDI'24, §4), so they never miss a deadline that the on-demand policy, with the same checkpoint
+// The promise of the deadline-aware selection policies (greedy, uniform-progress, adaptive, zone-failover and the
+// multi-region ones: failover, eager-next-region, uniform-progress-multi, cost-aware): they gamble on spot only
+// while a fall-back to on-demand can still finish in time (the safety net of Wu et al., "Can't Be Late", NSDI'24,
+// §4), so they never miss a deadline that the on-demand policy, with the same checkpoint
 // policy, meets. On-demand is never preempted: its finish time is fixed by the job and the checkpoint policy
 // alone, whatever the market does, which makes it the reference.
 //
@@ -57,7 +58,9 @@ constexpr int kDefaultCases = 5000;
 constexpr std::uint64_t kCaseSeed = 0x5eed'dead'11e5ULL;
 constexpr std::size_t kPrintedPerPolicy = 5;
 
-const std::array<std::string, 4> kDeadlineAware = {"greedy", "uniform-progress", "adaptive", "zone-failover"};
+const std::array<std::string, 8> kDeadlineAware = {"greedy",   "uniform-progress",  "adaptive",
+                                                   "zone-failover", "failover", "eager-next-region",
+                                                   "uniform-progress-multi", "cost-aware"};
 
 // SPOTSIM_GUARANTEE_CASES=<n> runs a longer (or shorter) soak with the same generator.
 int case_count() {
