@@ -11,6 +11,9 @@
 
 #include "experiments/advise/advice_report.hpp"
 #include "experiments/advise/advisor.hpp"
+#include "experiments/advise/region_set_report.hpp"
+#include "experiments/advise/region_sets.hpp"
+#include "experiments/job_reader.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "sim/text_escape.hpp"
@@ -57,16 +60,24 @@ po::options_description advise_options() {
       ("budget", po::value<double>(), "rank only rows whose p95 cost is at most this many USD")
       ("min-deadline-probability", po::value<double>()->default_value(0.9),
        "with --deadline: rank only rows that meet it in at least this fraction of runs");
+  po::options_description sets("Region sets (--region-sets: which regions of a multi-region trace to allow; "
+                                "docs/advise.md#region-sets)");
+  sets.add_options()
+      ("region-sets", "rank region sets of --trace for the job instead of catalogue offers (--region limits the candidates)")
+      ("trace", po::value<std::string>(), "multi-region trace (version 2): a file or a shipped name, e.g. gcp-h100-13-zones")
+      ("work", po::value<std::string>(), "compute the job needs, e.g. 40h (instead of, or over, --job's)")
+      ("checkpoint-size-gb", po::value<double>(), "checkpoint size in GB: what a move to another region transfers [default 0]");
   po::options_description mc("Monte Carlo and output");
   mc.add_options()
       ("seed", po::value<std::string>()->default_value("1"), "base seed, 0 to 2^64-1, the same for every offer (common random numbers)")
-      ("replications,n", po::value<std::string>()->default_value("300"), "replications per offer and policy, 1 to 10^8")
+      ("replications,n", po::value<std::string>()->default_value("300"),
+       "replications per offer and policy (per region set: default 100), 1 to 10^8")
       ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes results")
       ("format,f", po::value<std::string>(), "table | json | csv [default: table, or from --output's extension]")
       ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
       ("help,h", "show this help and exit");
   po::options_description all;
-  all.add(job).add(offers).add(mc);
+  all.add(job).add(offers).add(sets).add(mc);
   return all;
 }
 
@@ -181,6 +192,61 @@ AdviceRequest request_from(const po::variables_map& vm) {
   return request;
 }
 
+// --region-sets: the job in simulate's terms (the trace decides the GPU), one policy, the trace's regions.
+RegionSetRequest region_set_request_from(const po::variables_map& vm) {
+  for (const char* option : {"steps", "step-time", "measured-gpu", "matrix-fraction", "precision", "gpus", "params",
+                             "storage-gbps", "cloud", "gpu", "allow-idle-gpus", "max-hours", "budget"}) {
+    if (vm.count(option)) throw InputError(std::string("--") + option + ": not with --region-sets (a catalogue offer's option)");
+  }
+  if (!vm["catalogue"].defaulted()) throw InputError("--catalogue: not with --region-sets (the trace is the market)");
+  if (!vm.count("trace")) throw InputError("--region-sets: expected --trace, a multi-region trace such as gcp-h100-13-zones");
+  RegionSetRequest request;
+  SimulationRequest& s = request.simulation;
+  s.trace = vm["trace"].as<std::string>();
+  const std::vector<std::string> policies = vm.count("policy") ? vm["policy"].as<std::vector<std::string>>()
+                                                               : std::vector<std::string>{"cost-aware"};
+  if (policies.size() != 1) throw InputError("--policy: --region-sets ranks the sets under one policy; give it once");
+  s.policy = policies.front();
+  s.checkpoint = vm["checkpoint"].as<std::string>();
+  std::string where = "command line";
+  if (vm.count("job")) {
+    where = vm["job"].as<std::string>() + " with command-line options";
+    apply_job_json(read_json_file(vm["job"].as<std::string>()), vm["job"].as<std::string>(), s.job, &s.gpu_step_times);
+  } else if (!vm.count("work")) {
+    throw InputError("--region-sets: expected a job: --job FILE or --work");
+  }
+  if (vm.count("work")) {
+    s.gpu_step_times.reset();  // the command line sets the work
+    s.job.work = parse_duration(vm["work"].as<std::string>(), "--work");
+  }
+  if (vm.count("startup")) s.job.startup = parse_duration(vm["startup"].as<std::string>(), "--startup");
+  if (vm.count("deadline")) s.job.deadline = parse_duration(vm["deadline"].as<std::string>(), "--deadline");
+  if (vm.count("checkpoint-size-gb")) {
+    const double gigabytes = vm["checkpoint-size-gb"].as<double>();
+    if (!(gigabytes >= 0.0 && gigabytes <= 1e9)) throw InputError("--checkpoint-size-gb: expected a size in GB in [0, 1e9]");
+    s.job.checkpoint_size_gb = gigabytes;
+  }
+  validate_job(s.job, where);
+  s.seed = seed_option(vm);
+  s.replications = vm["replications"].defaulted() ? 100 : count_option(vm, "replications", 1, 100'000'000);
+  s.threads = thread_count_option(vm);
+  request.candidates = list_option(vm, "region");
+  if (s.job.deadline != kNever) {
+    const double p = vm["min-deadline-probability"].as<double>();
+    if (!(p >= 0.0 && p <= 1.0)) throw InputError("--min-deadline-probability: expected a fraction in [0, 1]");
+    request.criteria.min_deadline_probability = p;
+  }
+  return request;
+}
+
+int run_region_sets(const po::variables_map& vm, const std::string& format, const std::string& program) {
+  const RegionSetReport report = rank_region_sets(region_set_request_from(vm));
+  const std::string text = format == "json" ? region_set_json(report) : format == "csv" ? region_set_csv(report) : region_set_table(report);
+  emit_output(vm, text, program);
+  if (vm.count("output")) std::cerr << report.recommendation << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int advise_command(int argc, const char* const* argv) {
@@ -194,10 +260,16 @@ int advise_command(int argc, const char* const* argv) {
                 << "predict the job's step time on that GPU, simulate it (Monte Carlo) and rank the offers by expected\n"
                 << "cost, marking the Pareto-optimal ones on cost and time.\n\n"
                 << "Example: " << program << " --job job.json --deadline 24h --cloud gcp\n"
+                << "         " << program << " --region-sets --trace gcp-h100-13-zones --work 40h --deadline 48h "
+                   "--checkpoint-size-gb 50\n"
                 << options << "\n";
       return 0;
     }
     const std::string format = output_format_option(vm);
+    if (vm.count("region-sets")) return run_region_sets(vm, format, program);
+    for (const char* option : {"trace", "work", "checkpoint-size-gb"}) {
+      if (vm.count(option)) throw InputError(std::string("--") + option + ": only with --region-sets");
+    }
     const AdviceReport report = run_advice(request_from(vm));
     const std::string text = format == "json" ? advice_json(report) : format == "csv" ? advice_csv(report) : advice_table(report);
     emit_output(vm, text, program);
