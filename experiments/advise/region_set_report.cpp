@@ -128,6 +128,12 @@ std::string region_set_table(const RegionSetReport& report) {
 
 std::string region_set_json(const RegionSetReport& report) {
   nlohmann::json j = {{"manifest", report.manifest}, {"recommendation", report.recommendation}};
+  if (report.saving_vs_best_single) {
+    const Summary& s = *report.saving_vs_best_single;
+    j["saving_vs_best_single"] = {{"mean", s.mean}, {"sd", s.sd}, {"n", s.n}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
+  } else {
+    j["saving_vs_best_single"] = nullptr;
+  }
   j["greedy_path"] = nlohmann::json::array();
   for (const auto& set : report.greedy_path) j["greedy_path"].push_back(set);
   j["rows"] = nlohmann::json::array();

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <span>
 
 #include "experiments/run_metrics.hpp"
 #include "policies/policy_registry.hpp"
@@ -26,12 +27,27 @@ const Summary& summary_of(const SimulationReport& report, const std::string& met
   throw std::logic_error("no run metric named " + metric);
 }
 
+// Keeps only each run's total cost, for the paired saving.
+class CostCollector final : public RunConsumer {
+ public:
+  explicit CostCollector(std::vector<double>& costs) : costs_(costs) {}
+  void begin(const nlohmann::json&) override {}
+  void add(std::span<const RunResult> runs) override {
+    for (const RunResult& r : runs) costs_.push_back(r.cost_total);
+  }
+
+ private:
+  std::vector<double>& costs_;
+};
+
 // One set = one `simulate --regions SET` with the request's seed.
 RegionSetRow evaluate_set(const RegionSetRequest& request, const std::vector<std::string>& regions) {
   SimulationRequest simulation = request.simulation;
   simulation.zones = ZoneSelection{ZoneSelection::By::kRegions, regions};
-  const SimulationReport report = run_simulation(simulation, nullptr);
   RegionSetRow row;
+  CostCollector collector(row.run_costs);
+  const bool paired = simulation.replications <= kPairedCostLimit;
+  const SimulationReport report = run_simulation(simulation, paired ? &collector : nullptr);
   row.regions = regions;
   row.cost = summary_of(report, "cost_total");
   row.hours = summary_of(report, "completion_hours");
@@ -70,7 +86,25 @@ std::string count_text(double n) {
   return buf;
 }
 
-std::string recommendation_of(const std::vector<RegionSetRow>& rows) {
+const RegionSetRow* best_single_of(const std::vector<RegionSetRow>& rows) {
+  for (const RegionSetRow& row : rows) {
+    if (row.regions.size() == 1 && row.ranked.rank > 0) return &row;
+  }
+  return nullptr;
+}
+
+std::optional<Summary> paired_saving(const std::vector<RegionSetRow>& rows) {
+  const RegionSetRow* single = best_single_of(rows);
+  if (rows.empty() || rows.front().ranked.rank != 1 || single == nullptr || single == &rows.front()) return std::nullopt;
+  const std::vector<double>& a = single->run_costs;
+  const std::vector<double>& b = rows.front().run_costs;
+  if (a.empty() || a.size() != b.size()) return std::nullopt;
+  std::vector<double> saving(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) saving[i] = a[i] - b[i];
+  return summarize(saving);
+}
+
+std::string recommendation_of(const std::vector<RegionSetRow>& rows, const std::optional<Summary>& saving) {
   if (rows.empty() || rows.front().ranked.rank != 1) {
     return "No region set passes the criteria" +
            (rows.empty() ? std::string(".")
@@ -78,13 +112,7 @@ std::string recommendation_of(const std::vector<RegionSetRow>& rows) {
                                rows.front().ranked.excluded_because + ".");
   }
   const RegionSetRow& best = rows.front();
-  const RegionSetRow* best_single = nullptr;
-  for (const RegionSetRow& row : rows) {
-    if (row.regions.size() == 1 && row.ranked.rank > 0) {
-      best_single = &row;
-      break;
-    }
-  }
+  const RegionSetRow* best_single = best_single_of(rows);
   const std::string cost = money(best.cost.mean) + " (95% CI " + money(best.cost.ci_low) + "-" + money(best.cost.ci_high) + ")";
   if (best.regions.size() == 1) {
     return "Recommended: stay in " + best.regions.front() + ": expected " + cost +
@@ -94,11 +122,13 @@ std::string recommendation_of(const std::vector<RegionSetRow>& rows) {
                      count_text(best.mean_migrations) + " migrations per run, egress " +
                      money(best.mean_egress_usd) + "; ";
   if (best_single == nullptr) return line + "no single region meets the criteria.";
-  const double saving = best_single->cost.mean > 0.0 ? 1.0 - best.cost.mean / best_single->cost.mean : 0.0;
+  const double fraction = best_single->cost.mean > 0.0 ? 1.0 - best.cost.mean / best_single->cost.mean : 0.0;
   char pct[32];
-  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * saving);
-  return line + "best single region " + best_single->regions.front() + ": " + money(best_single->cost.mean) +
-         " (the set saves " + pct + ").";
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * fraction);
+  line += "best single region " + best_single->regions.front() + ": " + money(best_single->cost.mean) +
+          " (the set saves " + pct;
+  if (saving) line += ", paired 95% CI " + money(saving->ci_low) + " to " + money(saving->ci_high) + " per run";
+  return line + ").";
 }
 
 nlohmann::json manifest_of(const RegionSetRequest& request, const std::string& trace_path,
@@ -228,7 +258,8 @@ RegionSetReport rank_region_sets(const RegionSetRequest& request) {
   }
   report.manifest = manifest_of(request, trace_path, candidates);
   report.manifest["sets_evaluated"] = report.sets_evaluated;
-  report.recommendation = recommendation_of(report.rows);
+  report.saving_vs_best_single = paired_saving(report.rows);
+  report.recommendation = recommendation_of(report.rows, report.saving_vs_best_single);
   return report;
 }
 

@@ -6,6 +6,7 @@
 // --regions SET` with the same seed, so all sets share their random numbers (trace windows, preemption draws).
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 #include "sim/statistics.hpp"
 
 namespace spotsim {
+
+// Per-run costs are kept (8 bytes a run and set) for the paired saving up to this many replications.
+inline constexpr std::uint64_t kPairedCostLimit = 100'000;
 
 struct RegionSetRequest {
   // Trace, policy, checkpoint policy, job, seed, replications, threads; its `zones` are set per region set.
@@ -36,6 +40,8 @@ struct RegionSetRow {
   double mean_egress_usd = 0.0;
   double egress_share = 0.0;  // mean egress / mean total cost
   RankedEntry ranked;
+  // Each run's total cost in replication order, kept for the paired comparison (at most kPairedCostLimit runs).
+  std::vector<double> run_costs;
 
   AdviceMetrics metrics() const;
 };
@@ -45,6 +51,10 @@ struct RegionSetReport {
   std::vector<RegionSetRow> rows;  // best first (ranked, then excluded)
   std::vector<std::vector<std::string>> greedy_path;  // the sets greedy selection accepted, in order
   std::size_t sets_evaluated = 0;
+  // Best single region's cost minus the recommended set's, run by run (the sets share their random numbers, so
+  // run i of both saw the same trace window): whether the saving is more than noise. Empty when the best is a
+  // single region, no single region is ranked, or the replications exceed kPairedCostLimit.
+  std::optional<Summary> saving_vs_best_single;
   std::string recommendation;  // one line
 };
 

@@ -201,5 +201,24 @@ TEST(RegionSets, CandidatesLimitTheSets) {
   EXPECT_EQ(report.manifest["candidate_regions"], (nlohmann::json{"us-east-2", "us-west-2"}));
 }
 
+TEST(RegionSets, PairedSavingIsTheRunByRunDifferenceToTheBestSingleRegion) {
+  RegionSetRequest request = aws_request(1);
+  request.simulation.checkpoint = "young-daly";  // with seed 7, allowing two regions pays on this job
+  request.simulation.replications = 60;
+  const RegionSetReport report = rank_region_sets(request);
+  const RegionSetRow& best = report.rows.front();
+  ASSERT_EQ(best.ranked.rank, 1);
+  const auto single = std::find_if(report.rows.begin(), report.rows.end(),
+                                   [](const RegionSetRow& r) { return r.regions.size() == 1 && r.ranked.rank > 0; });
+  ASSERT_NE(single, report.rows.end());
+  ASSERT_GT(best.regions.size(), 1u) << "the fixed seed's best set should span regions for this test to mean anything";
+  ASSERT_TRUE(report.saving_vs_best_single.has_value());
+  const Summary& saving = *report.saving_vs_best_single;
+  EXPECT_EQ(saving.n, 60u);
+  EXPECT_NEAR(saving.mean, single->cost.mean - best.cost.mean, 1e-9);
+  EXPECT_LE(saving.ci_low, saving.mean);
+  EXPECT_NE(report.recommendation.find("paired 95% CI"), std::string::npos) << report.recommendation;
+}
+
 }  // namespace
 }  // namespace spotsim
