@@ -10,8 +10,10 @@
 // state's region costs p_od x (d + W) / W (p_od once held). With the slack s = spare_off_spot() (time the job may
 // still lose, net of the safety net's own margin) the rules are:
 //  1. Safety net (docs/policies.md): at s <= 0, on-demand in the state's region for good (no transfer to wait for).
-//  2. A running spot instance is kept until it is lost: moving away would pay a changeover, a transfer and
-//     egress for an instance that is still working.
+//  2. A running spot instance is kept unless moving pays: another zone's c_y, with its changeover, transfer and
+//     egress charged to its expected run, below (1 - `move_gain`) x the price p_z paid now, and the move's
+//     changeover and transfer fitting the slack with `leave_slack` to spare. A zone that is cheaper but whose
+//     runs have been short, or whose egress the expected run cannot recoup, does not tempt it.
 //  3. Off spot, the cheapest spot option is taken when it beats on-demand and its transfer fits in the slack
 //     (s - m_z > 0: the safety net's margin already keeps a changeover for a failed attempt).
 //  4. Nothing worth taking: wait while s exceeds `reserve` x W (kept for the changeovers the rest of the job will
@@ -39,6 +41,7 @@ struct CostAwareSettings {
   Millis leave_slack = 30 * kMillisPerMinute;
   double reserve = 0.15;
   double pace = 0.0;
+  double move_gain = 0.1;
   SurvivalPrior prior;
 };
 
@@ -57,12 +60,16 @@ class CostAwarePolicy final : public SelectionPolicy {
     const int od_zone = on_od ? obs.zone : cheapest_on_demand_zone_in_state_region(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
     const Millis review = obs.decision_tick > 0 ? kNever : obs.now + s_.review;
-    // On spot the instance is kept (rule 2): no option needs pricing, only the zones need watching.
-    const int spot_zone = obs.purchase == Purchase::kSpot ? obs.zone : best_spot_zone(obs, on_od ? s_.leave_slack : 0);
+    // On spot the instance is kept (rule 2) unless a move pays; the zones keep being watched.
+    const bool on_spot = obs.purchase == Purchase::kSpot;
+    const int spot_zone = on_spot ? obs.zone : best_spot_zone(obs, on_od ? s_.leave_slack : 0);
     const SafetyNet net = safety_net(obs, spot_zone);
     if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, committed_)) return *imposed;
     const Millis next = std::min(review, net.review_at);
-    if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone, next);
+    if (on_spot) {
+      const int better = obs.phase == Phase::kComputing ? zone_worth_moving_to(obs) : -1;
+      return SelectionDecision::spot(better >= 0 ? better : obs.zone, next);
+    }
     const bool worth_it = spot_zone >= 0 && spot_cost_per_hour(obs, spot_zone) < on_demand_cost_per_hour(obs, od_zone);
     if (worth_it) return SelectionDecision::spot(spot_zone, next);
     if (on_od) return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
@@ -105,6 +112,25 @@ class CostAwarePolicy final : public SelectionPolicy {
     return price * to_hours(changeover(obs) + work) / to_hours(work);
   }
 
+  // Rule 2: the spot zone worth leaving the running instance for, or -1.
+  int zone_worth_moving_to(const Observation& obs) const {
+    const double staying = obs.zones[static_cast<std::size_t>(obs.zone)].spot_price_per_hour;
+    const Millis spare = obs.has_deadline() ? spare_off_spot(obs) : kNever;
+    int best = -1;
+    double best_cost = (1.0 - s_.move_gain) * staying;
+    for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
+      const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
+      if (z == obs.zone || !v.spot_available) continue;
+      if (spare != kNever && spare - changeover(obs) - v.migration_time - s_.leave_slack <= 0) continue;
+      const double cost = spot_cost_per_hour(obs, z);
+      if (cost < best_cost) {
+        best = z;
+        best_cost = cost;
+      }
+    }
+    return best;
+  }
+
   // The cheapest spot option whose transfer (plus `extra` slack) fits the deadline; -1 if none.
   int best_spot_zone(const Observation& obs, Millis extra) const {
     const Millis spare = obs.has_deadline() && obs.purchase != Purchase::kSpot ? spare_off_spot(obs) : kNever;
@@ -135,19 +161,22 @@ void register_cost_aware(PolicyRegistry& registry) {
       "cost-aware",
       "spotsim's multi-region policy: per zone, spot price x (changeover + transfer + expected useful time) + "
       "egress per useful hour, the expected remaining spot run learned by Kaplan-Meier from this run's own "
-      "observations; the cheapest option that beats on-demand and fits the slack, a running spot instance kept, "
+      "observations; the cheapest option that beats on-demand and fits the slack, a running spot instance kept "
+      "unless a move is cheaper by move_gain, "
       "gaps filled with on-demand once the slack falls to a reserve or behind Can't Be Late's line, on-demand in "
       "the state's region when the deadline requires",
       "review=10m (how often zones are observed), prior_up=2h (expected spot run before any is seen), "
       "shrink=3 (runs the pooled estimate is worth per zone), reserve=0.15 (slack kept, x remaining work, before "
       "gaps are filled with on-demand), pace=0 (share of Can't Be Late's line kept too while waiting; 1 = the line), "
-      "leave_slack=30m (slack needed to leave on-demand for spot)",
+      "leave_slack=30m (slack needed to leave on-demand for spot, or to move a running spot instance), "
+      "move_gain=0.1 (a running spot instance moves only for an option at least this much cheaper per useful hour)",
       [](const PolicyParams& p) {
         CostAwareSettings s;
         s.review = p.positive_duration("review", s.review);
         s.leave_slack = p.duration("leave_slack", s.leave_slack);
         s.reserve = p.number("reserve", s.reserve, 0.0, 1.0);
         s.pace = p.number("pace", s.pace, 0.0, 1.0);
+        s.move_gain = p.number("move_gain", s.move_gain, 0.0, 1.0);
         s.prior.mean_up = p.positive_duration("prior_up", s.prior.mean_up);
         s.prior.strength = p.number("shrink", s.prior.strength, 0.0, 1000.0);
         return std::make_unique<CostAwarePolicy>(s);

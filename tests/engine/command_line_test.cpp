@@ -150,7 +150,7 @@ TEST(CommandLine, EverySubcommandFollowsTheSeedAndCountRule) {
 TEST(CommandLine, DirectoriesAndCsvTablesAreRefusedBeforeAnyWork) {
   const fs::path dir = scratch() / "a_directory";
   const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
-  expect_error(trace_command, {"trace", "inspect", dir.string()}, dir.string() + ": is a directory, not a file");
+  expect_error(trace_command, {"trace", "inspect", dir.string()}, dir.string() + ": is a directory; only --from");
   expect_error(trace_command, {"trace", "inspect", trace, "--output", "summary.csv"},
                "--output 'summary.csv': this command writes a table or JSON, not CSV");
   expect_error(trace_command, {"trace", "convert", trace, "--output", dir.string()},

@@ -21,15 +21,25 @@ TEST(CostAware, TakesTheCheapestSpotAtTheStart) {
   EXPECT_EQ(d.review_at, 10 * kMillisPerMinute) << "reviews to keep observing the zones";
 }
 
-TEST(CostAware, KeepsARunningSpotInstanceThoughAnotherZoneIsCheaper) {
+TEST(CostAware, MovesARunningSpotInstanceOnlyWhenTheMovePays) {
   auto b = two_regions();
   b.job.deadline = 70 * kMillisPerHour;
   b.obs.purchase = Purchase::kSpot;
   b.obs.zone = 1;  // 1.2 USD/h; zone 2 offers 0.8
   b.obs.phase = Phase::kComputing;
-  const auto d = selection_policy("cost-aware")->decide(b.build());
+  b.obs.progress = b.obs.committed = 10 * kMillisPerHour;
+  testing::place_state(b, 1, 10 * kMillisPerMinute, 1.0);
+  b.zones[0].spot_available = false;  // at 0.85 in the same region it would be worth a move already
+  // Expected run 2 h (the prior): zone 2 costs (0.8 x (6 min + 10 min + 2 h) + 1) / 2 h = 1.36 USD/h > 0.9 x 1.2.
+  auto d = selection_policy("cost-aware")->decide(b.build());
   EXPECT_EQ(d.purchase, Purchase::kSpot);
   EXPECT_EQ(d.zone, 1);
+  // Runs expected to last 20 h: (0.8 x 20.27 h + 1) / 20 h = 0.86 USD/h, below 0.9 x 1.2: it moves.
+  EXPECT_EQ(selection_policy("cost-aware:prior_up=20h")->decide(b.build()).zone, 2);
+  // Not for a gain under move_gain, nor during a start-up.
+  EXPECT_EQ(selection_policy("cost-aware:prior_up=20h,move_gain=0.5")->decide(b.build()).zone, 1);
+  b.obs.phase = Phase::kStarting;
+  EXPECT_EQ(selection_policy("cost-aware:prior_up=20h")->decide(b.build()).zone, 1);
 }
 
 TEST(CostAware, WaitsRatherThanPayAnEgressTheExpectedRunCannotRecoup) {

