@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "experiments/advise/json_rows_csv.hpp"
 #include "experiments/report_writer.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
@@ -155,16 +156,6 @@ const std::vector<std::string>& csv_columns() {
   return names;
 }
 
-std::string csv_cell(const nlohmann::json& v) {
-  if (v.is_null()) return "";
-  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
-  if (v.is_number()) return format_number(v.get<double>());
-  const std::string text = v.get<std::string>();
-  if (!csv_needs_quoting(text)) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 }  // namespace
 
@@ -178,23 +169,9 @@ std::string advice_json(const AdviceReport& report) {
 }
 
 std::string advice_csv(const AdviceReport& report) {
-  std::string out;
-  // Appending piecewise (not "," + cell) also keeps GCC 12's -Wrestrict false positive on operator+ away.
-  const auto append_row = [&out](const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) out += ',';
-      out += cells[i];
-    }
-    out += '\n';
-  };
-  append_row(csv_columns());
-  for (const AdviceRow& row : report.rows) {
-    const nlohmann::json j = row_json(row);
-    std::vector<std::string> cells;
-    for (const std::string& name : csv_columns()) cells.push_back(csv_cell(j.at(name)));
-    append_row(cells);
-  }
-  return out;
+  std::vector<nlohmann::json> rows;
+  for (const AdviceRow& row : report.rows) rows.push_back(row_json(row));
+  return csv_of_json_rows(csv_columns(), rows);
 }
 
 }  // namespace spotsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "experiments/advise/json_rows_csv.hpp"
 #include "experiments/report_writer.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
@@ -48,15 +49,6 @@ const std::vector<std::string>& csv_columns() {
   return names;
 }
 
-std::string csv_cell(const nlohmann::json& v) {
-  if (v.is_null()) return "";
-  if (v.is_number()) return format_number(v.get<double>());
-  const std::string text = v.get<std::string>();
-  if (!csv_needs_quoting(text)) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
 
 }  // namespace
 
@@ -142,22 +134,9 @@ std::string region_set_json(const RegionSetReport& report) {
 }
 
 std::string region_set_csv(const RegionSetReport& report) {
-  std::string out;
-  const auto append_row = [&out](const std::vector<std::string>& cells) {
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) out += ',';
-      out += cells[i];
-    }
-    out += '\n';
-  };
-  append_row(csv_columns());
-  for (const RegionSetRow& row : report.rows) {
-    const nlohmann::json j = row_json(row);
-    std::vector<std::string> cells;
-    for (const std::string& name : csv_columns()) cells.push_back(csv_cell(j.at(name)));
-    append_row(cells);
-  }
-  return out;
+  std::vector<nlohmann::json> rows;
+  for (const RegionSetRow& row : report.rows) rows.push_back(row_json(row));
+  return csv_of_json_rows(csv_columns(), rows);
 }
 
 }  // namespace spotsim
