@@ -21,6 +21,9 @@
 //     Late's line (pace = 1: the line itself, which spreads the slack over the job instead of spending it on the
 //     first long gap; off by default: on the recorded markets spot gaps are short and waiting pays); otherwise
 //     fill the gap with on-demand and stay there until spot is worth taking again (never back to an idle wait).
+//  3'. Before rule 3: a zone down now whose c_z (as if obtainable) is below (1 - `move_gain`) x the best option now,
+//     and whose expected return (Kaplan-Meier of its own down-runs seen by this run, zone_survival.hpp) plus
+//     transfer fits the waiting allowance of rule 4, is waited for: waiting costs slack, not money.
 //  5. On on-demand, spot is taken only when it beats on-demand and s - m_z exceeds `leave_slack` (hysteresis:
 //     a failed attempt costs a changeover to spot and one back).
 // Every decision asks for a review within `review` so that the zones keep being observed.
@@ -70,6 +73,10 @@ class CostAwarePolicy final : public SelectionPolicy {
       const int better = obs.phase == Phase::kComputing ? zone_worth_moving_to(obs) : -1;
       return SelectionDecision::spot(better >= 0 ? better : obs.zone, next);
     }
+    if (!on_od && obs.has_deadline()) {
+      const Millis back = cheaper_zone_back_in(obs, spot_zone, od_zone);
+      if (back != kNever) return SelectionDecision::wait(std::min(next, obs.now + std::max<Millis>(back, 1)));
+    }
     const bool worth_it = spot_zone >= 0 && spot_cost_per_hour(obs, spot_zone) < on_demand_cost_per_hour(obs, od_zone);
     if (worth_it) return SelectionDecision::spot(spot_zone, next);
     if (on_od) return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
@@ -110,6 +117,24 @@ class CostAwarePolicy final : public SelectionPolicy {
     if (obs.purchase == Purchase::kOnDemand) return price;
     const Millis work = std::max<Millis>(obs.remaining_work(), kMillisPerMinute);
     return price * to_hours(changeover(obs) + work) / to_hours(work);
+  }
+
+  // Rule 3': how long until a zone that is down now but would be cheaper by `move_gain` than the best option now
+  // (spot, or on-demand if no spot is worth it) is expected back, if waiting for it (and moving there) fits the
+  // waiting allowance; kNever otherwise. Waiting costs nothing but slack, which the allowance keeps a reserve of.
+  Millis cheaper_zone_back_in(const Observation& obs, int spot_zone, int od_zone) const {
+    const double now_cost = spot_zone >= 0 ? std::min(spot_cost_per_hour(obs, spot_zone), on_demand_cost_per_hour(obs, od_zone))
+                                           : on_demand_cost_per_hour(obs, od_zone);
+    const Millis allowance = waiting_allowance(obs, s_);
+    Millis soonest = kNever;
+    for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
+      const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
+      if (v.spot_available) continue;
+      const Millis back = survival_.expected_down_remaining(z, obs.elapsed);
+      if (back + v.migration_time > allowance) continue;
+      if (spot_cost_per_hour(obs, z) < (1.0 - s_.move_gain) * now_cost) soonest = std::min(soonest, back);
+    }
+    return soonest;
   }
 
   // Rule 2: the spot zone worth leaving the running instance for, or -1.
@@ -166,6 +191,7 @@ void register_cost_aware(PolicyRegistry& registry) {
       "gaps filled with on-demand once the slack falls to a reserve or behind Can't Be Late's line, on-demand in "
       "the state's region when the deadline requires",
       "review=10m (how often zones are observed), prior_up=2h (expected spot run before any is seen), "
+      "prior_down=1h (expected time spot stays away before any return is seen), "
       "shrink=3 (runs the pooled estimate is worth per zone), reserve=0.15 (slack kept, x remaining work, before "
       "gaps are filled with on-demand), pace=0 (share of Can't Be Late's line kept too while waiting; 1 = the line), "
       "leave_slack=30m (slack needed to leave on-demand for spot, or to move a running spot instance), "
@@ -178,6 +204,7 @@ void register_cost_aware(PolicyRegistry& registry) {
         s.pace = p.number("pace", s.pace, 0.0, 1.0);
         s.move_gain = p.number("move_gain", s.move_gain, 0.0, 1.0);
         s.prior.mean_up = p.positive_duration("prior_up", s.prior.mean_up);
+        s.prior.mean_down = p.positive_duration("prior_down", s.prior.mean_down);
         s.prior.strength = p.number("shrink", s.prior.strength, 0.0, 1000.0);
         return std::make_unique<CostAwarePolicy>(s);
       }});

@@ -39,6 +39,7 @@ double SurvivalCurve::mean_residual_life(double age_hours) const {
 void ZoneSurvival::reset() {
   for (Track& t : zones_) {
     t.runs.clear();
+    t.downs.clear();
     t.up = false;
     t.since = 0;
   }
@@ -53,7 +54,8 @@ void ZoneSurvival::observe(const Observation& obs) {
     Track& t = zones_[i];
     const bool up_now = obs.zones[i].spot_available || held == static_cast<int>(i);
     if (last_ >= 0 && t.up && !up_now) t.runs.push_back(to_hours(obs.elapsed - t.since));
-    if (up_now && (last_ < 0 || !t.up)) t.since = obs.elapsed;
+    if (last_ >= 0 && !t.up && up_now) t.downs.push_back(to_hours(obs.elapsed - t.since));
+    if (last_ < 0 || t.up != up_now) t.since = obs.elapsed;
     t.up = up_now;
   }
   last_ = obs.elapsed;
@@ -85,6 +87,21 @@ void ZoneSurvival::prepare_pooled(Millis elapsed) const {
   tail_ = (to_hours(prior_.mean_up) + exposure) / (1.0 + ended);
   pooled_ = SurvivalCurve(scratch_, tail_);
   pooled_at_ = elapsed;
+}
+
+Millis ZoneSurvival::expected_down_remaining(int z, Millis elapsed) const {
+  const Track& t = zones_[static_cast<std::size_t>(z)];
+  if (t.up) return 0;
+  const double age_hours = to_hours(std::max<Millis>(elapsed - t.since, 0));
+  std::vector<LifetimeRecord> records;
+  double exposure = age_hours;
+  for (const double h : t.downs) {
+    records.push_back({h, true});
+    exposure += h;
+  }
+  records.push_back({age_hours, false});
+  const double tail = (to_hours(prior_.mean_down) + exposure) / (1.0 + static_cast<double>(t.downs.size()));
+  return millis_from_hours(SurvivalCurve(records, tail).mean_residual_life(age_hours));
 }
 
 Millis ZoneSurvival::expected_remaining(int z, Millis elapsed) const {

@@ -44,6 +44,7 @@ inline double mean_residual_life_hours(const std::vector<LifetimeRecord>& record
 struct SurvivalPrior {
   Millis mean_up = 2 * kMillisPerHour;  // expected up-run before anything is seen
   double strength = 3.0;                // k: pseudo-runs the pooled estimate is worth in a zone's estimate
+  Millis mean_down = kMillisPerHour;    // expected down-run (spot not obtainable) before any has ended
 };
 
 class ZoneSurvival {
@@ -61,10 +62,15 @@ class ZoneSurvival {
   Millis age(int z, Millis elapsed) const;
   // Expected remaining time (ms) zone z stays obtainable, given the age of its current run.
   Millis expected_remaining(int z, Millis elapsed) const;
+  // Expected time (ms) until spot returns in zone z, now down: the mean residual life of the Kaplan-Meier estimate
+  // of z's own down-runs (ended ones as events, the current one censored at its age), with an exponential tail of
+  // the Gamma posterior mean (mean_down + time seen down) / (1 + ended down-runs). 0 when z is up.
+  Millis expected_down_remaining(int z, Millis elapsed) const;
 
  private:
   struct Track {
     std::vector<double> runs;  // ended up-runs, hours
+    std::vector<double> downs;  // ended down-runs, hours
     bool up = false;
     Millis since = 0;  // elapsed time the current run was first seen
   };

@@ -21,6 +21,31 @@ TEST(CostAware, TakesTheCheapestSpotAtTheStart) {
   EXPECT_EQ(d.review_at, 10 * kMillisPerMinute) << "reviews to keep observing the zones";
 }
 
+TEST(CostAware, WaitsForACheaperZoneExpectedBackSoonInsteadOfPayingForAMove) {
+  auto b = two_regions();
+  b.job.deadline = 70 * kMillisPerHour;
+  b.obs.committed = b.obs.progress = 10 * kMillisPerHour;
+  testing::place_state(b, 0, 10 * kMillisPerMinute, 1.0);
+  auto policy = selection_policy("cost-aware");
+  // Zone 0 (0.85 USD/h, the state's region) flaps: down 10 min in every hour, seen by reviews every 10 min. Zone 1
+  // and the other region stay up; the other region costs a transfer and 1 USD of egress.
+  for (Millis t = 0; t <= 5 * kMillisPerHour; t += 10 * kMillisPerMinute) {
+    at(b, t);
+    b.zones[0].spot_available = t % kMillisPerHour != 50 * kMillisPerMinute;
+    b.zones[2].spot_price_per_hour = 1.0;
+    b.zones[3].spot_price_per_hour = 1.1;
+    policy->decide(b.build());
+  }
+  at(b, 5 * kMillisPerHour + 50 * kMillisPerMinute);
+  b.zones[0].spot_available = false;
+  const auto d = policy->decide(b.build());
+  EXPECT_EQ(d.purchase, Purchase::kNone) << "zone 0 is expected back within about 10 min";
+  EXPECT_LE(d.review_at, b.obs.now + 10 * kMillisPerMinute);
+  // A job short of slack does not wait: it takes what is there.
+  b.job.deadline = 10 * kMillisPerHour + 30 * kMillisPerHour + 6 * kMillisPerHour;
+  EXPECT_NE(policy->decide(b.build()).purchase, Purchase::kNone);
+}
+
 TEST(CostAware, MovesARunningSpotInstanceOnlyWhenTheMovePays) {
   auto b = two_regions();
   b.job.deadline = 70 * kMillisPerHour;
@@ -47,6 +72,8 @@ TEST(CostAware, WaitsRatherThanPayAnEgressTheExpectedRunCannotRecoup) {
   b.job.deadline = 70 * kMillisPerHour;
   b.obs.committed = b.obs.progress = 10 * kMillisPerHour;
   b.zones[0].spot_available = b.zones[1].spot_available = false;
+  // The state's own zones are dear here (2 USD/h), so waiting for them to return is never the better plan.
+  b.zones[0].spot_price_per_hour = b.zones[1].spot_price_per_hour = 2.0;
   // Expected run 2 h (the prior): zone 2 costs (0.8 x (6 min + 10 min + 2 h) + egress) / 2 h per useful hour.
   testing::place_state(b, 0, 10 * kMillisPerMinute, 100.0);
   EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).purchase, Purchase::kNone) << "~51 USD/h > 3";
