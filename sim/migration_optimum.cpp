@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "sim/errors.hpp"
+#include "sim/offline_optimum.hpp"
 #include "sim/optimum_kernels.hpp"
 
 namespace spotsim {
@@ -21,17 +22,7 @@ constexpr std::int64_t kMaxCells = std::int64_t{1} << 27;  // doubles kept (1 Gi
 [[noreturn]] void reject(const std::string& what) { throw InputError("migration optimum: " + what); }
 
 void validate(const MigrationOptimumRequest& r) {
-  auto positive_finite = [](Millis value, const char* name) {
-    if (value <= 0 || value >= kNever) {
-      reject(std::string(name) + " must be positive and finite, got " + std::to_string(value) + " ms");
-    }
-  };
-  if (r.market == nullptr || r.market->zones.empty()) reject("the market has no zones");
-  positive_finite(r.tick, "tick");
-  positive_finite(r.work, "work");
-  positive_finite(r.deadline, "deadline");
-  if (r.changeover < 0 || r.changeover >= kNever) reject("changeover must be >= 0 and finite");
-  if (r.nodes < 1) reject("nodes must be >= 1");
+  validate_optimum_basics("migration optimum", r.market, r.start, r.tick, r.work, r.changeover, r.deadline, r.nodes);
   if (r.grid < 0) reject("grid must be >= 0");
   const std::size_t zones = r.market->zones.size();
   if (r.zone_region.empty()) {

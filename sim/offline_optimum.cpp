@@ -10,6 +10,25 @@
 #include "sim/optimum_kernels.hpp"
 
 namespace spotsim {
+void validate_optimum_basics(const std::string& solver, const SpotMarket* market, Millis start, Millis tick, Millis work,
+                             Millis changeover, Millis deadline, int nodes) {
+  const auto reject = [&solver](const std::string& what) { throw InputError(solver + ": " + what); };
+  const auto positive_finite = [&reject](Millis value, const char* name) {
+    if (value <= 0 || value >= kNever) {
+      reject(std::string(name) + " must be positive and finite, got " + std::to_string(value) + " ms");
+    }
+  };
+  if (market == nullptr || market->zones.empty()) reject("the market has no zones");
+  positive_finite(tick, "tick");
+  positive_finite(work, "work");
+  positive_finite(deadline, "deadline");
+  if (changeover < 0 || changeover >= kNever) {
+    reject("changeover must be >= 0 and finite, got " + std::to_string(changeover) + " ms");
+  }
+  if (start <= -kNever || start >= kNever) reject("start is out of range: " + std::to_string(start) + " ms");
+  if (nodes < 1) reject("nodes must be >= 1, got " + std::to_string(nodes));
+}
+
 namespace {
 
 using namespace optimum_kernels;  // Span and the kernels; kInfinity
@@ -27,20 +46,7 @@ constexpr std::int64_t kMaxBackPointerBytes = std::int64_t{1} << 30;
 [[noreturn]] void reject(const std::string& what) { throw InputError("offline optimum: " + what); }
 
 void validate(const OfflineOptimumRequest& r) {
-  auto positive_finite = [](Millis value, const char* name) {
-    if (value <= 0 || value >= kNever) {
-      reject(std::string(name) + " must be positive and finite, got " + std::to_string(value) + " ms");
-    }
-  };
-  if (r.market == nullptr || r.market->zones.empty()) reject("the market has no zones");
-  positive_finite(r.tick, "tick");
-  positive_finite(r.work, "work");
-  positive_finite(r.deadline, "deadline");
-  if (r.changeover < 0 || r.changeover >= kNever) {
-    reject("changeover must be >= 0 and finite, got " + std::to_string(r.changeover) + " ms");
-  }
-  if (r.start <= -kNever || r.start >= kNever) reject("start is out of range: " + std::to_string(r.start) + " ms");
-  if (r.nodes < 1) reject("nodes must be >= 1, got " + std::to_string(r.nodes));
+  validate_optimum_basics("offline optimum", r.market, r.start, r.tick, r.work, r.changeover, r.deadline, r.nodes);
 }
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }

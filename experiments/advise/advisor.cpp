@@ -11,6 +11,7 @@
 #include "sim/statistics.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
 #include "spotsim/version.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
@@ -53,12 +54,6 @@ AdviceMetrics metrics_of(const std::vector<RunResult>& runs) {
                        summarize(preemptions).mean};
 }
 
-std::string money(double usd) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, usd < 100 ? "$%.2f" : "$%.0f", usd);
-  return buf;
-}
-
 std::string hours_text(double h) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f h", h);
@@ -76,8 +71,8 @@ std::string recommendation_of(const std::vector<AdviceRow>& rows) {
            (rows.empty() ? std::string(".") : "; the closest is " + describe(rows.front()) + ": " + rows.front().ranked.excluded_because + ".");
   }
   const AdviceRow& best = rows.front();
-  std::string line = "Recommended: " + describe(best) + ": expected " + money(best.metrics.mean_cost) + " (p95 " +
-                     money(best.metrics.p95_cost) + "), " + hours_text(best.metrics.mean_hours) + " (p95 " +
+  std::string line = "Recommended: " + describe(best) + ": expected " + format_usd(best.metrics.mean_cost) + " (p95 " +
+                     format_usd(best.metrics.p95_cost) + "), " + hours_text(best.metrics.mean_hours) + " (p95 " +
                      hours_text(best.metrics.p95_hours) + ")";
   // The fastest Pareto-optimal row is the other end of the trade-off.
   const AdviceRow* fastest = nullptr;
@@ -85,7 +80,7 @@ std::string recommendation_of(const std::vector<AdviceRow>& rows) {
     if (row.ranked.pareto && (fastest == nullptr || row.metrics.mean_hours < fastest->metrics.mean_hours)) fastest = &row;
   }
   if (fastest != nullptr && fastest != &best) {
-    line += "; fastest on the Pareto front: " + describe(*fastest) + ", " + money(fastest->metrics.mean_cost) + ", " +
+    line += "; fastest on the Pareto front: " + describe(*fastest) + ", " + format_usd(fastest->metrics.mean_cost) + ", " +
             hours_text(fastest->metrics.mean_hours);
   }
   return line + ".";

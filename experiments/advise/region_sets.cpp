@@ -14,6 +14,7 @@
 #include "spotsim/version.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
+#include "sim/text_format.hpp"
 
 namespace spotsim {
 
@@ -74,12 +75,6 @@ std::vector<std::string> in_order(const std::vector<std::string>& regions, const
   return sorted;
 }
 
-std::string money(double usd) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, usd < 100 ? "$%.2f" : "$%.0f", usd);
-  return buf;
-}
-
 std::string count_text(double n) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", n);
@@ -113,21 +108,21 @@ std::string recommendation_of(const std::vector<RegionSetRow>& rows, const std::
   }
   const RegionSetRow& best = rows.front();
   const RegionSetRow* best_single = best_single_of(rows);
-  const std::string cost = money(best.cost.mean) + " (95% CI " + money(best.cost.ci_low) + "-" + money(best.cost.ci_high) + ")";
+  const std::string cost = format_usd(best.cost.mean) + " (95% CI " + format_usd(best.cost.ci_low) + "-" + format_usd(best.cost.ci_high) + ")";
   if (best.regions.size() == 1) {
     return "Recommended: stay in " + best.regions.front() + ": expected " + cost +
            "; allowing more regions does not lower the expected cost.";
   }
   std::string line = "Recommended: allow " + region_set_name(best.regions) + ": expected " + cost + ", " +
                      count_text(best.mean_migrations) + " migrations per run, egress " +
-                     money(best.mean_egress_usd) + "; ";
+                     format_usd(best.mean_egress_usd) + "; ";
   if (best_single == nullptr) return line + "no single region meets the criteria.";
   const double fraction = best_single->cost.mean > 0.0 ? 1.0 - best.cost.mean / best_single->cost.mean : 0.0;
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * fraction);
-  line += "best single region " + best_single->regions.front() + ": " + money(best_single->cost.mean) +
+  line += "best single region " + best_single->regions.front() + ": " + format_usd(best_single->cost.mean) +
           " (the set saves " + pct;
-  if (saving) line += ", paired 95% CI " + money(saving->ci_low) + " to " + money(saving->ci_high) + " per run";
+  if (saving) line += ", paired 95% CI " + format_usd(saving->ci_low) + " to " + format_usd(saving->ci_high) + " per run";
   return line + ").";
 }
 
