@@ -44,7 +44,8 @@ const std::vector<std::string>& job_file_fields() {
   static const std::vector<std::string> fields = {
       "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",
       "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "same_continent_gbps", "cross_continent_gbps",
-      "startup_s", "deadline_hours", "give_up_after_hours", "notes"};
+      "startup_s", "deadline_hours", "give_up_after_hours", "notes", "min_nodes", "step_time_s_by_nodes",
+      "reconfigure_s", "network_gbps"};
   return fields;
 }
 
@@ -71,6 +72,19 @@ void apply_job_json(const nlohmann::json& document, const std::string& file, Job
     job.work = millis_from_seconds(steps * step_time);
   }
   if (f.has("nodes")) job.nodes = static_cast<int>(f.integer("nodes", 1, 100000));
+  // Multi-node jobs that train on fewer instances (docs/elastic.md).
+  if (f.has("min_nodes")) job.elastic.min_nodes = static_cast<int>(f.integer("min_nodes", 1, kMaxElasticNodes));
+  if (f.has("step_time_s_by_nodes")) {
+    const auto& values = document.at("step_time_s_by_nodes");
+    if (!values.is_array() || values.empty()) f.fail("step_time_s_by_nodes", "an array of step times in seconds, one per instance count 1..nodes");
+    job.elastic.step_time_s_by_nodes.clear();
+    for (const auto& v : values) {
+      if (!v.is_number()) f.fail("step_time_s_by_nodes", "numbers (seconds)");
+      job.elastic.step_time_s_by_nodes.push_back(v.get<double>());
+    }
+  }
+  if (f.has("reconfigure_s")) job.elastic.reconfigure = millis_from_seconds(f.number("reconfigure_s", 0.0, 7 * 86400.0));
+  if (f.has("network_gbps")) job.elastic.network_gbps = f.number("network_gbps", 1e-3, 1e6);
   if (f.has("checkpoint_write_s")) job.checkpoint_write = millis_from_seconds(f.number("checkpoint_write_s", 0.0, 1e6));
   if (f.has("restore_s")) job.restore = millis_from_seconds(f.number("restore_s", 0.0, 1e6));
   if (f.has("startup_s")) job.startup = millis_from_seconds(f.number("startup_s", 0.0, 1e6));

@@ -36,7 +36,9 @@ std::string ledger_block(const SimulationReport& report) {
   char line[256];
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const Summary& s = report.summaries[i];
-    if (metrics[i].table_row != MetricDefinition::TableRow::kLedger || s.n == 0) continue;
+    const auto row = metrics[i].table_row;
+    if ((row != MetricDefinition::TableRow::kLedger && row != MetricDefinition::TableRow::kLedgerWhenNonZero) || s.n == 0) continue;
+    if (row == MetricDefinition::TableRow::kLedgerWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
     const double share = total > 0.0 ? 100.0 * s.mean / total : 0.0;
     std::snprintf(line, sizeof line, "  %-20s %11s %6s%%   [%s, %s]\n", metrics[i].label, format_fixed(s.mean, 3).c_str(),
                   format_fixed(share, 1).c_str(), format_fixed(s.ci_low, 3).c_str(), format_fixed(s.ci_high, 3).c_str());
@@ -61,6 +63,11 @@ std::string report_table(const SimulationReport& report) {
       << " s, deadline "
       << (job["deadline_hours"].is_null() ? std::string("none") : format_number(job["deadline_hours"].get<double>()) + " h")
       << "\n";
+  if (job.contains("min_nodes")) {
+    out << "elastic: trains on " << job["min_nodes"].get<int>() << " to " << job["nodes"].get<int>()
+        << " instances; a change of the training set pauses " << format_number(job["reconfiguration_s"].get<double>())
+        << " s\n";
+  }
   out << m["replications"].get<std::uint64_t>() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   %s\n", "metric", "unit", "mean", "sd",
@@ -71,7 +78,8 @@ std::string report_table(const SimulationReport& report) {
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const Summary& s = report.summaries[i];
     if (s.n == 0) continue;  // a metric this run does not have (regret without --regret)
-    if (metrics[i].table_row == Row::kLedger) continue;
+    if (metrics[i].table_row == Row::kLedger || metrics[i].table_row == Row::kLedgerWhenNonZero) continue;
+    if (metrics[i].table_row == Row::kMultiNode && job["nodes"].get<int>() == 1) continue;
     if (metrics[i].table_row == Row::kWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
     const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
     std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,

@@ -7,6 +7,8 @@ namespace spotsim {
 namespace {
 constexpr auto kLedger = MetricDefinition::TableRow::kLedger;
 constexpr auto kWhenNonZero = MetricDefinition::TableRow::kWhenNonZero;
+constexpr auto kMultiNode = MetricDefinition::TableRow::kMultiNode;
+constexpr auto kLedgerWhenNonZero = MetricDefinition::TableRow::kLedgerWhenNonZero;
 constexpr std::array kMetrics = {
     MetricDefinition{"cost_total", "USD", "cost, total", [](const RunResult& r) { return r.cost_total; }},
     MetricDefinition{"cost_spot", "USD", "cost, spot", [](const RunResult& r) { return r.cost_spot; }},
@@ -44,6 +46,23 @@ constexpr std::array kMetrics = {
     MetricDefinition{"ledger_idle", "USD", "held but idle", [](const RunResult& r) { return r.ledger_idle; }, kLedger},
     MetricDefinition{"ledger_rounding", "USD", "billing rounding",
                      [](const RunResult& r) { return r.ledger_rounding; }, kLedger},
+    // Multi-node jobs (docs/elastic.md); after the others so their columns keep their place.
+    MetricDefinition{"ledger_reconfigure", "USD", "reconfiguration",
+                     [](const RunResult& r) { return r.ledger_reconfigure; }, kLedgerWhenNonZero},
+    MetricDefinition{"nodes_lost", "count", "instances lost", [](const RunResult& r) { return double(r.nodes_lost); }, kMultiNode},
+    MetricDefinition{"reconfigurations", "count", "reconfigurations",
+                     [](const RunResult& r) { return double(r.reconfigurations); }, kWhenNonZero},
+    MetricDefinition{"reconfigure_hours", "h", "reconfiguration time",
+                     [](const RunResult& r) { return r.reconfigure_hours; }, kWhenNonZero},
+    MetricDefinition{"spot_node_hours", "inst-h", "spot instance-hours",
+                     [](const RunResult& r) { return r.spot_node_hours; }, kMultiNode},
+    MetricDefinition{"on_demand_node_hours", "inst-h", "on-demand inst-hours",
+                     [](const RunResult& r) { return r.on_demand_node_hours; }, kMultiNode},
+    MetricDefinition{"work_done_hours", "inst-h", "work done (1 instance)",
+                     [](const RunResult& r) { return r.work_done_hours; }, kMultiNode},
+    // Training per dollar: the work kept, in hours one instance would need, per USD.
+    MetricDefinition{"value", "inst-h/$", "value (work per USD)",
+                     [](const RunResult& r) { return r.work_done_hours / r.cost_total; }, kMultiNode},
 };
 }  // namespace
 

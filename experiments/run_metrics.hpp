@@ -15,7 +15,9 @@ struct MetricDefinition {
   double (*value)(const RunResult&);
   // Where the human-readable table shows it. The cost ledger (what cost_total went to) has a block of its own;
   // migration metrics are left out of runs that never migrate, so single-region tables stay as they were.
-  enum class TableRow : std::uint8_t { kAlways, kWhenNonZero, kLedger };
+  // kMultiNode rows appear only for jobs of more than one instance; kLedgerWhenNonZero ledger entries only when
+  // some run has them.
+  enum class TableRow : std::uint8_t { kAlways, kWhenNonZero, kLedger, kMultiNode, kLedgerWhenNonZero };
   TableRow table_row = TableRow::kAlways;
 };
 

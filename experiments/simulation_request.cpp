@@ -25,6 +25,14 @@ nlohmann::json job_to_json(const JobSpec& job) {
                       {"startup_s", to_seconds(job.startup)},
                       {"give_up_after_hours", to_hours(job.effective_give_up())}};
   j["deadline_hours"] = job.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(job.deadline));
+  if (job.elastic.active()) {
+    j["min_nodes"] = job.elastic.min_nodes;
+    j["reconfigure_s"] = to_seconds(job.elastic.reconfigure);
+    j["network_gbps"] = job.elastic.network_gbps;
+    j["checkpoint_size_gb"] = job.checkpoint_size_gb;
+    j["reconfiguration_s"] = to_seconds(reconfiguration_time(job));
+    j["relative_throughput"] = relative_throughput(job);
+  }
   return j;
 }
 
@@ -58,8 +66,13 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
   const SpotMarket market = select_zones(read_trace_file(trace_path), request.zones,
                                          request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones");
   const PolicyRegistry registry = builtin_policy_registry();
-  PolicyFactories factories{registry.selection_factory(request.policy),
-                            registry.checkpoint_factory(request.checkpoint)};
+  PolicyFactories factories;
+  if (request.job.elastic.active()) {
+    factories.nodes = registry.node_factory(request.policy);
+  } else {
+    factories.selection = registry.selection_factory(request.policy);
+  }
+  factories.checkpoint = registry.checkpoint_factory(request.checkpoint);
   JobSpec job = request.job;
   std::string job_gpu;
   if (request.gpu_step_times) {

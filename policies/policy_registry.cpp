@@ -26,6 +26,7 @@ std::function<std::unique_ptr<Policy>()> factory_for(const std::vector<PolicyEnt
 
 void PolicyRegistry::add(PolicyEntry<SelectionPolicy> entry) { selection_.push_back(std::move(entry)); }
 void PolicyRegistry::add(PolicyEntry<CheckpointPolicy> entry) { checkpoint_.push_back(std::move(entry)); }
+void PolicyRegistry::add(PolicyEntry<NodePolicy> entry) { node_.push_back(std::move(entry)); }
 
 std::function<std::unique_ptr<SelectionPolicy>()> PolicyRegistry::selection_factory(const std::string& spec) const {
   return factory_for(selection_, spec, "--policy");
@@ -33,6 +34,15 @@ std::function<std::unique_ptr<SelectionPolicy>()> PolicyRegistry::selection_fact
 
 std::function<std::unique_ptr<CheckpointPolicy>()> PolicyRegistry::checkpoint_factory(const std::string& spec) const {
   return factory_for(checkpoint_, spec, "--checkpoint");
+}
+
+bool PolicyRegistry::is_node_policy(const std::string& spec) const {
+  const std::string name = spec.substr(0, spec.find(':'));
+  return std::any_of(node_.begin(), node_.end(), [&](const auto& e) { return e.name == name; });
+}
+
+std::function<std::unique_ptr<NodePolicy>()> PolicyRegistry::node_factory(const std::string& spec) const {
+  return factory_for(node_, spec, "--policy (a job with --min-nodes)");
 }
 
 }  // namespace spotsim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "policies/policy_params.hpp"
+#include "sim/elastic/node_policy.hpp"
 #include "sim/policy_interfaces.hpp"
 
 namespace spotsim {
@@ -24,18 +25,25 @@ class PolicyRegistry {
  public:
   void add(PolicyEntry<SelectionPolicy> entry);
   void add(PolicyEntry<CheckpointPolicy> entry);
+  void add(PolicyEntry<NodePolicy> entry);
 
   const std::vector<PolicyEntry<SelectionPolicy>>& selection_policies() const { return selection_; }
   const std::vector<PolicyEntry<CheckpointPolicy>>& checkpoint_policies() const { return checkpoint_; }
+  // Policies of multi-node jobs in the elastic engine (sim/elastic/node_policy.hpp).
+  const std::vector<PolicyEntry<NodePolicy>>& node_policies() const { return node_; }
 
   // Factories that validate the spec once, here (so bad parameters fail before any thread starts), then build
   // a fresh policy per call. InputError for unknown names or parameters.
   std::function<std::unique_ptr<SelectionPolicy>()> selection_factory(const std::string& spec) const;
   std::function<std::unique_ptr<CheckpointPolicy>()> checkpoint_factory(const std::string& spec) const;
+  std::function<std::unique_ptr<NodePolicy>()> node_factory(const std::string& spec) const;
+  // Whether the spec names a multi-node policy.
+  bool is_node_policy(const std::string& spec) const;
 
  private:
   std::vector<PolicyEntry<SelectionPolicy>> selection_;
   std::vector<PolicyEntry<CheckpointPolicy>> checkpoint_;
+  std::vector<PolicyEntry<NodePolicy>> node_;
 };
 
 // Every policy that ships with spotsim.

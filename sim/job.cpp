@@ -26,6 +26,7 @@ void validate_job(const JobSpec& job, const std::string& where) {
   if (!(job.cross_continent_gbps >= 0.0 && job.cross_continent_gbps <= 1e6)) fail("cross_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
   if (job.deadline != kNever && job.deadline <= 0) fail("deadline", "a positive duration");
   if (job.give_up_after != kNever && job.give_up_after <= 0) fail("give_up_after", "a positive duration");
+  validate_elastic(job, where);
 }
 
 }  // namespace spotsim

@@ -2,6 +2,7 @@
 // What is being trained: how much compute it needs and what interruptions cost it.
 #include <string>
 
+#include "sim/elastic/elastic_job.hpp"
 #include "sim/time.hpp"
 
 namespace spotsim {
@@ -20,6 +21,7 @@ struct JobSpec {
   double cross_continent_gbps = 0.0;
   Millis deadline = kNever;                         // relative to the job's start; kNever = none
   Millis give_up_after = kNever;                    // stop a hopeless run here; kNever = default_give_up()
+  ElasticSpec elastic{};                            // training on fewer than `nodes` (docs/elastic.md)
 
   // A run that has not finished by then is reported as not completed: long enough for any sensible policy,
   // short enough that a spot-only job on a trace with no availability still terminates.

@@ -360,12 +360,14 @@ void JobSimulation::release() {
     const double cost = nodes * instance_cost(zone.spot.price_per_hour, acquired_at_, held, scenario_.market().billing);
     result_.cost_spot += cost;
     result_.spot_hours += to_hours(held);
+    result_.spot_node_hours += nodes * to_hours(held);
     spot_time_ += held;
     book_instance(cost);
   } else {
     const double cost = nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
     result_.cost_on_demand += cost;
     result_.on_demand_hours += to_hours(held);
+    result_.on_demand_node_hours += nodes * to_hours(held);
     book_instance(cost);
   }
   varying_price_ = nullptr;
@@ -467,6 +469,7 @@ void JobSimulation::on_preemption() {
   discard_uncommitted(lost);
   emergency_checkpoint_ = switch_pending_ = false;
   ++result_.preemptions;
+  result_.nodes_lost += scenario_.job().nodes;
   if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
   recent_preemptions_.push_back(now_ - job_start_);
   release();
@@ -522,6 +525,7 @@ void JobSimulation::finish(bool completed) {
   if (purchase_ != Purchase::kNone) release();
   finished_ = true;
   result_.completed = completed;
+  result_.work_done_hours = to_hours(completed ? scenario_.job().work : committed_) * single_instance_speedup(scenario_.job());
   const auto cost_in = [this](Phase p) { return phase_cost_[static_cast<std::size_t>(p)]; };
   result_.ledger_startup = cost_in(Phase::kStarting);
   result_.ledger_restore = cost_in(Phase::kRestoring);

@@ -16,6 +16,7 @@ enum class StreamPurpose : std::uint32_t {
   kTraceWindow = 2,   // where in a recorded trace a replication starts
   kPolicy = 3,        // randomised policies, entity = policy-defined
   kGenerator = 4,     // synthetic trace generation
+  kNodeChoice = 6,    // which of a multi-node job's instances a pool reclaim takes (sim/elastic), entity = key
 };
 
 std::uint64_t splitmix64(std::uint64_t x);

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/elastic/elastic_simulation.hpp"
 #include "sim/errors.hpp"
 #include "sim/job_simulation.hpp"
 #include "sim/tick_simulation.hpp"
@@ -28,14 +29,31 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
   // Work is handed out in small chunks from a shared counter: balanced even when run lengths vary a lot.
   constexpr std::uint64_t kChunk = 64;
   std::atomic<std::uint64_t> next{0};
+  const bool elastic = scenario.job().elastic.active();
+  if (elastic && (scenario.computes_optimum() || scenario.cant_be_late_mode())) {
+    throw InputError("a job with min_nodes runs in the elastic engine, which has neither --regret nor --mode cant-be-late");
+  }
+  if (elastic && !policies.nodes) throw InputError("a job with min_nodes needs a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes; --list-policies)");
+  if (!elastic && !policies.selection) throw InputError("a multi-node policy needs a job with min_nodes (the elastic engine, docs/elastic.md)");
   if (scenario.computes_optimum()) require_optimum_inputs(scenario);
   std::exception_ptr failure;
   std::mutex failure_mutex;
 
   auto worker = [&]() {
     try {
-      auto selection = policies.selection();
       auto checkpoint = policies.checkpoint();
+      if (elastic) {
+        auto node_policy = policies.nodes();
+        ElasticSimulation simulation(scenario, *node_policy, *checkpoint);
+        for (;;) {
+          const std::uint64_t begin = next.fetch_add(kChunk);
+          if (begin >= plan.count) break;
+          const std::uint64_t end = std::min(begin + kChunk, plan.count);
+          for (std::uint64_t i = begin; i < end; ++i) results[i] = simulation.run(plan.seed, plan.first_replication + i);
+        }
+        return;
+      }
+      auto selection = policies.selection();
       OfflineOptimumSolver solver;
       const TraceStart& start = scenario.trace_start();
       const auto run_all = [&](auto& simulation) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/elastic/node_policy.hpp"
 #include "sim/policy_interfaces.hpp"
 #include "sim/run_result.hpp"
 #include "sim/scenario.hpp"
@@ -16,6 +17,8 @@ namespace spotsim {
 struct PolicyFactories {
   std::function<std::unique_ptr<SelectionPolicy>()> selection;
   std::function<std::unique_ptr<CheckpointPolicy>()> checkpoint;
+  // For jobs with min_nodes (the elastic engine); `selection` is then unused and may be empty.
+  std::function<std::unique_ptr<NodePolicy>()> nodes{};
 };
 
 struct ReplicationPlan {

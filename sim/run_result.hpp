@@ -45,6 +45,16 @@ struct RunResult {
   double ledger_transfer = 0.0;    // instance time held while the checkpoint moved between regions
   double ledger_idle = 0.0;        // held but idle (draining after an emergency checkpoint, after the work's end)
   double ledger_rounding = 0.0;    // billing minimum and increment beyond the time held
+  double ledger_reconfigure = 0.0;  // the training set paused to re-form after a loss or a join (elastic jobs)
+  // Multi-node jobs (docs/elastic.md).
+  int nodes_lost = 0;              // instances taken by preemptions (a preemption may take several)
+  int reconfigurations = 0;        // pauses to re-form the training set (elastic jobs)
+  double reconfigure_hours = 0.0;
+  double spot_node_hours = 0.0;    // instance-hours held, each instance counted (spot_hours counts wall time)
+  double on_demand_node_hours = 0.0;
+  // Work done and kept, in hours one instance would need (the job's work scaled by its speed-up on all nodes):
+  // value = work_done_hours / cost_total is training per dollar, comparable across job sizes and modes.
+  double work_done_hours = 0.0;
   double trace_start_hours = 0.0;  // where in the recorded trace this replication began
   // The exact offline optimum on this replication's window (sim/offline_optimum.hpp), when asked for; NaN if not.
   double optimum_cost = NAN;

@@ -172,6 +172,9 @@ RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   result_.startup_hours = to_hours(startup);
   result_.migration_hours = to_hours(transfer);
   result_.wait_hours = to_hours(wait_time_);
+  result_.spot_node_hours = result_.spot_hours;  // the compatibility mode prices one instance per tick
+  result_.on_demand_node_hours = result_.on_demand_hours;
+  result_.work_done_hours = to_hours(std::min(done_, job.work));
   return result_;
 }
 

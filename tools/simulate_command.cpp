@@ -31,6 +31,11 @@ void print_policies(std::ostream& out) {
     out << "  " << p.name << "\n      " << p.description << "\n";
     if (!p.parameters.empty()) out << "      parameters: " << p.parameters << "\n";
   }
+  out << "\nMulti-node policies (--policy NAME[:key=value,...] with --min-nodes; docs/elastic.md):\n";
+  for (const auto& p : registry.node_policies()) {
+    out << "  " << p.name << "\n      " << p.description << "\n";
+    if (!p.parameters.empty()) out << "      parameters: " << p.parameters << "\n";
+  }
   out << "\nCheckpoint policies (--checkpoint NAME[:key=value,...]):\n";
   for (const auto& p : registry.checkpoint_policies()) {
     out << "  " << p.name << "\n      " << p.description << "\n";
@@ -71,6 +76,12 @@ po::options_description simulate_options() {
       ("steps", po::value<double>(), "training steps (with --step-time, instead of --work)")
       ("step-time", po::value<std::string>(), "time per training step, e.g. 350ms")
       ("nodes", po::value<std::string>(), "instances the job needs at once (1 to 100000); any preemption interrupts all [default 1]")
+      ("min-nodes", po::value<std::string>(),
+       "train on any k >= this many of --nodes (the elastic engine, docs/elastic.md; = --nodes: restart mode) with a "
+       "multi-node --policy [default: the single-instance engine, all nodes needed]")
+      ("reconfigure", po::value<std::string>(), "fixed pause when the training set changes (elastic engine) [default 30s]")
+      ("network-gbps", po::value<double>(), "instance network (Gbit/s) over which a joining instance receives the model state of "
+       "--checkpoint-size-gb (elastic engine) [default 10]")
       ("checkpoint-write", po::value<std::string>(), "time to write a checkpoint; training pauses [default 1m]")
       ("restore", po::value<std::string>(), "time to read the checkpoint after a restart [default 1m]")
       ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
@@ -132,6 +143,14 @@ SimulationRequest request_from(const po::variables_map& vm) {
     request.job.work = checked_millis(steps * step_ms, "--steps x --step-time");
   }
   if (vm.count("nodes")) request.job.nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));
+  if (vm.count("min-nodes")) request.job.elastic.min_nodes = int_count_option(vm, "min-nodes", 1, kMaxElasticNodes);
+  if (vm.count("reconfigure")) request.job.elastic.reconfigure = duration_option(vm, "reconfigure");
+  if (vm.count("network-gbps")) {
+    const double gbps = vm["network-gbps"].as<double>();
+    if (!(gbps >= 1e-3 && gbps <= 1e6)) throw InputError("--network-gbps: expected a bandwidth in Gbit/s in [0.001, 1e6]");
+    request.job.elastic.network_gbps = gbps;
+  }
+  if (request.job.elastic.active() && vm["policy"].defaulted()) request.policy = "spot-nodes";
   if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");
   if (vm.count("restore")) request.job.restore = duration_option(vm, "restore");
   if (vm.count("startup")) request.job.startup = duration_option(vm, "startup");

@@ -23,9 +23,18 @@ SweepExecutor::SweepExecutor(const SweepPlan& plan, const std::vector<SpotMarket
   }
   const PolicyRegistry registry = builtin_policy_registry();
   for (const std::string& policy : plan.spec.policies) {
-    auto selection = registry.selection_factory(policy);
+    // A multi-node policy serves the spec's jobs with min_nodes (the elastic engine); the runner refuses a
+    // pairing of the wrong kinds by name.
+    const bool multi_node = registry.is_node_policy(policy);
     for (const std::string& checkpoint : plan.spec.checkpoints) {
-      factories_.push_back(PolicyFactories{selection, registry.checkpoint_factory(checkpoint)});
+      PolicyFactories factories;
+      if (multi_node) {
+        factories.nodes = registry.node_factory(policy);
+      } else {
+        factories.selection = registry.selection_factory(policy);
+      }
+      factories.checkpoint = registry.checkpoint_factory(checkpoint);
+      factories_.push_back(std::move(factories));
     }
   }
 }

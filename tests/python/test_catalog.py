@@ -13,7 +13,7 @@ def test_policies_are_the_cli_list(cli):
     assert code == 0, err
     frame = spotsim.policies()
     assert list(frame.columns) == ["kind", "name", "description", "parameters"]
-    assert set(frame["kind"]) == {"selection", "checkpoint"}
+    assert set(frame["kind"]) == {"selection", "multi-node", "checkpoint"}
     for row in frame.itertuples():
         assert f"  {row.name}\n      {row.description}\n" in text
     listed = [line.strip() for line in text.splitlines() if line.startswith("  ") and not line.startswith("      ")]

@@ -25,6 +25,7 @@ py::list policy_rows() {
   const PolicyRegistry registry = builtin_policy_registry();
   py::list rows;
   append_rows(rows, "selection", registry.selection_policies());
+  append_rows(rows, "multi-node", registry.node_policies());
   append_rows(rows, "checkpoint", registry.checkpoint_policies());
   return rows;
 }
@@ -39,7 +40,7 @@ double checked_interval(double (*formula)(double, double), double write_hours, d
 }  // namespace
 
 void bind_policies(py::module_& m) {
-  m.def("policies", &policy_rows, "selection and checkpoint policies: kind, name, description, parameters");
+  m.def("policies", &policy_rows, "selection, multi-node and checkpoint policies: kind, name, description, parameters");
   m.def(
       "check_policies",
       [](const std::string& policy, const std::string& checkpoint) {

@@ -1,0 +1,96 @@
+// Policies of multi-node jobs in the elastic engine (sim/elastic/node_policy.hpp, docs/elastic.md): how many spot
+// and on-demand instances to hold.
+#include <algorithm>
+#include <memory>
+
+#include "policies/policy_registry.hpp"
+
+namespace spotsim {
+
+namespace {
+
+// Spot for every instance but a fixed on-demand core (the production pattern of a few reserved instances that
+// keep training going while spot comes and goes); no deadline logic.
+class SpotNodesPolicy final : public NodePolicy {
+ public:
+  explicit SpotNodesPolicy(int core) : core_(core) {}
+  NodeRequest decide(const NodeObservation& obs) override {
+    const int core = std::min(core_, obs.nodes);
+    return {obs.nodes - core, core, kNever};
+  }
+
+ private:
+  int core_;
+};
+
+class OnDemandNodesPolicy final : public NodePolicy {
+ public:
+  NodeRequest decide(const NodeObservation& obs) override { return {0, obs.nodes, kNever}; }
+};
+
+// spot-nodes plus a deadline safety net counted in instance-hours: the work left needs remaining_work x nodes
+// instance-hours on the full set; once the full set, completed with on-demand instances, could only just supply
+// them before the deadline (allowing for one interruption of the kind the mode suffers), the missing instances
+// are filled with on-demand for good. In the restart mode (min_nodes == nodes) a stop then restarts all on
+// on-demand; in the elastic mode on-demand fills what spot cannot give and spot instances already training stay.
+class DeadlineNodesPolicy final : public NodePolicy {
+ public:
+  DeadlineNodesPolicy(int core, Millis margin) : core_(core), margin_(margin) {}
+  void reset() override { safe_ = false; }
+
+  NodeRequest decide(const NodeObservation& obs) override {
+    const int core = std::min(core_, obs.nodes);
+    if (!obs.has_deadline()) return {obs.nodes - core, core, kNever};
+    const Millis slack = obs.time_to_deadline() - obs.remaining_work() - allowance(obs) - margin_;
+    if (slack <= 0) safe_ = true;
+    if (safe_) {
+      const bool restart = obs.min_nodes == obs.nodes;
+      const int keep_spot = restart && !obs.running ? 0 : obs.spot_held;
+      return {keep_spot, std::max(core, obs.nodes - keep_spot), kNever};
+    }
+    // When the net would close if nothing changed: slack shrinks by (1 - rate) per ms of training at the current
+    // size, by 1 per ms while stopped.
+    const double rate = obs.rate[static_cast<std::size_t>(obs.training)];
+    const double shrink = 1.0 - rate;
+    const Millis review = shrink <= 0.0 ? kNever : obs.now + std::max<Millis>(1, static_cast<Millis>(static_cast<double>(slack) / shrink));
+    return {obs.nodes - core, core, review};
+  }
+
+ private:
+  // What one more interruption costs before the job is back at full speed: a restart pays start-up, restore and
+  // the work since the last checkpoint; an elastic job pays the start-up of the on-demand instances that fill in
+  // and a reconfiguration.
+  static Millis allowance(const NodeObservation& obs) {
+    if (obs.min_nodes == obs.nodes) {
+      const Millis unsaved = obs.checkpoint_interval == kNever ? obs.progress - obs.committed : obs.checkpoint_interval;
+      return obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
+    }
+    return obs.job->startup + 2 * obs.reconfiguration;
+  }
+
+  int core_;
+  Millis margin_;
+  bool safe_ = false;
+};
+
+}  // namespace
+
+void register_node_policies(PolicyRegistry& registry) {
+  registry.add(PolicyEntry<NodePolicy>{
+      "spot-nodes", "multi-node: spot for all instances but a fixed on-demand core; no deadline logic",
+      "core=0 (on-demand instances always held)", [](const PolicyParams& p) {
+        return std::make_unique<SpotNodesPolicy>(p.integer("core", 0, 0, kMaxElasticNodes));
+      }});
+  registry.add(PolicyEntry<NodePolicy>{"on-demand-nodes", "multi-node: every instance on-demand", "",
+                                       [](const PolicyParams&) { return std::make_unique<OnDemandNodesPolicy>(); }});
+  registry.add(PolicyEntry<NodePolicy>{
+      "deadline-nodes",
+      "multi-node: spot-nodes plus a deadline safety net in instance-hours that fills the missing instances with "
+      "on-demand once the full set could only just finish (docs/elastic.md)",
+      "core=0 (on-demand instances always held), margin=0s (extra slack kept)", [](const PolicyParams& p) {
+        return std::make_unique<DeadlineNodesPolicy>(p.integer("core", 0, 0, kMaxElasticNodes),
+                                                     p.duration("margin", 0));
+      }});
+}
+
+}  // namespace spotsim

@@ -1,0 +1,144 @@
+#pragma once
+// One replication of a multi-node job that may train on fewer instances than it asked for (docs/elastic.md).
+//
+// The job holds instances one by one, spot and on-demand, as a NodePolicy asks. Once `min_nodes` of them are up it
+// forms a training set and trains at the throughput of its size (ElasticSpec::step_time_s_by_nodes). A loss that
+// leaves at least min_nodes pauses training for a reconfiguration and keeps the progress (data parallelism: every
+// survivor holds the model); instances that come up later join through another reconfiguration. A loss below
+// min_nodes stops the job like today's restart: every instance is released and the job resumes from its last
+// checkpoint. With min_nodes == nodes this is exactly the single-instance engine's multi-node job (tested).
+//
+// Where instances are lost: a pool count (the recording's obtainable instances, sim/market/node_reclaim.hpp: each
+// instance the pool loses is one of the job's with the chance the job's share gives, drawn with common random
+// numbers), a lifetime model (each spot instance its own lifetime), or recorded zone-wide preemptions.
+//
+// Like JobSimulation, the job's own timeline (the end of a restore, reconfiguration, compute stretch or checkpoint
+// write) lives in one slot; the heap holds instance events (ready, lifetime over), pool events, reviews and the
+// give-up. Stale events are dropped by epoch. Everything is allocated once per engine, nothing per event.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/elastic/node_policy.hpp"
+#include "sim/event_queue.hpp"
+#include "sim/observation.hpp"
+#include "sim/policy_interfaces.hpp"
+#include "sim/random_streams.hpp"
+#include "sim/run_result.hpp"
+#include "sim/scenario.hpp"
+
+namespace spotsim {
+
+class ElasticSimulation {
+ public:
+  // Throws InputError when the scenario is not one the engine runs (more than one zone, no min_nodes).
+  ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint);
+
+  RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+ private:
+  enum class JobPhase : std::uint8_t { kIdle, kStarting, kRestoring, kComputing, kCheckpointing, kReconfiguring, kDone };
+  enum class EventKind : std::uint8_t {
+    kNodeReady,       // an instance's start-up is over (node = slot)
+    kNodeLifetimeOver,  // a spot instance's drawn lifetime ran out (node = slot)
+    kPoolReclaim,     // the pool count drops and takes some of the job's spot instances
+    kZoneReclaim,     // a recorded preemption takes every spot instance
+    kPoolRise,        // spot instances the job wants become obtainable
+    kReview,
+    kGiveUp,
+    kRestoreDone,     // timeline events from here on
+    kReconfigureDone,
+    kCheckpointDue,
+    kCheckpointDone,
+    kWorkDone,
+  };
+  struct Event {
+    EventKind kind;
+    std::uint32_t epoch;
+    std::int32_t node;
+  };
+  struct Node {
+    Purchase kind = Purchase::kNone;  // kNone = free slot
+    bool ready = false;
+    bool training = false;
+    std::uint32_t epoch = 0;
+    Millis acquired = 0;
+    Millis ready_at = 0;
+  };
+
+  void dispatch(const Event& event);
+  void decide();
+  void apply(const NodeRequest& request);
+  void acquire_toward_targets();
+  void acquire(Purchase kind, int count);
+  void release_surplus(Purchase kind, int count);
+  void release_node(int slot);
+  void bill(Purchase kind, Millis acquired, int count);
+  void release_all();
+  void on_node_ready(int slot);
+  void lose_nodes(std::span<const int> slots, bool preemption);
+  void on_pool_reclaim(int lost);
+  bool another_ready_now() const;
+  void on_zone_reclaim();
+  void form_training_set();
+  void begin_reconfiguration();
+  void restore_or_compute();
+  void begin_compute();
+  void start_checkpoint();
+  void on_checkpoint_done();
+  void stop();
+  void finish(bool completed);
+  void enter(JobPhase phase);
+  void settle();
+  Millis advance(Millis spent) const;
+  Millis current_progress() const;
+  int spot_obtainable() const;
+  void schedule_pool_events();
+  void schedule_pool_rise(int wanted);
+  NodeObservation observe() const;
+  Millis checkpoint_interval();
+  void schedule(Millis time, EventKind kind, std::uint32_t epoch = 0, int node = -1);
+  void schedule_timeline(Millis time, EventKind kind);
+  bool event_current(const Event& event) const;
+
+  const Scenario& scenario_;
+  NodePolicy& policy_;
+  CheckpointPolicy& checkpoint_;
+  const Zone& zone_;
+  const std::vector<double> rate_;
+  const Millis reconfigure_;
+  const int nodes_, min_nodes_;
+  const bool varying_spot_price_;
+  EventQueue<Event> queue_;
+  std::vector<Node> slots_;
+  std::vector<int> scratch_;  // slots lost in one event
+  std::vector<ZoneView> zone_views_;
+  std::optional<RandomStream> lifetime_stream_;
+
+  // Per-replication state.
+  std::uint64_t seed_ = 0, replication_ = 0;
+  RunResult result_;
+  Millis now_ = 0, job_start_ = 0;
+  JobPhase phase_ = JobPhase::kIdle;
+  Millis phase_entered_ = 0, settled_at_ = 0;
+  Millis progress_ = 0, committed_ = 0, checkpoint_progress_ = 0;
+  Millis since_checkpoint_ = 0;  // compute time since the training set last saved or (re)started
+  Millis interval_ = kNever;
+  bool interval_known_ = false, can_checkpoint_ = true, finished_ = false;
+  int target_spot_ = 0, target_on_demand_ = 0;
+  int spot_held_ = 0, spot_ready_ = 0, on_demand_held_ = 0, on_demand_ready_ = 0;
+  int training_spot_ = 0, training_on_demand_ = 0;
+  Millis spot_since_ = 0, on_demand_since_ = 0;  // when the job last went from holding none of the kind to some
+  std::array<Millis, 7> phase_time_{};
+  double uncommitted_cost_ = 0.0, booked_ = 0.0;
+  std::uint32_t pool_epoch_ = 0, review_epoch_ = 0, rise_epoch_ = 0;
+  struct TimelineSlot {
+    bool active = false;
+    EventKind kind = EventKind::kWorkDone;
+    Millis time = 0;
+    std::uint64_t sequence = 0;
+  } timeline_;
+};
+
+}  // namespace spotsim
