@@ -34,8 +34,9 @@ struct DataParallelMeasurement {
   double overlapped_ms = 0;       // communication time during which compute kernels run on other streams
   double exposed_ms = 0;          // busy - compute: time when only communication runs
   double gradient_communication_ms = 0;  // communication launched from the backward thread
-  // Backward compute that runs after the first gradient communication kernel starts, as a share of backward:
-  // what the all-reduce could hide behind in this run. Empty when the trace has no gradient communication.
+  // What the all-reduce could hide behind in this run, as a share of backward: the mean, weighted by kernel time,
+  // of the share of backward compute still to run when each gradient communication kernel starts. Empty when
+  // the trace has no gradient communication.
   std::optional<double> overlap;
   std::string overlap_basis;      // how `overlap` was found, for the report
 };
