@@ -19,6 +19,7 @@
 #include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "tools/steptime_scaling.hpp"
 
 namespace spotsim {
 
@@ -68,7 +69,7 @@ po::options_description steptime_options() {
       ("steps", po::value<double>(), "training steps of the job")
       ("job-name", po::value<std::string>(), "name recorded in the job file [default: the trace's file name]");
   po::options_description all;
-  all.add(general).add(predict).add(checkpoint).add(job);
+  all.add(general).add(predict).add(checkpoint).add(job).add(data_parallel_options());
   return all;
 }
 
@@ -166,6 +167,7 @@ int run(const po::variables_map& vm) {
   }
   const PredictionOptions options = prediction_options(vm);
   const auto checkpoint = checkpoint_from(vm);
+  const auto data_parallel = data_parallel_request(vm, checkpoint ? std::optional<double>(checkpoint->first.parameters) : std::nullopt);
   std::vector<const GpuSpec*> targets;
   if (vm.count("target")) {
     for (const auto& name : split_list(vm["target"].as<std::string>())) targets.push_back(&gpu_spec_or_throw(name, "--target"));
@@ -183,7 +185,8 @@ int run(const po::variables_map& vm) {
 
   JobDescription job;
   job.name = vm.count("job-name") ? vm["job-name"].as<std::string>() : file_stem(path);
-  if (!targets.empty() || vm.count("job-out")) {
+  std::optional<DataParallelScaling> scaling;
+  if (!targets.empty() || vm.count("job-out") || data_parallel) {
     const GpuSpec& measured = measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
     std::vector<StepPrediction> predictions;
     predictions.push_back(predict_step(trace, profile, measured, measured, options));
@@ -192,6 +195,7 @@ int run(const po::variables_map& vm) {
     }
     if (!targets.empty()) std::cout << format_predictions(measured.name, predictions);
     for (const auto& p : predictions) job.step_time_s_by_gpu[p.target] = p.predicted_step_us * 1e-6;
+    if (data_parallel) scaling = report_data_parallel_scaling(*data_parallel, trace, profile, measured, options, std::cout);
     job.notes = "step times from " + path + " (measured on " + measured.name + ", steady state over " +
                 std::to_string(profile.wall.n) + " steps) by spotsim steptime";
   }
@@ -202,7 +206,9 @@ int run(const po::variables_map& vm) {
   }
   if (vm.count("job-out")) {
     job.steps = vm["steps"].as<double>();
-    write_file_atomically(vm["job-out"].as<std::string>(), job_description_json(job).dump(2) + "\n");
+    nlohmann::json document = job_description_json(job);
+    if (scaling) add_scaling_to_job(document, *scaling);
+    write_file_atomically(vm["job-out"].as<std::string>(), document.dump(2) + "\n");
     std::cerr << "spotsim steptime: wrote " << vm["job-out"].as<std::string>() << "\n";
   }
   return 0;

@@ -49,6 +49,7 @@ struct StepAnnotation {
   std::string name;  // "ProfilerStep#12"
   double start_us = 0.0;
   double duration_us = 0.0;
+  std::int64_t thread = -1;  // the CPU thread (tid) that ran the step; -1 when the trace does not say
 };
 
 struct KinetoTrace {
@@ -57,6 +58,9 @@ struct KinetoTrace {
   std::vector<TraceDevice> devices;
   std::vector<GpuActivity> activities;                         // sorted by start time
   std::unordered_map<std::int64_t, double> launch_time_us;    // correlation id -> CPU launch timestamp
+  // correlation id -> CPU thread (tid) of the launch, where the trace gives one: PyTorch's autograd engine
+  // launches the backward pass from its own thread, so this separates backward kernels (data_parallel_trace.hpp).
+  std::unordered_map<std::int64_t, std::int64_t> launch_thread;
   std::vector<StepAnnotation> steps;                          // CPU-side ProfilerStep#N, sorted by start
   std::vector<std::string> names;                             // interned activity names
   std::vector<OpShape> ops;  // one per launching operator invocation with usable recorded dimensions

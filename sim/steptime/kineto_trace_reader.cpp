@@ -384,6 +384,16 @@ class TraceSaxHandler {
     return digits == std::string::npos ? 0 : integer_field<std::int32_t>(std::strtod(e.tid_text.c_str() + digits, nullptr), "tid");
   }
 
+  // The CPU thread of a launch or step annotation: numeric `tid`, or the digits of a string tid (2021 schema); -1
+  // when absent or not a number of at most 63 bits.
+  static std::int64_t thread_of(const EventScratch& e) {
+    if (e.tid >= 0) return e.tid <= 9e18 ? static_cast<std::int64_t>(e.tid) : -1;
+    const auto digits = e.tid_text.find_first_of("0123456789");
+    if (digits == std::string::npos) return -1;
+    const double value = std::strtod(e.tid_text.c_str() + digits, nullptr);
+    return value <= 9e18 ? static_cast<std::int64_t>(value) : -1;
+  }
+
   // The event's start relative to the first complete event's (doubles then hold it to well under a nanosecond;
   // Kineto writes epoch-based microseconds, ~1.7e15), or why it cannot be used.
   std::optional<SkipReason> start_of(double& start_us) {
@@ -480,7 +490,9 @@ class TraceSaxHandler {
     if ((cat == "cuda_runtime" || cat == "runtime" || cat == "cuda_driver") && event_.correlation >= 0) {
       if (!usable(TimedEventGroup::KernelLaunch, ts_problem)) return;
       keep_record();
-      trace_.launch_time_us[integer_field<std::int64_t>(event_.correlation, "args.correlation")] = start;
+      const auto correlation = integer_field<std::int64_t>(event_.correlation, "args.correlation");
+      trace_.launch_time_us[correlation] = start;
+      if (const std::int64_t thread = thread_of(event_); thread >= 0) trace_.launch_thread[correlation] = thread;
       return;
     }
     // CPU-side step markers: `user_annotation` (current) or `Operator` (legacy); the GPU-side copy
@@ -489,7 +501,7 @@ class TraceSaxHandler {
         event_.name.rfind("ProfilerStep#", 0) == 0) {
       if (!usable(TimedEventGroup::StepAnnotation, time_problem)) return;
       keep_text(event_.name.size());
-      trace_.steps.push_back({event_.name, start, event_.dur});
+      trace_.steps.push_back({event_.name, start, event_.dur, thread_of(event_)});
       return;
     }
     // The operator a kernel was launched from (its "External id"); only the ones that change a kernel's

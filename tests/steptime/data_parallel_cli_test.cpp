@@ -1,0 +1,76 @@
+// `spotsim steptime --instance TYPE --nodes N` end to end: the scaling table, the layouts, the job-file fields,
+// and errors for bad options (exit 2, message naming the option).
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_paths.hpp"
+#include "tools/commands.hpp"
+
+namespace spotsim {
+namespace {
+
+struct CliResult {
+  int code = 0;
+  std::string out, err;
+};
+
+CliResult run_steptime(std::vector<std::string> args) {
+  args.insert(args.begin(), "spotsim steptime");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int code = steptime_command(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(DataParallelCli, JobFileHasStepTimePerInstanceCount) {
+  test::TempDir dir("dp_cli");
+  const std::string job = dir.file("job.json");
+  const CliResult r = run_steptime({test::fixture("three_steps.json"), "--measured-gpu", "A100-40GB", "--params", "1.3B",
+                                    "--instance", "a2-highgpu-8g", "--nodes", "1..4", "--steps", "1000", "--job-out", job});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("data-parallel scaling"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 x a2-highgpu-8g"), std::string::npos) << r.out;   // 32 GPUs as 4 x 8 ...
+  EXPECT_NE(r.out.find("32 x a2-highgpu-1g"), std::string::npos) << r.out;  // ... and 32 x 1, with prices
+  nlohmann::json document;
+  std::ifstream(job) >> document;
+  EXPECT_EQ(document["gpus_per_instance"], 8);
+  const auto& by_nodes = document["step_time_s_by_nodes"];
+  ASSERT_EQ(by_nodes.size(), 4u);
+  // 1.3 B fp32 gradients: 5.2 GB cross a 100 Gbit/s network from two instances on, so each step is longer.
+  for (std::size_t k = 1; k < by_nodes.size(); ++k) EXPECT_GT(by_nodes[k].get<double>(), by_nodes[k - 1].get<double>());
+}
+
+TEST(DataParallelCli, BadOptionsExitTwo) {
+  const std::string fixture = test::fixture("three_steps.json");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{fixture, "--instance", "a2-highgpu-8g"}, "--instance needs --params"},
+      {{fixture, "--params", "1B", "--instance", "x9.huge"}, "unknown instance type 'x9.huge'"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--nodes", "0"}, "--nodes"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--nodes", "2..4"}, "--nodes"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--nodes", "1025"}, "1024"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--gradient-bytes", "0"}, "--gradient-bytes"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--overlap", "1.5"}, "--overlap"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--allreduce", "butterfly"}, "--allreduce"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--links", "/nonexistent.json"}, "--links"},
+      {{fixture, "--params", "1B", "--instance", "g5.xlarge"}, "A10G"},
+      {{fixture, "--nodes", "4"}, "--nodes needs --instance"},
+  };
+  for (const auto& [args, message] : cases) {
+    const CliResult r = run_steptime(args);
+    EXPECT_EQ(r.code, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << "expected '" << message << "' in: " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace spotsim

@@ -1,0 +1,54 @@
+// The data-parallel step (sim/steptime/data_parallel_step.hpp): host + compute + the all-reduce time that
+// outlasts the backward compute it can hide behind.
+#include <gtest/gtest.h>
+
+#include "sim/steptime/data_parallel_step.hpp"
+
+namespace spotsim {
+namespace {
+
+InstanceLinks eight_gpu_instance() {
+  InstanceLinks l;
+  l.instance_type = "test-8g";
+  l.gpus_per_instance = 8;
+  l.intra_gbps = 100;  // 2 (7/8) 1 GB / 100 GB/s = 17.5 ms inside an instance
+  l.inter_gbps = 10;   // 2 (m-1)/m 1 GB / 10 GB/s between instances: 100 ms for 2 instances
+  return l;
+}
+
+DataParallelProfile profile(double overlap) {
+  DataParallelProfile p;
+  p.compute_ms = 90;
+  p.host_ms = 10;
+  p.backward_ms = 60;
+  p.gradient_bytes = 1e9;
+  p.overlap = overlap;
+  return p;
+}
+
+TEST(DataParallelStep, OneGpuIsHostPlusCompute) {
+  InstanceLinks one;
+  one.gpus_per_instance = 1;
+  EXPECT_DOUBLE_EQ(data_parallel_step_ms(profile(1.0), 1, one), 100.0);
+}
+
+TEST(DataParallelStep, AllReduceHiddenBehindBackward) {
+  // 17.5 ms of all-reduce inside one instance, 60 ms of backward to hide it: nothing exposed.
+  const DataParallelStep s = data_parallel_step(profile(1.0), 1, eight_gpu_instance());
+  EXPECT_NEAR(s.allreduce_ms, 17.5, 1e-9);
+  EXPECT_EQ(s.exposed_ms, 0.0);
+  EXPECT_DOUBLE_EQ(s.step_ms, 100.0);
+}
+
+TEST(DataParallelStep, ExposedPartIsWhatOutlastsTheHideableBackward) {
+  // Two instances: 17.5 + 100 ms of all-reduce; half of the 60 ms backward can hide it: 87.5 ms exposed.
+  const DataParallelStep s = data_parallel_step(profile(0.5), 2, eight_gpu_instance());
+  EXPECT_NEAR(s.allreduce_ms, 117.5, 1e-9);
+  EXPECT_NEAR(s.exposed_ms, 87.5, 1e-9);
+  EXPECT_NEAR(s.step_ms, 187.5, 1e-9);
+  // No overlap (an all-reduce after backward): all of it is exposed.
+  EXPECT_NEAR(data_parallel_step_ms(profile(0.0), 2, eight_gpu_instance()), 217.5, 1e-9);
+}
+
+}  // namespace
+}  // namespace spotsim
