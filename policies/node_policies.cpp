@@ -41,7 +41,7 @@ class DeadlineNodesPolicy final : public NodePolicy {
   NodeRequest decide(const NodeObservation& obs) override {
     const int core = std::min(core_, obs.nodes);
     if (!obs.has_deadline()) return {obs.nodes - core, core, kNever};
-    const Millis slack = obs.time_to_deadline() - obs.remaining_work() - allowance(obs) - margin_;
+    const Millis slack = obs.time_to_deadline() - time_to_finish_on_full_set(obs) - allowance(obs) - margin_;
     if (slack <= 0) safe_ = true;
     if (safe_) {
       const bool restart = obs.min_nodes == obs.nodes;
@@ -57,15 +57,21 @@ class DeadlineNodesPolicy final : public NodePolicy {
   }
 
  private:
-  // What one more interruption costs before the job is back at full speed: a restart pays start-up, restore and
-  // the work since the last checkpoint; an elastic job pays the start-up of the on-demand instances that fill in
-  // and a reconfiguration.
+  // The work left on the full set, with the periodic checkpoint writes it will make there.
+  static Millis time_to_finish_on_full_set(const NodeObservation& obs) {
+    const Millis remaining = obs.remaining_work();
+    const Millis writes = obs.checkpoint_interval == kNever ? 0 : remaining / obs.checkpoint_interval;
+    return remaining + writes * obs.job->checkpoint_write;
+  }
+
+  // What one more interruption costs before the job is back at full speed: a restart pays start-up, restore, the
+  // work since the last checkpoint and one write. An elastic job whose spot instances all go at once (a pool that
+  // empties) falls below min_nodes just the same, so it is allowed that plus the two reconfigurations of the
+  // on-demand instances filling in.
   static Millis allowance(const NodeObservation& obs) {
-    if (obs.min_nodes == obs.nodes) {
-      const Millis unsaved = obs.checkpoint_interval == kNever ? obs.progress - obs.committed : obs.checkpoint_interval;
-      return obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
-    }
-    return obs.job->startup + 2 * obs.reconfiguration;
+    const Millis unsaved = obs.checkpoint_interval == kNever ? obs.progress - obs.committed : obs.checkpoint_interval;
+    const Millis restart = obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
+    return obs.min_nodes == obs.nodes ? restart : restart + 2 * obs.reconfiguration;
   }
 
   int core_;

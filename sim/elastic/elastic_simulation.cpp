@@ -78,6 +78,7 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   policy_.reset();
   checkpoint_.reset();
   can_checkpoint_ = checkpoint_.can_checkpoint() && !checkpoint_.continuous();
+  on_demand_interval_ = kNever;
 
   const SpotMarket& market = scenario_.market();
   const TraceStart& start = scenario_.trace_start();
@@ -87,6 +88,7 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   now_ = settled_at_ = phase_entered_ = job_start_;
   phase_ = JobPhase::kIdle;
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
+  on_demand_interval_ = probe_on_demand_interval();
   decide();
   while (!finished_) {
     Event event;
@@ -210,7 +212,7 @@ NodeObservation ElasticSimulation::observe() const {
   obs.preemptions = result_.preemptions;
   obs.interruption = scenario_.job().startup + scenario_.job().restore;
   obs.reconfiguration = reconfigure_;
-  obs.checkpoint_interval = can_checkpoint_ && interval_known_ ? interval_ : kNever;
+  obs.checkpoint_interval = on_demand_interval_;
   obs.spot_price_per_hour = zone_.spot.price_per_hour.at(now_);
   obs.on_demand_price_per_hour = zone_.on_demand_price_per_hour;
   obs.rate = rate_;
@@ -503,8 +505,25 @@ void ElasticSimulation::restore_or_compute() {
   }
 }
 
+// The interval the checkpoint policy uses on on-demand instances, for the deadline arithmetic of policies: asked
+// once per replication on a hypothetical on-demand training set, then the policy is reset so the probe leaves no
+// trace (as the single-instance engine does).
+Millis ElasticSimulation::probe_on_demand_interval() {
+  if (!can_checkpoint_) return kNever;
+  const Millis interval = checkpoint_interval_for(Purchase::kOnDemand);
+  interval_known_ = false;
+  checkpoint_.reset();
+  return interval == kNever ? kNever : std::max<Millis>(interval, 1);
+}
+
 Millis ElasticSimulation::checkpoint_interval() {
   if (interval_known_ && !checkpoint_.varies_within_instance()) return interval_;
+  interval_ = checkpoint_interval_for(training_spot_ > 0 ? Purchase::kSpot : Purchase::kOnDemand);
+  interval_known_ = true;
+  return interval_;
+}
+
+Millis ElasticSimulation::checkpoint_interval_for(Purchase purchase) {
   scenario_.view_zones(now_, 0, zone_views_);
   Observation obs;
   obs.now = now_;
@@ -512,16 +531,14 @@ Millis ElasticSimulation::checkpoint_interval() {
   obs.progress = progress_;
   obs.committed = committed_;
   obs.phase = Phase::kComputing;
-  obs.purchase = training_spot_ > 0 ? Purchase::kSpot : Purchase::kOnDemand;
+  obs.purchase = purchase;
   obs.zone = 0;
   obs.data_zone = 0;
   obs.preemptions = result_.preemptions;
   obs.can_checkpoint = can_checkpoint_;
   obs.job = &scenario_.job();
   obs.zones = zone_views_;
-  interval_ = checkpoint_.next_interval(obs);
-  interval_known_ = true;
-  return interval_;
+  return checkpoint_.next_interval(obs);
 }
 
 void ElasticSimulation::begin_compute() {

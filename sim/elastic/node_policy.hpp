@@ -28,7 +28,7 @@ struct NodeObservation {
   int preemptions = 0;   // events that took spot instances from the job
   Millis interruption = 0;  // a stop's cost: start-up + restore (what a restart pays before training again)
   Millis reconfiguration = 0;  // one reconfiguration's pause
-  Millis checkpoint_interval = kNever;  // the checkpoint policy's interval (compute between writes)
+  Millis checkpoint_interval = kNever;  // the checkpoint policy's interval on on-demand (compute between writes)
   double spot_price_per_hour = 0.0;     // per instance, now
   double on_demand_price_per_hour = 0.0;
   std::span<const double> rate;  // rate[k]: throughput of k instances relative to all `nodes`

@@ -35,7 +35,6 @@ void expect_same_runs(const std::vector<RunResult>& elastic, const std::vector<R
     ASSERT_EQ(e.completed, r.completed);
     ASSERT_EQ(e.completion_hours, r.completion_hours);
     ASSERT_EQ(e.preemptions, r.preemptions);
-    ASSERT_EQ(e.nodes_lost, r.nodes_lost);
     ASSERT_EQ(e.checkpoints, r.checkpoints);
     ASSERT_EQ(e.spot_starts, r.spot_starts);
     ASSERT_EQ(e.on_demand_starts, r.on_demand_starts);
