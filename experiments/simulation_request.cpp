@@ -25,6 +25,7 @@ nlohmann::json job_to_json(const JobSpec& job) {
                       {"startup_s", to_seconds(job.startup)},
                       {"give_up_after_hours", to_hours(job.effective_give_up())}};
   j["deadline_hours"] = job.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(job.deadline));
+  if (job.gpus > 0) j["gpus"] = job.gpus;  // `nodes` is then the instance count they took on this trace
   return j;
 }
 
@@ -60,7 +61,7 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
   const PolicyRegistry registry = builtin_policy_registry();
   PolicyFactories factories{registry.selection_factory(request.policy),
                             registry.checkpoint_factory(request.checkpoint)};
-  JobSpec job = request.job;
+  JobSpec job = resolve_job_instances(request.job, market, "job on " + trace_path);
   std::string job_gpu;
   if (request.gpu_step_times) {
     job_gpu = single_gpu_of(market, trace_path, request.gpu_step_times->file);
@@ -81,7 +82,7 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
       {"trace", {{"path", trace_path}, {"name", market.name}, {"zones", market.zones.size()}}},
       {"policy", request.policy},
       {"checkpoint", request.checkpoint},
-      {"job", job_to_json(job)},
+      {"job", job_to_json(scenario.job())},
       {"seed", request.seed},
       {"replications", request.replications},
       {"trace_start", request.trace_start.random ? nlohmann::json("random")
