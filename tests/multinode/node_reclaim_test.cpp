@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "sim/market/node_reclaim.hpp"
@@ -67,7 +68,11 @@ INSTANTIATE_TEST_SUITE_P(Pools, HypergeometricLaw,
                                            Case{32, 28, 8},    // several removed, fewer than held
                                            Case{30, 10, 8},    // more removed than held (draws over the held)
                                            Case{12, 5, 8},     // the pool falls below held: at least 3 lost
-                                           Case{100, 99, 1}));  // a single node in a large pool
+                                           Case{100, 99, 1}),  // a single node in a large pool
+                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                           return "pool" + std::to_string(param_info.param.pool_before) + "to" + std::to_string(param_info.param.pool_after) +
+                                  "held" + std::to_string(param_info.param.held);
+                         });
 
 TEST(NodeReclaim, ProbabilityOfAReclaimIsOneMinusTheHypergeometricZero) {
   for (const Case c : {Case{32, 31, 8}, Case{32, 28, 8}, Case{30, 10, 8}, Case{12, 5, 8}, Case{100, 99, 1}, Case{16, 13, 16}}) {
