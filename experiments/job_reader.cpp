@@ -42,7 +42,7 @@ Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu) {
 
 const std::vector<std::string>& job_file_fields() {
   static const std::vector<std::string> fields = {
-      "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",
+      "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",     "gpus",
       "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "same_continent_gbps", "cross_continent_gbps",
       "startup_s", "deadline_hours", "give_up_after_hours", "notes", "min_nodes", "step_time_s_by_nodes",
       "reconfigure_s", "network_gbps"};
@@ -71,7 +71,15 @@ void apply_job_json(const nlohmann::json& document, const std::string& file, Job
     if (steps * step_time > kMaxHours * 3600.0) f.fail("steps", "steps x step_time_s of at most 100 years");
     job.work = millis_from_seconds(steps * step_time);
   }
-  if (f.has("nodes")) job.nodes = static_cast<int>(f.integer("nodes", 1, 100000));
+  // A file states the job's size in instances, in GPUs, or both (then they must agree on the trace: Scenario checks).
+  // What it states replaces the size the job had (a sweep's base job, the defaults).
+  if (f.has("gpus")) {
+    job.gpus = static_cast<int>(f.integer("gpus", 1, kMaxJobGpus));
+    job.nodes = f.has("nodes") ? static_cast<int>(f.integer("nodes", 1, 100000)) : 0;
+  } else if (f.has("nodes")) {
+    job.nodes = static_cast<int>(f.integer("nodes", 1, 100000));
+    job.gpus = 0;
+  }
   // Multi-node jobs that train on fewer instances (docs/elastic.md).
   if (f.has("min_nodes")) job.elastic.min_nodes = static_cast<int>(f.integer("min_nodes", 1, kMaxElasticNodes));
   if (f.has("step_time_s_by_nodes")) {

@@ -33,6 +33,7 @@ nlohmann::json job_to_json(const JobSpec& job) {
     j["reconfiguration_s"] = to_seconds(reconfiguration_time(job));
     j["relative_throughput"] = relative_throughput(job);
   }
+  if (job.gpus > 0) j["gpus"] = job.gpus;  // `nodes` is then the instance count they took on this trace
   return j;
 }
 
@@ -73,7 +74,7 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
     factories.selection = registry.selection_factory(request.policy);
   }
   factories.checkpoint = registry.checkpoint_factory(request.checkpoint);
-  JobSpec job = request.job;
+  JobSpec job = resolve_job_instances(request.job, market, "job on " + trace_path);
   std::string job_gpu;
   if (request.gpu_step_times) {
     job_gpu = single_gpu_of(market, trace_path, request.gpu_step_times->file);
@@ -94,7 +95,7 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
       {"trace", {{"path", trace_path}, {"name", market.name}, {"zones", market.zones.size()}}},
       {"policy", request.policy},
       {"checkpoint", request.checkpoint},
-      {"job", job_to_json(job)},
+      {"job", job_to_json(scenario.job())},
       {"seed", request.seed},
       {"replications", request.replications},
       {"trace_start", request.trace_start.random ? nlohmann::json("random")

@@ -1,6 +1,8 @@
 #include "sim/job.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <cstdint>
 
 #include "sim/errors.hpp"
 
@@ -17,7 +19,10 @@ void validate_job(const JobSpec& job, const std::string& where) {
   };
   if (job.work <= 0) fail("work", "a positive amount of compute (e.g. work_hours > 0)");
   if (job.work > 100LL * 365 * kMillisPerDay) fail("work", "at most 100 years of compute");
-  if (job.nodes < 1 || job.nodes > 100000) fail("nodes", "an integer between 1 and 100000");
+  if (job.gpus < 0 || job.gpus > kMaxJobGpus) fail("gpus", "an integer between 1 and 1000000");
+  if (job.gpus > 0 ? (job.nodes < 0 || job.nodes > 100000) : (job.nodes < 1 || job.nodes > 100000)) {
+    fail("nodes", "an integer between 1 and 100000");
+  }
   if (job.checkpoint_write < 0) fail("checkpoint_write", "a duration >= 0");
   if (job.restore < 0) fail("restore", "a duration >= 0");
   if (job.startup < 0) fail("startup", "a duration >= 0");
@@ -27,6 +32,36 @@ void validate_job(const JobSpec& job, const std::string& where) {
   if (job.deadline != kNever && job.deadline <= 0) fail("deadline", "a positive duration");
   if (job.give_up_after != kNever && job.give_up_after <= 0) fail("give_up_after", "a positive duration");
   validate_elastic(job, where);
+}
+
+JobSpec resolve_job_instances(const JobSpec& job, const SpotMarket& market, const std::string& where) {
+  if (job.gpus <= 0) return job;
+  assert(!market.zones.empty());
+  const Zone& first = market.zones.front();
+  for (const Zone& zone : market.zones) {
+    if (zone.gpus_per_instance != first.gpus_per_instance) {
+      throw InputError(where + ": field 'gpus': trace '" + market.name + "' mixes instance shapes (zone '" + first.name +
+                       "': " + std::to_string(first.gpus_per_instance) + " GPUs per instance, zone '" + zone.name + "': " +
+                       std::to_string(zone.gpus_per_instance) + "); expected one gpus_per_instance for a job given in "
+                       "GPUs (select zones of one shape with --zones, or give nodes instead)");
+    }
+  }
+  const std::int64_t per_instance = std::max(1, first.gpus_per_instance);
+  const std::int64_t instances = (job.gpus + per_instance - 1) / per_instance;
+  if (job.nodes != 0 && job.nodes != instances) {
+    throw InputError(where + ": fields 'gpus' and 'nodes': expected nodes = ceil(gpus / gpus_per_instance) = " +
+                     std::to_string(instances) + " on trace '" + market.name + "' (" + std::to_string(job.gpus) +
+                     " GPUs, " + std::to_string(per_instance) + " per instance), got nodes " + std::to_string(job.nodes) +
+                     " (give one of the two)");
+  }
+  if (instances > 100000) {
+    throw InputError(where + ": field 'gpus': " + std::to_string(job.gpus) + " GPUs need " + std::to_string(instances) +
+                     " instances on trace '" + market.name + "'; expected at most 100000");
+  }
+  JobSpec resolved = job;
+  resolved.nodes = static_cast<int>(instances);
+  validate_elastic(resolved, where);  // min_nodes and step_time_s_by_nodes against the instance count
+  return resolved;
 }
 
 }  // namespace spotsim

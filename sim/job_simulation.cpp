@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/billing.hpp"
+#include "sim/market/node_reclaim.hpp"
 
 namespace spotsim {
 
@@ -319,8 +320,8 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   }
 }
 
-// The earliest of: the first node's lifetime running out, spot availability dropping below what the job holds,
-// and a recorded preemption.
+// The earliest of: the first node's lifetime running out, the recorded pool of spot instances shrinking by one of
+// the job's, and a recorded preemption.
 Millis JobSimulation::draw_preemption_time(int zone) {
   const SpotOffer& spot = scenario_.market().zones[static_cast<std::size_t>(zone)].spot;
   const int nodes = scenario_.job().nodes;
@@ -336,7 +337,10 @@ Millis JobSimulation::draw_preemption_time(int zone) {
     if (std::isfinite(shortest)) at = now_ + static_cast<Millis>(std::ceil(shortest * kMillisPerHour));
   }
   if (spot.available) {
-    at = std::min(at, spot.available->next_time_where(now_, [nodes](double v) { return v < nodes; }));
+    // The job holds `nodes` of the pool's instances and loses one of its own whenever the pool shrinks by one of
+    // them (drawn uniformly, sim/market/node_reclaim.hpp), not only when the pool falls below `nodes`; restart mode:
+    // losing any node stops the whole job.
+    at = std::min(at, next_reclaim(*spot.available, now_, nodes, seed_, replication_).at);
   }
   if (!spot.preemption_times.empty()) {
     const Millis period = spot.preemption_period;

@@ -16,6 +16,7 @@ enum class StreamPurpose : std::uint32_t {
   kTraceWindow = 2,   // where in a recorded trace a replication starts
   kPolicy = 3,        // randomised policies, entity = policy-defined
   kGenerator = 4,     // synthetic trace generation
+  kNodeReclaim = 5,   // which instances a shrinking pool removes, entity = time of the drop (sim/market/node_reclaim.hpp)
   kNodeChoice = 6,    // which of a multi-node job's instances a pool reclaim takes (sim/elastic), entity = key
 };
 

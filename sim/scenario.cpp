@@ -40,6 +40,7 @@ void Scenario::view_zones(Millis t, int data_zone, std::vector<ZoneView>& views)
 Scenario::Scenario(const SpotMarket& market, const JobSpec& job, TraceStart start)
     : market_(&market), job_(job), start_(start) {
   if (market.zones.empty()) throw InputError("trace '" + market.name + "': expected at least one zone");
+  job_ = resolve_job_instances(job, market, "job");  // a job given in GPUs needs this trace's instance count
   validate_job(job_, "job");
   const int nodes = job_.nodes;
   for (const Zone& zone : market.zones) {

@@ -76,6 +76,8 @@ po::options_description simulate_options() {
       ("steps", po::value<double>(), "training steps (with --step-time, instead of --work)")
       ("step-time", po::value<std::string>(), "time per training step, e.g. 350ms")
       ("nodes", po::value<std::string>(), "instances the job needs at once (1 to 100000); any preemption interrupts all [default 1]")
+      ("gpus", po::value<std::string>(), "GPUs the job needs at once (1 to 1000000), instead of --nodes: it takes "
+                                         "ceil(gpus / gpus_per_instance) instances of the trace (one shape per trace)")
       ("min-nodes", po::value<std::string>(),
        "train on any k >= this many of --nodes (the elastic engine, docs/elastic.md; = --nodes: restart mode) with a "
        "multi-node --policy [default: the single-instance engine, all nodes needed]")
@@ -141,6 +143,13 @@ SimulationRequest request_from(const po::variables_map& vm) {
     // Step times are often fractional milliseconds: keep them exact until the product is rounded.
     const double step_ms = parse_duration_ms(vm["step-time"].as<std::string>(), "--step-time");
     request.job.work = checked_millis(steps * step_ms, "--steps x --step-time");
+  }
+  // The command line's size replaces the job file's; --nodes with --gpus must agree on the trace (Scenario checks).
+  if (vm.count("gpus")) {
+    request.job.gpus = int_count_option(vm, "gpus", 1, kMaxJobGpus);
+    request.job.nodes = 0;
+  } else if (vm.count("nodes")) {
+    request.job.gpus = 0;
   }
   if (vm.count("nodes")) request.job.nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));
   if (vm.count("min-nodes")) request.job.elastic.min_nodes = int_count_option(vm, "min-nodes", 1, kMaxElasticNodes);

@@ -4,6 +4,7 @@
 #include "sim/errors.hpp"
 #include "tools/command_line.hpp"
 #include "tools/trace_subcommands.hpp"
+#include "traces/importers/cloud_geography.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
 
@@ -25,7 +26,10 @@ po::options_description convert_options() {
       ("source", po::value<std::string>(), "provenance: where the data comes from (paper, repository, command)")
       ("date", po::value<std::string>(), "provenance: when the data was recorded or retrieved")
       ("license", po::value<std::string>(), "provenance: the data's licence")
-      ("notes", po::value<std::string>(), "provenance: anything else a user should know");
+      ("notes", po::value<std::string>(), "provenance: anything else a user should know")
+      ("geography", po::value<std::string>(),
+       "aws | gcp: place each zone in its region and continent from its name (us-east-1a -> us-east-1) and price "
+       "moves between regions with the shipped egress table: writes a v2 trace");
   po::options_description all;
   all.add(general).add(input_options()).add(offer_options()).add(meta);
   return all;
@@ -71,6 +75,7 @@ int convert(int argc, const char* const* argv, const std::string& program) {
   if (!imported.records_spot_prices && !vm.count("spot-price")) {
     throw InputError("--spot-price: required when converting " + imported.format + " data (it records no spot price)");
   }
+  if (vm.count("geography")) place_zones_by_name(market, vm["geography"].as<std::string>(), "--geography");
   if (vm.count("name")) market.name = vm["name"].as<std::string>();
   if (vm.count("description")) market.description = vm["description"].as<std::string>();
   if (vm.count("source")) market.provenance.source = vm["source"].as<std::string>();

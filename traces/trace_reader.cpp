@@ -67,6 +67,15 @@ StepSeries parse_series(const JsonFields& f, const std::string& values_key, doub
   f.reject_unknown({"step_s", "times_s", values_key});
   const auto values = f.numbers(values_key, 0.0, max_value);
   if (values.empty()) f.fail(values_key, "at least one value");
+  if (values_key == "counts") {
+    // Instances are whole: a drop of the pool removes whole instances, one of which may be the job's
+    // (sim/market/node_reclaim.hpp).
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (values[i] != std::floor(values[i])) {
+        f.fail_value(values_key + "[" + std::to_string(i) + "]", "a whole number of instances", values[i]);
+      }
+    }
+  }
   std::vector<Millis> times;
   if (f.has("step_s")) {
     if (f.has("times_s")) f.fail("times_s", "either step_s or times_s, not both");

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/errors.hpp"
+#include "sim/job.hpp"
 #include "sim/random_streams.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
@@ -61,7 +62,8 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
     }
     TraceInfo info{spec.traces[i], market.name, trace_seed(spec.seed, market.name), hex64(fnv1a64(file_bytes(path))), {}};
     for (const JobVariant& variant : spec.jobs) {
-      const Millis mtbf = market.zones.empty() ? kNever : spot_mean_time_between_preemptions(market.zones.front(), variant.job.nodes);
+      const int nodes = market.zones.empty() ? 1 : resolve_job_instances(variant.job, market, spec_file).nodes;
+      const Millis mtbf = market.zones.empty() ? kNever : spot_mean_time_between_preemptions(market.zones.front(), nodes);
       info.spot_mtbf_hours.push_back(mtbf >= kNever ? -1.0 : to_hours(mtbf));
     }
     loaded.info.push_back(std::move(info));

@@ -1,38 +1,106 @@
 #include "sim/market/node_reclaim.hpp"
 
+#include <algorithm>
+#include <cassert>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+
 #include "sim/random_streams.hpp"
 
 namespace spotsim {
 
+namespace {
+
+// A counter-based uniform on [0, 1): no engine state, so the draw for one (drop, index) never depends on how many
+// draws were taken before it, by this job or any other.
+double keyed_uniform(std::uint64_t drop_key, std::uint64_t index) {
+  return static_cast<double>(splitmix64(drop_key ^ splitmix64(index)) >> 11) * 0x1.0p-53;
+}
+
+// Whole instances in a count (the trace reader accepts only whole counts; floor keeps "count >= nodes" intact for
+// any other in-memory series).
+int count_of(double value) {
+  if (!(value > 0.0)) return 0;
+  return value >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(std::floor(value));
+}
+
+}  // namespace
+
 int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held) {
-  int lost = 0;
-  for (int j = 0; j < pool_before - pool_after && held > 0; ++j) {
-    const std::uint64_t key = splitmix64(static_cast<std::uint64_t>(at)) + static_cast<std::uint64_t>(j);
-    const double u = static_cast<double>(stream_seed(seed, replication, StreamPurpose::kSpotLifetime, key) >> 11) * 0x1.0p-53;
-    if (u * (pool_before - j) < held) {
-      ++lost;
-      --held;
+  assert(held >= 0 && held <= pool_before && pool_after >= 0);
+  const std::int64_t removed = std::max(0, pool_before - pool_after);
+  if (held == 0 || removed == 0) return 0;
+  const std::uint64_t drop_key =
+      stream_seed(seed, replication, StreamPurpose::kNodeReclaim, static_cast<std::uint64_t>(at));
+  std::int64_t lost = 0;
+  if (removed <= held) {
+    // Remove one instance after another; the k-th is one of the job's with probability held left / pool left.
+    for (std::int64_t k = 0; k < removed; ++k) {
+      const std::int64_t pool_left = pool_before - k, held_left = held - lost;
+      if (held_left == 0) break;
+      if (held_left == pool_left) return static_cast<int>(lost + (removed - k));  // only the job's are left
+      if (keyed_uniform(drop_key, static_cast<std::uint64_t>(k)) * static_cast<double>(pool_left) < static_cast<double>(held_left)) ++lost;
+    }
+  } else {
+    // Fewer held than removed: ask of each held instance whether it is among the removed (the same law).
+    for (std::int64_t j = 0; j < held; ++j) {
+      const std::int64_t pool_left = pool_before - j, removed_left = removed - lost;
+      if (removed_left == 0) break;
+      if (removed_left == pool_left) return static_cast<int>(lost + (held - j));  // every one left goes
+      if (keyed_uniform(drop_key, static_cast<std::uint64_t>(j)) * static_cast<double>(pool_left) < static_cast<double>(removed_left)) ++lost;
     }
   }
-  return lost;
+  return static_cast<int>(lost);
+}
+
+double reclaim_probability(int pool_before, int pool_after, int held) {
+  const std::int64_t removed = std::max(0, pool_before - pool_after);
+  if (held <= 0 || removed == 0) return 0.0;
+  // C(n - k, r) / C(n, r) = prod_{i < k} (n - r - i) / (n - i): min(k, r) factors by the symmetry of k and r.
+  const std::int64_t n = std::max(pool_before, held), k = std::min<std::int64_t>(held, removed);
+  const std::int64_t r = std::max<std::int64_t>(held, removed);
+  double none = 1.0;
+  for (std::int64_t i = 0; i < k && none > 1e-300; ++i) {
+    if (n - r - i <= 0) return 1.0;
+    none *= static_cast<double>(n - r - i) / static_cast<double>(n - i);
+  }
+  return 1.0 - none;
 }
 
 Reclaim next_reclaim(const StepSeries& available, Millis from, int held, std::uint64_t seed, std::uint64_t replication) {
-  if (held <= 0 || available.times().size() <= 1) return {};
-  Millis t = from;
-  double before = available.at(t);
-  for (int guard = 0; guard < 1000000; ++guard) {
-    const Millis next = available.next_time_where(t, [](double) { return true; });
-    if (next == kNever) return {};
-    const double after = available.at(next);
-    if (after < before) {
-      const int lost = instances_reclaimed(seed, replication, next, static_cast<int>(before), static_cast<int>(after), held);
-      if (lost > 0) return {next, lost};
+  const auto& times = available.times();
+  const auto& values = available.values();
+  const std::size_t n = times.size();
+  if (held <= 0 || n < 2) return {};
+  const bool periodic = available.span() != kNever;
+  const Millis span = available.span();
+  const Millis phase = !periodic ? from : ((from % span) + span) % span;
+  const Millis period_start = from - phase;
+  // The change point in force at `from` (the series starts at 0, so there is one whenever phase >= 0).
+  const auto first_after = std::upper_bound(times.begin(), times.end(), phase);
+  if (first_after == times.begin()) return {};  // before a non-periodic series starts: nothing recorded
+  const std::size_t start = static_cast<std::size_t>(first_after - times.begin()) - 1;
+  std::int64_t drops = 0;
+  std::size_t since_drop = 0;  // a whole period without a drop: the pool never shrinks
+  for (std::size_t k = 1;; ++k) {
+    if (!periodic && start + k >= n) return {};
+    if (since_drop >= n) return {};
+    const std::size_t i = (start + k) % n;
+    const int before = count_of(values[(i + n - 1) % n]);
+    const int after = count_of(values[i]);
+    if (after >= before) {
+      ++since_drop;
+      continue;
     }
-    before = after;
-    t = next;
+    since_drop = 0;
+    if (++drops > kMaxReclaimScan) return {};
+    const Millis wraps = periodic ? static_cast<Millis>((start + k) / n) : 0;
+    const Millis at = period_start + wraps * span + times[i];
+    // A count already below what the job holds means its instances are gone: the pool is at least the job's.
+    const int lost = instances_reclaimed(seed, replication, at, std::max(before, held), after, held);
+    if (lost > 0) return {at, lost};
   }
-  return {};
 }
 
 }  // namespace spotsim

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/market/node_reclaim.hpp"
+
 namespace spotsim {
 
 std::optional<double> MigrationModel::egress_usd_per_gb(const std::string& from, const std::string& to) const {
@@ -29,13 +31,17 @@ Millis spot_mean_time_between_preemptions(const Zone& zone, int nodes) {
     const StepSeries& a = *spot.available;
     const auto enough = [nodes](double v) { return v >= nodes; };
     const double up_hours = to_hours(a.span()) * a.fraction_where(enough);
-    int drops = 0;
+    // Every drop of the pool while the job can hold its nodes reclaims one of them with the probability of
+    // sim/market/node_reclaim.hpp (1 for a drop below `nodes`, so a job holding the whole pool counts those drops).
+    double drops = 0.0;
     const auto& v = a.values();
     for (std::size_t i = 0; i < v.size(); ++i) {
       const double next = v[(i + 1) % v.size()];
-      if (enough(v[i]) && !enough(next)) ++drops;
+      if (enough(v[i]) && next < v[i]) {
+        drops += reclaim_probability(static_cast<int>(std::floor(std::min(v[i], 2e9))), static_cast<int>(std::floor(std::max(next, 0.0))), nodes);
+      }
     }
-    if (drops > 0 && up_hours > 0.0) rate_per_hour += drops / up_hours;
+    if (drops > 0.0 && up_hours > 0.0) rate_per_hour += drops / up_hours;
   }
   if (!spot.preemption_times.empty() && spot.preemption_period != kNever) {
     rate_per_hour += static_cast<double>(spot.preemption_times.size()) / to_hours(spot.preemption_period);

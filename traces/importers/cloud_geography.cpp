@@ -71,4 +71,17 @@ std::vector<EgressPrice> shipped_egress_prices(const std::string& cloud, const s
   return prices;
 }
 
+void place_zones_by_name(SpotMarket& market, const std::string& cloud, const std::string& what) {
+  if (cloud != "aws" && cloud != "gcp") throw InputError(what + ": expected aws or gcp, got '" + cloud + "'");
+  for (Zone& zone : market.zones) {
+    try {
+      zone.region = cloud == "aws" ? aws_region_of_zone(zone.name) : gcp_region_of_zone(zone.name);
+      zone.continent = continent_of_region(zone.region);
+    } catch (const InputError& e) {
+      throw InputError(what + " " + cloud + ": " + e.what());
+    }
+  }
+  market.migration.egress = shipped_egress_prices(cloud, market_regions(market));
+}
+
 }  // namespace spotsim

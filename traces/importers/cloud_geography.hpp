@@ -20,6 +20,11 @@ std::string continent_of_region(const std::string& region);
 // regions); InputError naming the table and the first missing pair.
 std::vector<EgressPrice> shipped_egress_prices(const std::string& cloud, const std::vector<std::string>& regions);
 
+// Places every zone of `market` in its region and continent from the zone's name (`cloud`: "aws" or "gcp") and
+// prices moves between them with the shipped egress table: a v2 trace (spotsim trace convert --geography).
+// InputError naming `what` for another cloud or a zone name whose region is unknown.
+void place_zones_by_name(SpotMarket& market, const std::string& cloud, const std::string& what);
+
 // A table file "from_region,to_region,price_usd_per_gb" (header line first), as read by the above.
 std::vector<EgressPrice> read_egress_table(const std::string& path);
 

@@ -192,6 +192,11 @@ ImportedTrace merge_imported(std::vector<ImportedTrace> parts) {
   }
   out.market.name = names;
   out.market.span = span;
+  // Recordings on one clock keep it (Can't Be Late files of one campaign: every zone ticks every gap_seconds), so
+  // that replications start on a tick and the tick mode works on the merged trace as on each part.
+  Millis tick = parts.front().market.tick;
+  for (const auto& p : parts) tick = p.market.tick == tick ? tick : 0;
+  if (tick > 0 && span != kNever && span % tick == 0) out.market.tick = tick;
   if (spans_differ) {
     out.market.provenance.notes += "Inputs of different lengths were cut to the shortest (" +
                                    std::to_string(to_hours(span)) + " h).";
