@@ -45,7 +45,7 @@ const std::vector<std::string>& job_file_fields() {
       "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",     "gpus",
       "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "same_continent_gbps", "cross_continent_gbps",
       "startup_s", "deadline_hours", "give_up_after_hours", "notes", "min_nodes", "step_time_s_by_nodes",
-      "reconfigure_s", "network_gbps"};
+      "reconfigure_s", "network_gbps", "gpus_per_instance"};
   return fields;
 }
 
@@ -93,6 +93,7 @@ void apply_job_json(const nlohmann::json& document, const std::string& file, Job
   }
   if (f.has("reconfigure_s")) job.elastic.reconfigure = millis_from_seconds(f.number("reconfigure_s", 0.0, 7 * 86400.0));
   if (f.has("network_gbps")) job.elastic.network_gbps = f.number("network_gbps", 1e-3, 1e6);
+  if (f.has("gpus_per_instance")) job.elastic.gpus_per_instance = static_cast<int>(f.integer("gpus_per_instance", 1, 64));
   if (f.has("checkpoint_write_s")) job.checkpoint_write = millis_from_seconds(f.number("checkpoint_write_s", 0.0, 1e6));
   if (f.has("restore_s")) job.restore = millis_from_seconds(f.number("restore_s", 0.0, 1e6));
   if (f.has("startup_s")) job.startup = millis_from_seconds(f.number("startup_s", 0.0, 1e6));

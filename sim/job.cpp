@@ -35,6 +35,16 @@ void validate_job(const JobSpec& job, const std::string& where) {
 }
 
 JobSpec resolve_job_instances(const JobSpec& job, const SpotMarket& market, const std::string& where) {
+  if (job.elastic.gpus_per_instance > 0) {
+    for (const Zone& zone : market.zones) {
+      if (zone.gpus_per_instance != job.elastic.gpus_per_instance) {
+        throw InputError(where + ": field 'gpus_per_instance': the job's step times are for instances of " +
+                         std::to_string(job.elastic.gpus_per_instance) + " GPUs, zone '" + zone.name + "' of trace '" +
+                         market.name + "' has " + std::to_string(zone.gpus_per_instance) +
+                         " (rerun spotsim steptime --instance with the trace's instance type)");
+      }
+    }
+  }
   if (job.gpus <= 0) return job;
   assert(!market.zones.empty());
   const Zone& first = market.zones.front();

@@ -25,6 +25,9 @@ struct ElasticSpec {
   // the instance network at `network_gbps`.
   Millis reconfigure = 30 * kMillisPerSecond;
   double network_gbps = 10.0;
+  // The instance shape step_time_s_by_nodes was computed for (`spotsim steptime --instance`); 0 = not stated. A
+  // trace whose zones hold another number of GPUs per instance is refused.
+  int gpus_per_instance = 0;
 
   bool active() const { return min_nodes > 0; }
 };
