@@ -1,5 +1,6 @@
 // `spotsim steptime`: per-step statistics of a PyTorch profiler trace, predicted step time on other GPUs,
 // checkpoint cost, and a job description for `spotsim simulate --job` (docs/step-time.md).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -219,7 +220,16 @@ int run(const po::variables_map& vm) {
   if (!targets.empty() || vm.count("job-out")) {
     const GpuSpec& measured = measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
     std::vector<StepPrediction> predictions;
-    predictions.push_back(predict_step(trace, profile, measured, measured, options));
+    // The measured GPU is predicted under --precision too, unless it lacks that precision (a V100 trace predicted
+    // for TF32 on an A100): then only the targets are.
+    const bool measured_is_target = std::find(targets.begin(), targets.end(), &measured) != targets.end();
+    if (!options.precision || measured.supports(matrix_precision(*options.precision)) || targets.empty() ||
+        measured_is_target) {
+      predictions.push_back(predict_step(trace, profile, measured, measured, options));
+    } else {
+      std::cerr << "note: " << measured.name << " has no " << to_string(matrix_precision(*options.precision))
+                << " tensor cores: not predicted for --precision " << to_string(*options.precision) << "\n";
+    }
     for (const GpuSpec* target : targets) {
       if (target != &measured) predictions.push_back(predict_step(trace, profile, measured, *target, options));
     }

@@ -84,8 +84,8 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
   if (!predictions.empty() && (predictions.front().precision || predictions.front().batch_scale != 1.0)) {
     const StepPrediction& p = predictions.front();
     out << "predicted for " << (p.precision ? to_string(*p.precision) : std::string("the recorded precision"))
-        << " at " << format_fixed(p.batch_scale, 3) << "x the traced batch (docs/step-time.md#precision); the "
-        << "first row is the measured GPU under these settings\n";
+        << " at " << format_fixed(p.batch_scale, 3) << "x the traced batch (docs/step-time.md#precision), the "
+        << "measured GPU's row included\n";
   }
   double by_op_model = 0.0;
   for (const auto& p : predictions) by_op_model = std::max(by_op_model, p.measured_by_op_model_us);
