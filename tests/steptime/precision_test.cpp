@@ -237,7 +237,9 @@ TEST(PublishedThroughput, NoWorseThanDocumented) {
   EXPECT_LE(v.mean_absolute_error, 0.155) << format_published_throughput(v);
   EXPECT_LE(v.max_absolute_error, 0.27) << format_published_throughput(v);
   for (const PublishedThroughputRow& r : v.rows) {
-    if (r.precision != TrainingPrecision::AmpFp16) EXPECT_LE(std::abs(r.error), 0.08) << r.gpu_label << " " << r.precision_label;
+    if (r.precision != TrainingPrecision::AmpFp16) {
+      EXPECT_LE(std::abs(r.error), 0.08) << r.gpu_label << " " << r.precision_label;
+    }
   }
 }
 
