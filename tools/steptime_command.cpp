@@ -58,6 +58,12 @@ po::options_description steptime_options() {
       ("precision", po::value<std::string>(),
        "how the targets train: fp32 (CUDA cores, TF32 off), tf32, amp-fp16 or amp-bf16 (autocast); matrix kernels "
        "move to that precision's tensor cores and activations to its width [default: as recorded, with --tf32]")
+      ("layout", po::value<std::string>()->default_value("as-recorded"),
+       "memory layout of the target run: as-recorded or channels-last (torch.channels_last: cuDNN's NCHW<->NHWC "
+       "transform kernels of the trace are dropped)")
+      ("fuse-norm-activation", po::bool_switch(),
+       "the target run fuses ReLU/add into the adjacent batch norm (cuDNN BN+add+activation): those kernels "
+       "go, the batch norm reads one extra tensor")
       ("batch", po::value<double>(), "per-GPU batch of the traced run (with --target-batch)")
       ("target-batch", po::value<double>(), "per-GPU batch to predict for (needs --batch; default: the trace's)")
       ("host-scaling", po::value<std::string>()->default_value("fixed"),
@@ -130,6 +136,8 @@ double batch_option(const po::variables_map& vm, const char* name) {
 void add_precision_options(const po::variables_map& vm, PredictionOptions& options) {
   if (vm.count("precision")) options.precision = parse_training_precision(vm["precision"].as<std::string>(), "--precision");
   options.host_scaling = parse_host_scaling(vm["host-scaling"].as<std::string>(), "--host-scaling");
+  options.recipe.layout = parse_memory_layout(vm["layout"].as<std::string>(), "--layout");
+  options.recipe.fuse_norm_activation = vm["fuse-norm-activation"].as<bool>();
   if (vm.count("target-batch") && !vm.count("batch")) throw InputError("--target-batch needs --batch (the trace's per-GPU batch)");
   if (vm.count("batch")) {
     const double batch = batch_option(vm, "batch");

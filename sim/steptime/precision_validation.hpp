@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/steptime/execution_recipe.hpp"
 #include "sim/steptime/precision_model.hpp"
 
 namespace spotsim {
@@ -15,6 +16,7 @@ struct PublishedThroughputRow {
   std::string gpu;        // spec-table name
   std::string precision_label;  // FP32, TF32, AMP
   TrainingPrecision precision = TrainingPrecision::Fp32;
+  MemoryLayout layout = MemoryLayout::AsRecorded;  // channels-last for AMP rows (the published runs' setting)
   double batch = 0.0;
   double published_samples_per_s = 0.0;
   double predicted_step_us = 0.0;

@@ -27,6 +27,15 @@ double matrix_rate(const GpuSpec& gpu, Precision p) {
   return gpu.peak(p) * gpu.achieved.matrix[static_cast<std::size_t>(p)];
 }
 
+// A convolution on FP16 tensor cores of a GPU where DeepBench measured ResNet-50's convolutions in both
+// precisions runs at the FP32 rate x that measured speed-up (gpu_spec_table.hpp); elsewhere at the matrix rate.
+double convolution_aware_matrix_rate(const GpuSpec& gpu, Precision p, KernelFamily family) {
+  if (family == KernelFamily::Convolution && p == Precision::FP16 && gpu.achieved.convolution_fp16_speedup > 0.0) {
+    return matrix_rate(gpu, Precision::FP32) * gpu.achieved.convolution_fp16_speedup;
+  }
+  return matrix_rate(gpu, p);
+}
+
 double memory_rate(const GpuSpec& gpu, KernelFamily family) {
   return gpu.memory_bandwidth_gbps * memory_fraction(gpu, family);
 }
@@ -131,7 +140,8 @@ double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, con
     case KernelClass::Matrix: {
       const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
       const Precision to = matrix_target_precision(a, from, target, options);
-      rate_ratio = matrix_rate(measured, from) / matrix_rate(target, to);
+      rate_ratio = convolution_aware_matrix_rate(measured, from, a.kind.family) /
+                   convolution_aware_matrix_rate(target, to, a.kind.family);
       break;
     }
     case KernelClass::MemoryBound:
@@ -172,6 +182,12 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
     for (const StepStats* step : steady) all.insert(all.end(), step->activities.begin(), step->activities.end());
     activation_ratio = activation_bytes(*options.precision) / activation_bytes(recorded_precision(trace, all));
   }
+  // Kernels the target run drops or fuses (--layout, --fuse-norm-activation): a time factor per activity.
+  std::vector<double> recipe_factor;
+  if (options.recipe.changes_anything()) {
+    recipe_factor.assign(trace.activities.size(), 1.0);
+    for (const StepStats* step : steady) apply_execution_recipe(trace, step->activities, options.recipe, recipe_factor);
+  }
   // On the GPU it was measured on, a kernel takes what it took: no model, not even the op-level blend.
   const bool same_gpu = measured.name == target.name;
   const std::vector<double> op_factor =
@@ -185,6 +201,7 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
       double predicted = by_op ? a.duration_us * op_factor[static_cast<std::size_t>(a.op)]
                                : predict_kernel_time_us(a, measured, target, options);
       if (activation_ratio != 1.0 && moves_activations(a, trace.name_of(a))) predicted *= activation_ratio;
+      if (!recipe_factor.empty()) predicted *= recipe_factor[i];
       // Per-sample work: linear in the batch. A wave-filling correction (a partial wave of a small grid fills
       // at a larger batch) was tried and rejected: it made V100 FP32 at batch 112 23% faster per image than
       // at 32, where NVIDIA's figures show 9% (docs/step-time.md#precision).

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/steptime/execution_recipe.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
 #include "sim/steptime/host_time.hpp"
 #include "sim/steptime/kineto_trace.hpp"
@@ -41,6 +42,8 @@ struct PredictionOptions {
   // linearly by it; the host gap scales by it only under PerSample.
   double batch_scale = 1.0;
   HostScaling host_scaling = HostScaling::Fixed;
+  // --layout / --fuse-norm-activation (execution_recipe.hpp): kernels the target run drops or fuses.
+  ExecutionRecipe recipe;
 };
 
 // Precision a matrix kernel measured in `measured` runs in on `target`.

@@ -111,15 +111,15 @@ TEST(PrecisionModel, AmpStepFollowsTheEquations) {
   PredictionOptions amp;
   amp.precision = TrainingPrecision::AmpFp16;
   const StepPrediction p = predict_step(trace, profile, v100, v100, amp);
-  // Convolution: FP32 CUDA-core rate -> FP16 tensor-core rate; relu and batch norm: half the bytes; optimizer and
-  // softmax: unchanged; host gap: unchanged.
-  const double conv = 100.0 * matrix_rate(v100, Precision::FP32) / matrix_rate(v100, Precision::FP16);
+  // Convolution: FP32 CUDA cores -> FP16 tensor cores at the V100's measured convolution speed-up (DeepBench
+  // ResNet-50 layers); relu and batch norm: half the bytes; optimizer and softmax: unchanged; host gap: unchanged.
+  const double conv = 100.0 / v100.achieved.convolution_fp16_speedup;
   const double expected_kernels = conv + 50.0 / 2 + 10.0 / 2 + 10.0 + 10.0;
   EXPECT_NEAR(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Matrix)], conv, 1e-9);
   EXPECT_NEAR(p.predicted_kernel_sum_us, expected_kernels, 1e-9);
   EXPECT_NEAR(p.host_gap_us, 70.0, 1e-9);
   EXPECT_NEAR(p.predicted_step_us, 70.0 + expected_kernels, 1e-9);  // no overlap: busy = kernel sum
-  EXPECT_LT(conv, 100.0 / 3.0);  // V100: ~3.25x on tensor cores at the DeepBench median fractions
+  EXPECT_LT(conv, 100.0 / 4.0);  // V100: 4.07x on tensor cores (3.25x at the DeepBench GEMM median fractions)
 }
 
 TEST(PrecisionModel, Fp32OnTheMeasuredGpuKeepsTheMeasuredStep) {
@@ -228,14 +228,14 @@ PublishedThroughputValidation published_validation() {
                                        kResNet50TraceBatch);
 }
 
-// The error the model reaches today (docs/step-time.md#precision-validation: mean 14.9%, max 26.3%, the AMP
-// rows 21-26% low), with a small margin: a change that makes it worse fails here.
+// The error the model reaches today (docs/step-time.md#precision-validation: mean 11.9%, max 20.9%, the AMP
+// rows 15-21% low with --layout channels-last), with a small margin: a change that makes it worse fails here.
 TEST(PublishedThroughput, NoWorseThanDocumented) {
   if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
   const PublishedThroughputValidation v = published_validation();
   ASSERT_EQ(v.rows.size(), 6u);
-  EXPECT_LE(v.mean_absolute_error, 0.155) << format_published_throughput(v);
-  EXPECT_LE(v.max_absolute_error, 0.27) << format_published_throughput(v);
+  EXPECT_LE(v.mean_absolute_error, 0.125) << format_published_throughput(v);
+  EXPECT_LE(v.max_absolute_error, 0.215) << format_published_throughput(v);
   for (const PublishedThroughputRow& r : v.rows) {
     if (r.precision != TrainingPrecision::AmpFp16) {
       EXPECT_LE(std::abs(r.error), 0.08) << r.gpu_label << " " << r.precision_label;
@@ -243,7 +243,7 @@ TEST(PublishedThroughput, NoWorseThanDocumented) {
   }
 }
 
-// The goal (mean absolute error <= 8%, every row <= 15%). NOT MET: the AMP rows are 21-26% low
+// The goal (mean absolute error <= 8%, every row <= 15%). NOT MET: the AMP rows are 15-21% low
 // (docs/step-time.md#precision-validation). Disabled so the suite stays green; run it with
 // --gtest_also_run_disabled_tests.
 TEST(PublishedThroughput, DISABLED_EveryRowWithinTheGoal) {
