@@ -1,5 +1,6 @@
 // `spotsim steptime`: per-step statistics of a PyTorch profiler trace, predicted step time on other GPUs,
 // checkpoint cost, and a job description for `spotsim simulate --job` (docs/step-time.md).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "sim/errors.hpp"
 #include "sim/steptime/checkpoint_cost.hpp"
 #include "sim/steptime/efficiency_calibration.hpp"
+#include "sim/steptime/host_time.hpp"
 #include "sim/steptime/kineto_trace_reader.hpp"
 #include "sim/steptime/steptime_report.hpp"
 #include "sim/steptime/validation_report.hpp"
@@ -51,6 +53,24 @@ po::options_description steptime_options() {
       ("measured-link-gbps", po::value<double>(), "interconnect bandwidth of the traced run, GB/s (with --target-link-gbps)")
       ("target-link-gbps", po::value<double>(),
        "interconnect bandwidth on the targets, GB/s; communication kernels scale by measured/target (default: kept)");
+  // Precision, batch and host time (docs/step-time.md#precision, #host-time).
+  po::options_description precision("Precision, batch and host time");
+  precision.add_options()
+      ("precision", po::value<std::string>(),
+       "how the targets train: fp32 (CUDA cores, TF32 off), tf32, amp-fp16 or amp-bf16 (autocast); matrix kernels "
+       "move to that precision's tensor cores and activations to its width [default: as recorded, with --tf32]")
+      ("layout", po::value<std::string>()->default_value("as-recorded"),
+       "memory layout of the target run: as-recorded or channels-last (torch.channels_last: cuDNN's NCHW<->NHWC "
+       "transform kernels of the trace are dropped)")
+      ("fuse-norm-activation", po::bool_switch(),
+       "the target run fuses ReLU/add into the adjacent batch norm (cuDNN BN+add+activation): those kernels "
+       "go, the batch norm reads one extra tensor")
+      ("batch", po::value<double>(), "per-GPU batch of the traced run (with --target-batch)")
+      ("target-batch", po::value<double>(), "per-GPU batch to predict for (needs --batch; default: the trace's)")
+      ("host-scaling", po::value<std::string>()->default_value("fixed"),
+       "host gap on the targets: fixed (same time per step) or per-sample (scales with the batch)")
+      ("breakdown-out", po::value<std::string>(),
+       "write the per-step breakdown (compute, communication, host gap) and the predictions as JSON");
   po::options_description checkpoint("Checkpoint cost");
   checkpoint.add_options()
       ("params", po::value<std::string>(), "model parameters, e.g. 25.6M, 1.3B, 7e9")
@@ -69,7 +89,7 @@ po::options_description steptime_options() {
       ("steps", po::value<double>(), "training steps of the job")
       ("job-name", po::value<std::string>(), "name recorded in the job file [default: the trace's file name]");
   po::options_description all;
-  all.add(general).add(predict).add(checkpoint).add(job).add(data_parallel_options());
+  all.add(general).add(predict).add(precision).add(checkpoint).add(job).add(data_parallel_options());
   return all;
 }
 
@@ -108,6 +128,24 @@ Tf32Policy tf32_policy(const std::string& text) {
   throw InputError("--tf32: expected conv, all or off, got '" + text + "'");
 }
 
+double batch_option(const po::variables_map& vm, const char* name) {
+  const double batch = vm[name].as<double>();
+  if (!(batch >= 1.0 && batch <= 1e7)) throw InputError(std::string("--") + name + ": expected a per-GPU batch in [1, 1e7]");
+  return batch;
+}
+
+void add_precision_options(const po::variables_map& vm, PredictionOptions& options) {
+  if (vm.count("precision")) options.precision = parse_training_precision(vm["precision"].as<std::string>(), "--precision");
+  options.host_scaling = parse_host_scaling(vm["host-scaling"].as<std::string>(), "--host-scaling");
+  options.recipe.layout = parse_memory_layout(vm["layout"].as<std::string>(), "--layout");
+  options.recipe.fuse_norm_activation = vm["fuse-norm-activation"].as<bool>();
+  if (vm.count("target-batch") && !vm.count("batch")) throw InputError("--target-batch needs --batch (the trace's per-GPU batch)");
+  if (vm.count("batch")) {
+    const double batch = batch_option(vm, "batch");
+    options.batch_scale = vm.count("target-batch") ? batch_option(vm, "target-batch") / batch : 1.0;
+  }
+}
+
 PredictionOptions prediction_options(const po::variables_map& vm) {
   PredictionOptions options;
   options.tf32 = tf32_policy(vm["tf32"].as<std::string>());
@@ -121,6 +159,7 @@ PredictionOptions prediction_options(const po::variables_map& vm) {
       throw InputError("--measured-link-gbps/--target-link-gbps: expected bandwidths > 0 GB/s");
     }
   }
+  add_precision_options(vm, options);
   return options;
 }
 
@@ -181,19 +220,32 @@ int run(const po::variables_map& vm) {
   const StepProfile profile = build_step_profile(trace);
   const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << format_step_profile(trace, profile, read_seconds);
+  const HostTimeBreakdown breakdown = host_time_breakdown(trace, profile);
+  std::cout << format_host_time(breakdown);
   std::cout.flush();
 
+  std::vector<StepPrediction> breakdown_predictions;
   JobDescription job;
   job.name = vm.count("job-name") ? vm["job-name"].as<std::string>() : file_stem(path);
   std::optional<DataParallelScaling> scaling;
   if (!targets.empty() || vm.count("job-out") || data_parallel) {
     const GpuSpec& measured = measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
     std::vector<StepPrediction> predictions;
-    predictions.push_back(predict_step(trace, profile, measured, measured, options));
+    // The measured GPU is predicted under --precision too, unless it lacks that precision (a V100 trace predicted
+    // for TF32 on an A100): then only the targets are.
+    const bool measured_is_target = std::find(targets.begin(), targets.end(), &measured) != targets.end();
+    if (!options.precision || measured.supports(matrix_precision(*options.precision)) || targets.empty() ||
+        measured_is_target) {
+      predictions.push_back(predict_step(trace, profile, measured, measured, options));
+    } else {
+      std::cerr << "note: " << measured.name << " has no " << to_string(matrix_precision(*options.precision))
+                << " tensor cores: not predicted for --precision " << to_string(*options.precision) << "\n";
+    }
     for (const GpuSpec* target : targets) {
       if (target != &measured) predictions.push_back(predict_step(trace, profile, measured, *target, options));
     }
     if (!targets.empty()) std::cout << format_predictions(measured.name, predictions);
+    breakdown_predictions = predictions;
     for (const auto& p : predictions) job.step_time_s_by_gpu[p.target] = p.predicted_step_us * 1e-6;
     if (data_parallel) scaling = report_data_parallel_scaling(*data_parallel, trace, profile, measured, options, std::cout);
     job.notes = "step times from " + path + " (measured on " + measured.name + ", steady state over " +
@@ -203,6 +255,11 @@ int run(const po::variables_map& vm) {
   if (checkpoint) {
     std::cout << format_checkpoint(checkpoint->first, checkpoint->second);
     job.checkpoint = checkpoint->second;
+  }
+  if (vm.count("breakdown-out")) {
+    write_file_atomically(vm["breakdown-out"].as<std::string>(),
+                          breakdown_document(path, breakdown, breakdown_predictions).dump(2) + "\n");
+    std::cerr << "spotsim steptime: wrote " << vm["breakdown-out"].as<std::string>() << "\n";
   }
   if (vm.count("job-out")) {
     job.steps = vm["steps"].as<double>();

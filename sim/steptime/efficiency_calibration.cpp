@@ -1,8 +1,11 @@
 #include "sim/steptime/efficiency_calibration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "sim/statistics.hpp"
 #include "sim/steptime/csv_table.hpp"
@@ -91,6 +94,58 @@ void add_deepbench(const std::string& path, std::vector<FractionEstimate>& out) 
   }
 }
 
+// A DeepBench time cell: a positive number of milliseconds, or nothing ("N/A*" where a pass was not run).
+std::optional<double> deepbench_ms(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(value > 0.0) || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// FP32 / FP16-tensor-core time of the same convolution and pass (forward, backward data, backward filter), over
+// the layers DeepBench takes from ResNet-50 (source_app "Resnet", batch 8 and 16), median of the ratios. The
+// FP32 CUDA-core convolutions of a trace are rescaled by it (docs/step-time.md#precision).
+void add_deepbench_resnet_convolutions(const std::string& path, std::vector<FractionEstimate>& out) {
+  const CsvTable csv = CsvTable::read(path);
+  const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"), c_app = csv.column("source_app");
+  std::vector<std::size_t> c_shape;
+  for (const char* c : {"W", "H", "C", "N", "K", "S_filter_w", "R_filter_h", "pad_w", "pad_h", "stride_w", "stride_h"}) {
+    c_shape.push_back(csv.column(c));
+  }
+  const std::size_t c_pass[] = {csv.column("fwd_ms"), csv.column("bwd_data_ms"), csv.column("bwd_filter_ms")};
+  struct Target { const char* device; const char* gpu; };
+  for (const Target t : {Target{"NV_V100", "V100"}, Target{"NV_T4", "T4"}}) {
+    std::map<std::string, std::size_t> fp32_row;  // shape -> row
+    const auto shape_of = [&](std::size_t r) {
+      std::string key;
+      for (std::size_t c : c_shape) key += csv.text(r, c) + ",";
+      return key;
+    };
+    for (std::size_t r = 0; r < csv.rows(); ++r) {
+      if (csv.text(r, c_device) == t.device && csv.text(r, c_app) == "Resnet" && csv.text(r, c_precision) == "fp32") {
+        fp32_row[shape_of(r)] = r;
+      }
+    }
+    std::vector<double> speedups;
+    for (std::size_t r = 0; r < csv.rows(); ++r) {
+      if (csv.text(r, c_device) != t.device || csv.text(r, c_app) != "Resnet" ||
+          csv.text(r, c_precision) != "fp16in_fp16mul_fp32acc") {
+        continue;
+      }
+      const auto fp32 = fp32_row.find(shape_of(r));
+      if (fp32 == fp32_row.end()) continue;
+      for (std::size_t c : c_pass) {
+        const auto t32 = deepbench_ms(csv.text(fp32->second, c)), t16 = deepbench_ms(csv.text(r, c));
+        if (t32 && t16) speedups.push_back(*t32 / *t16);
+      }
+    }
+    if (!speedups.empty()) {
+      out.push_back({t.gpu, "convolution.fp16_speedup", "DeepBench ResNet-50 convolutions", median_of(speedups),
+                     speedups.size()});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<OpMeasurement> read_neusight_ops(const std::string& op_latency_dir) {
@@ -138,6 +193,7 @@ std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& ke
   std::vector<FractionEstimate> out;
   for (auto& [key, values] : fractions) out.push_back({key.first, key.second, "NeuSight", median_of(values), values.size()});
   add_deepbench(kernels_dir + "/tables/deepbench/deepbench_train_gemm.csv", out);
+  add_deepbench_resnet_convolutions(kernels_dir + "/tables/deepbench/deepbench_train_conv.csv", out);
   return out;
 }
 

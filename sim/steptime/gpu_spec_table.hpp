@@ -19,6 +19,10 @@ struct AchievedFractions {
   double elementwise = 0.0;
   double normalization = 0.0;
   double reduction = 0.0;
+  // FP16 tensor-core / FP32 CUDA-core speed-up of convolutions on this GPU, measured on ResNet-50's own layers
+  // (DeepBench training convolutions, efficiency_calibration.hpp); 0 = not measured, convolutions then use the
+  // GEMM-derived matrix fraction. cuDNN's convolutions are not GEMM-shaped: the GEMM median understates them.
+  double convolution_fp16_speedup = 0.0;
 };
 
 struct GpuSpec {

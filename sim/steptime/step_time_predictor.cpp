@@ -27,6 +27,15 @@ double matrix_rate(const GpuSpec& gpu, Precision p) {
   return gpu.peak(p) * gpu.achieved.matrix[static_cast<std::size_t>(p)];
 }
 
+// A convolution on FP16 tensor cores of a GPU where DeepBench measured ResNet-50's convolutions in both
+// precisions runs at the FP32 rate x that measured speed-up (gpu_spec_table.hpp); elsewhere at the matrix rate.
+double convolution_aware_matrix_rate(const GpuSpec& gpu, Precision p, KernelFamily family) {
+  if (family == KernelFamily::Convolution && p == Precision::FP16 && gpu.achieved.convolution_fp16_speedup > 0.0) {
+    return matrix_rate(gpu, Precision::FP32) * gpu.achieved.convolution_fp16_speedup;
+  }
+  return matrix_rate(gpu, p);
+}
+
 double memory_rate(const GpuSpec& gpu, KernelFamily family) {
   return gpu.memory_bandwidth_gbps * memory_fraction(gpu, family);
 }
@@ -38,7 +47,7 @@ bool predicted_with_its_op(const GpuActivity& a, const GpuSpec& target, const Pr
   switch (a.kind.kernel_class) {
     case KernelClass::Matrix:
       return a.kind.precision == Precision::FP32 &&
-             target_precision(Precision::FP32, a.kind.family, target, options.tf32) == Precision::FP32;
+             matrix_target_precision(a, Precision::FP32, target, options) == Precision::FP32;
     case KernelClass::MemoryBound:
     case KernelClass::Other:
       return true;
@@ -71,6 +80,15 @@ std::vector<double> op_scale_factors(const KinetoTrace& trace, const std::vector
 }
 
 }  // namespace
+
+Precision matrix_target_precision(const GpuActivity& a, Precision measured, const GpuSpec& target,
+                                  const PredictionOptions& options) {
+  if (options.precision) {
+    require_precision_supported(target, *options.precision, "--precision");
+    return matrix_precision(*options.precision);
+  }
+  return target_precision(measured, a.kind.family, target, options.tf32);
+}
 
 Precision target_precision(Precision measured, KernelFamily family, const GpuSpec& target, Tf32Policy policy) {
   switch (measured) {
@@ -121,8 +139,9 @@ double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, con
       break;
     case KernelClass::Matrix: {
       const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
-      const Precision to = target_precision(from, a.kind.family, target, options.tf32);
-      rate_ratio = matrix_rate(measured, from) / matrix_rate(target, to);
+      const Precision to = matrix_target_precision(a, from, target, options);
+      rate_ratio = convolution_aware_matrix_rate(measured, from, a.kind.family) /
+                   convolution_aware_matrix_rate(target, to, a.kind.family);
       break;
     }
     case KernelClass::MemoryBound:
@@ -148,7 +167,27 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
                             const GpuSpec& target, const PredictionOptions& options) {
   StepPrediction p;
   p.target = target.name;
+  p.precision = options.precision;
+  p.batch_scale = options.batch_scale;
+  if (options.precision) require_precision_supported(target, *options.precision, "--precision");
+  if (!(options.batch_scale > 0.0) || !std::isfinite(options.batch_scale)) {
+    throw InputError("batch scale (target batch / trace batch) must be a finite number > 0");
+  }
   const auto steady = profile.steady_steps();
+  // Activation width in the trace and on the target: memory-bound kernels on activations move bytes in
+  // proportion (precision_model.hpp). Without --precision nothing changes.
+  double activation_ratio = 1.0;
+  if (options.precision) {
+    std::vector<std::size_t> all;
+    for (const StepStats* step : steady) all.insert(all.end(), step->activities.begin(), step->activities.end());
+    activation_ratio = activation_bytes(*options.precision) / activation_bytes(recorded_precision(trace, all));
+  }
+  // Kernels the target run drops or fuses (--layout, --fuse-norm-activation): a time factor per activity.
+  std::vector<double> recipe_factor;
+  if (options.recipe.changes_anything()) {
+    recipe_factor.assign(trace.activities.size(), 1.0);
+    for (const StepStats* step : steady) apply_execution_recipe(trace, step->activities, options.recipe, recipe_factor);
+  }
   // On the GPU it was measured on, a kernel takes what it took: no model, not even the op-level blend.
   const bool same_gpu = measured.name == target.name;
   const std::vector<double> op_factor =
@@ -159,8 +198,14 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
       const auto c = static_cast<std::size_t>(a.kind.kernel_class);
       const bool by_op = a.op >= 0 && std::isfinite(op_factor[static_cast<std::size_t>(a.op)]) &&
                          predicted_with_its_op(a, target, options);
-      const double predicted = by_op ? a.duration_us * op_factor[static_cast<std::size_t>(a.op)]
-                                     : predict_kernel_time_us(a, measured, target, options);
+      double predicted = by_op ? a.duration_us * op_factor[static_cast<std::size_t>(a.op)]
+                               : predict_kernel_time_us(a, measured, target, options);
+      if (activation_ratio != 1.0 && moves_activations(a, trace.name_of(a))) predicted *= activation_ratio;
+      if (!recipe_factor.empty()) predicted *= recipe_factor[i];
+      // Per-sample work: linear in the batch. A wave-filling correction (a partial wave of a small grid fills
+      // at a larger batch) was tried and rejected: it made V100 FP32 at batch 112 23% faster per image than
+      // at 32, where NVIDIA's figures show 9% (docs/step-time.md#precision).
+      if (options.batch_scale != 1.0 && scales_with_batch(a, trace.name_of(a))) predicted *= options.batch_scale;
       p.measured_by_class_us[c] += a.duration_us;
       p.predicted_by_class_us[c] += predicted;
       if (by_op) p.measured_by_op_model_us += a.duration_us;
@@ -178,7 +223,9 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
   p.predicted_busy_us = p.measured_kernel_sum_us > 0.0
                             ? p.measured_busy_us * p.predicted_kernel_sum_us / p.measured_kernel_sum_us
                             : 0.0;
-  p.host_gap_us = std::max(0.0, profile.step.mean - profile.gpu_busy.mean);
+  p.measured_host_gap_us = std::max(0.0, profile.step.mean - profile.gpu_busy.mean);
+  // The host gap is CPU time (data loading, Python, launches): a faster GPU does not shorten it.
+  p.host_gap_us = p.measured_host_gap_us * (options.host_scaling == HostScaling::PerSample ? options.batch_scale : 1.0);
   p.predicted_step_us = p.host_gap_us + p.predicted_busy_us;
   return p;
 }

@@ -17,8 +17,11 @@
 #include <optional>
 #include <string>
 
+#include "sim/steptime/execution_recipe.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
+#include "sim/steptime/host_time.hpp"
 #include "sim/steptime/kineto_trace.hpp"
+#include "sim/steptime/precision_model.hpp"
 #include "sim/steptime/step_profile.hpp"
 
 namespace spotsim {
@@ -32,10 +35,23 @@ struct PredictionOptions {
   Tf32Policy tf32 = Tf32Policy::ConvolutionsOnly;
   std::optional<double> measured_link_gbps;  // both set: communication scales by measured / target
   std::optional<double> target_link_gbps;
+  // --precision (precision_model.hpp): how the target run trains. Unset = as recorded (matrix kernels keep
+  // their precision, `tf32` deciding FP32 ones) and activations keep their width: the model before the flag.
+  std::optional<TrainingPrecision> precision;
+  // Per-GPU batch on the target / batch of the trace. Batch-proportional kernels (scales_with_batch) scale
+  // linearly by it; the host gap scales by it only under PerSample.
+  double batch_scale = 1.0;
+  HostScaling host_scaling = HostScaling::Fixed;
+  // --layout / --fuse-norm-activation (execution_recipe.hpp): kernels the target run drops or fuses.
+  ExecutionRecipe recipe;
 };
 
 // Precision a matrix kernel measured in `measured` runs in on `target`.
 Precision target_precision(Precision measured, KernelFamily family, const GpuSpec& target, Tf32Policy policy);
+// Precision a matrix kernel runs in on `target` under `options`: the --precision one when given (the GPU must
+// support it: require_precision_supported), else target_precision().
+Precision matrix_target_precision(const GpuActivity& a, Precision measured, const GpuSpec& target,
+                                  const PredictionOptions& options);
 // Thread blocks of `a` resident on one SM of `gpu` at once (at least 1).
 int resident_blocks_per_sm(const GpuActivity& a, const GpuSpec& gpu);
 // B / (ceil(B / W) * W); 1 when the grid is unknown.
@@ -52,8 +68,11 @@ struct StepPrediction {
   std::array<double, kKernelClassCount> predicted_by_class_us{};
   double measured_busy_us = 0.0;
   double predicted_busy_us = 0.0;  // busy scaled like the kernel sum (stream overlap kept proportional)
-  double host_gap_us = 0.0;        // step - busy: time the GPU waits on the host, assumed GPU-independent
+  double measured_host_gap_us = 0.0;  // step - busy on the measured GPU: time the GPU waits on the host
+  double host_gap_us = 0.0;  // on the target: the measured gap (GPU-independent), x batch_scale if per-sample
   double predicted_step_us = 0.0;  // host gap + predicted busy
+  std::optional<TrainingPrecision> precision;  // --precision, if given
+  double batch_scale = 1.0;
   // Measured kernel time per step predicted by the op-level model (kernels of operators with recorded
   // dimensions, op_efficiency_model.hpp); the rest is scaled kernel by kernel.
   double measured_by_op_model_us = 0.0;

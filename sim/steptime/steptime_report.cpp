@@ -81,6 +81,12 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
   }
   out << "step = host gap (step - busy, " << (predictions.empty() ? "0" : ms(predictions.front().host_gap_us))
       << " ms, assumed GPU-independent) + predicted busy\n";
+  if (!predictions.empty() && (predictions.front().precision || predictions.front().batch_scale != 1.0)) {
+    const StepPrediction& p = predictions.front();
+    out << "predicted for " << (p.precision ? to_string(*p.precision) : std::string("the recorded precision"))
+        << " at " << format_fixed(p.batch_scale, 3) << "x the traced batch (docs/step-time.md#precision), the "
+        << "measured GPU's row included\n";
+  }
   double by_op_model = 0.0;
   for (const auto& p : predictions) by_op_model = std::max(by_op_model, p.measured_by_op_model_us);
   if (by_op_model > 0.0) {
@@ -119,6 +125,26 @@ nlohmann::json job_description_json(const JobDescription& job) {
   }
   if (!job.notes.empty()) j["notes"] = job.notes;
   return j;
+}
+
+nlohmann::json breakdown_document(const std::string& trace_path, const HostTimeBreakdown& breakdown,
+                                  const std::vector<StepPrediction>& predictions) {
+  nlohmann::json targets = nlohmann::json::array();
+  for (const StepPrediction& p : predictions) {
+    const double communication = p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Communication)];
+    targets.push_back({{"gpu", p.target},
+                       {"precision", p.precision ? to_string(*p.precision) : "as recorded"},
+                       {"batch_scale", p.batch_scale},
+                       {"compute_ms", p.predicted_compute_us() / 1000.0},
+                       {"communication_ms", communication / 1000.0},
+                       {"busy_ms", p.predicted_busy_us / 1000.0},
+                       {"host_gap_ms", p.host_gap_us / 1000.0},
+                       {"step_ms", p.predicted_step_us / 1000.0}});
+  }
+  nlohmann::json doc = host_time_json(breakdown);
+  doc["trace"] = trace_path;
+  doc["predictions"] = targets;
+  return doc;
 }
 
 }  // namespace spotsim

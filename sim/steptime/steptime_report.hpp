@@ -10,6 +10,7 @@
 
 #include "sim/steptime/checkpoint_cost.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
+#include "sim/steptime/host_time.hpp"
 #include "sim/steptime/step_profile.hpp"
 #include "sim/steptime/step_time_predictor.hpp"
 
@@ -30,5 +31,9 @@ struct JobDescription {
 };
 
 nlohmann::json job_description_json(const JobDescription& job);
+// `--breakdown-out`: the measured per-step breakdown (host_time.hpp) and, per target, the predicted step split
+// into compute, communication and host gap, with the precision and batch scale it was predicted for.
+nlohmann::json breakdown_document(const std::string& trace_path, const HostTimeBreakdown& breakdown,
+                                  const std::vector<StepPrediction>& predictions);
 
 }  // namespace spotsim

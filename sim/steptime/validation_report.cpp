@@ -6,6 +6,7 @@
 #include "sim/steptime/efficiency_calibration.hpp"
 #include "sim/steptime/kineto_trace_reader.hpp"
 #include "sim/steptime/op_table_validation.hpp"
+#include "sim/steptime/precision_validation.hpp"
 #include "sim/steptime/steptime_report.hpp"
 #include "sim/text_format.hpp"
 
@@ -16,6 +17,7 @@ namespace {
 double committed_fraction(const GpuSpec& gpu, const std::string& quantity) {
   if (quantity == "matrix.fp32") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP32)];
   if (quantity == "matrix.fp16") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP16)];
+  if (quantity == "convolution.fp16_speedup") return gpu.achieved.convolution_fp16_speedup;
   if (quantity == "elementwise") return gpu.achieved.elementwise;
   if (quantity == "normalization") return gpu.achieved.normalization;
   if (quantity == "reduction") return gpu.achieved.reduction;
@@ -90,6 +92,12 @@ std::string validation_report(const std::string& kernels_dir) {
   cross_check(out, v100, "V100 trace", a100_truth, "A100 trace");
   cross_check(out, legacy, "V100 legacy trace", a100_truth, "A100 trace");
   cross_check(out, a100, "A100 trace", v100_truth, "V100 trace");
+
+  // Both single-GPU FP32 ResNet-50 traces run batch 32 (docs/step-time.md#validation: from the largest
+  // elementwise grid, 50,176 x 512 = 32 x 64 x 112 x 112).
+  const std::string published = kernels_dir + "/tables/published_step_throughput.csv";
+  out << format_published_throughput(validate_published_throughput(published, v100, kResNet50TraceBatch));
+  out << format_published_throughput(validate_published_throughput(published, legacy, kResNet50TraceBatch));
   return out.str();
 }
 

@@ -6,6 +6,9 @@
 
 namespace spotsim {
 
+// Per-GPU batch of the shared single-GPU ResNet-50 traces (V100, HTA and legacy schema).
+inline constexpr double kResNet50TraceBatch = 32.0;
+
 // Throws InputError naming the missing file if DIR lacks one of the tables or traces.
 std::string validation_report(const std::string& kernels_dir);
 

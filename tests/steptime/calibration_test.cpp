@@ -14,6 +14,7 @@ namespace {
 double committed(const GpuSpec& gpu, const std::string& quantity) {
   if (quantity == "matrix.fp32") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP32)];
   if (quantity == "matrix.fp16") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP16)];
+  if (quantity == "convolution.fp16_speedup") return gpu.achieved.convolution_fp16_speedup;
   if (quantity == "elementwise") return gpu.achieved.elementwise;
   if (quantity == "normalization") return gpu.achieved.normalization;
   return gpu.achieved.reduction;
