@@ -44,13 +44,16 @@ class DeadlineNodesPolicy final : public NodePolicy {
     const Millis slack = obs.time_to_deadline() - time_to_finish_on_full_set(obs) - allowance(obs) - margin_;
     if (slack <= 0) safe_ = true;
     if (safe_) {
+      // A restart-mode job keeps its spot instances only while they hold unsaved training (training, or writing
+      // it): while it starts or restores on them the slack would keep burning, and leaving then loses nothing.
       const bool restart = obs.min_nodes == obs.nodes;
-      const int keep_spot = restart && !obs.running ? 0 : obs.spot_held;
+      const bool unsaved = obs.progressing || obs.progress > obs.committed;
+      const int keep_spot = restart && !unsaved ? 0 : obs.spot_held;
       return {keep_spot, std::max(core, obs.nodes - keep_spot), kNever};
     }
     // When the net would close if nothing changed: slack shrinks by (1 - rate) per ms of training at the current
-    // size, by 1 per ms while stopped.
-    const double rate = obs.rate[static_cast<std::size_t>(obs.training)];
+    // size, by 1 per ms while nothing trains (stopped, starting, restoring, reconfiguring, writing).
+    const double rate = obs.progressing ? obs.rate[static_cast<std::size_t>(obs.training)] : 0.0;
     const double shrink = 1.0 - rate;
     const Millis review = shrink <= 0.0 ? kNever : obs.now + std::max<Millis>(1, static_cast<Millis>(static_cast<double>(slack) / shrink));
     return {obs.nodes - core, core, review};
@@ -64,14 +67,15 @@ class DeadlineNodesPolicy final : public NodePolicy {
     return remaining + writes * obs.job->checkpoint_write;
   }
 
-  // What one more interruption costs before the job is back at full speed: a restart pays start-up, restore, the
-  // work since the last checkpoint and one write. An elastic job whose spot instances all go at once (a pool that
-  // empties) falls below min_nodes just the same, so it is allowed that plus the two reconfigurations of the
-  // on-demand instances filling in.
+  // What interruptions can still cost once the net has closed: a restart pays start-up, restore, the work since
+  // the last checkpoint and one write. An elastic job keeps its training spot instances: all of them going at once
+  // (a pool that empties) is such a restart, and each of the up to `nodes` it can lose one by one costs two
+  // reconfigurations (the loss, and the on-demand instance that fills in joining).
   static Millis allowance(const NodeObservation& obs) {
     const Millis unsaved = obs.checkpoint_interval == kNever ? obs.progress - obs.committed : obs.checkpoint_interval;
     const Millis restart = obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
-    return obs.min_nodes == obs.nodes ? restart : restart + 2 * obs.reconfiguration;
+    if (obs.min_nodes == obs.nodes) return restart;
+    return restart + 2 * obs.reconfiguration * obs.nodes;
   }
 
   int core_;

@@ -208,6 +208,7 @@ NodeObservation ElasticSimulation::observe() const {
   obs.on_demand_ready = on_demand_ready_;
   obs.training = training_spot_ + training_on_demand_;
   obs.running = obs.training > 0;
+  obs.progressing = phase_ == JobPhase::kComputing;
   obs.spot_obtainable = spot_obtainable();
   obs.preemptions = result_.preemptions;
   obs.interruption = scenario_.job().startup + scenario_.job().restore;
@@ -452,26 +453,25 @@ void ElasticSimulation::form_training_set() {
 void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) {
   if (slots.empty()) return;
   if (phase_ == JobPhase::kComputing) enter(JobPhase::kComputing);  // book the progress made at the old size
-  bool training_lost = false;
-  for (int slot : slots) {
-    training_lost |= slots_[static_cast<std::size_t>(slot)].training;
-    release_node(slot);
-  }
+  int training_lost = 0;
+  for (int slot : slots) training_lost += slots_[static_cast<std::size_t>(slot)].training;
   if (preemption) {
     ++result_.preemptions;
     result_.nodes_lost += static_cast<int>(slots.size());
   }
-  schedule_pool_events();
-  const int training = training_spot_ + training_on_demand_;
+  const int training = training_spot_ + training_on_demand_ - training_lost;
+  const int held = spot_held_ + on_demand_held_ - static_cast<int>(slots.size());
   const bool was_running = phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
                            phase_ == JobPhase::kRestoring || phase_ == JobPhase::kReconfiguring;
-  if (was_running && training < min_nodes_) {
-    stop();
-  } else if (phase_ == JobPhase::kStarting && spot_held_ + on_demand_held_ < min_nodes_) {
-    stop();  // the launch can no longer reach min_nodes
-  } else if (training_lost && (phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
-                               phase_ == JobPhase::kReconfiguring)) {
-    begin_reconfiguration();
+  if ((was_running && training < min_nodes_) || (phase_ == JobPhase::kStarting && held < min_nodes_)) {
+    stop();  // releases every instance, the lost ones with the rest (billed per launch, as a restart bills)
+  } else {
+    for (int slot : slots) release_node(slot);
+    schedule_pool_events();
+    if (training_lost > 0 && (phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
+                              phase_ == JobPhase::kReconfiguring)) {
+      begin_reconfiguration();
+    }
   }
   if (preemption) decide();  // (a release the policy asked for is already part of its decision)
 }
@@ -580,8 +580,7 @@ void ElasticSimulation::finish(bool completed) {
   if (completed) {
     result_.ledger_compute += uncommitted_cost_;
   } else {
-    result_.lost_work_hours += to_hours(progress_ - committed_);
-    result_.ledger_lost_work += uncommitted_cost_;
+    result_.ledger_lost_work += uncommitted_cost_;  // (lost_work_hours counts preemptions and switches only)
     progress_ = committed_;
   }
   uncommitted_cost_ = 0.0;

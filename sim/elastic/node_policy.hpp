@@ -23,6 +23,7 @@ struct NodeObservation {
   int on_demand_ready = 0;
   int training = 0;      // instances in the current training set (0 while stopped)
   bool running = false;  // the job holds a training set of >= min_nodes (training, or pausing to reconfigure)
+  bool progressing = false;  // training right now (not restoring, reconfiguring or writing a checkpoint)
   // Spot instances that could be added now; INT_MAX when the zone's availability is not limited by a count.
   int spot_obtainable = INT_MAX;
   int preemptions = 0;   // events that took spot instances from the job
