@@ -50,14 +50,8 @@ void validate_elastic(const JobSpec& job, const std::string& where) {
     for (double t : e.step_time_s_by_nodes) {
       if (!(t > 0.0 && t <= 1e6)) fail("step_time_s_by_nodes", "step times in seconds in (0, 1e6]");
     }
-    // More instances must never train slower in total (the engine's throughput is monotone in k).
-    for (int k = 2; k <= job.nodes; ++k) {
-      const auto& t = e.step_time_s_by_nodes;
-      if (k / t[static_cast<std::size_t>(k) - 1] < (k - 1) / t[static_cast<std::size_t>(k) - 2]) {
-        fail("step_time_s_by_nodes", "throughput k / t_k that does not fall as k grows (it falls from " +
-                                         std::to_string(k - 1) + " to " + std::to_string(k) + " instances)");
-      }
-    }
+    // Throughput k / t_k need not rise everywhere: going from one instance to two adds the whole all-reduce over
+    // the network, which can cost more than a step's compute (docs/elastic.md); the engine takes the table as given.
   }
   if (e.reconfigure < 0 || e.reconfigure > 7 * kMillisPerDay) fail("reconfigure", "a duration between 0 and 7 days");
   if (!(e.network_gbps >= 1e-3 && e.network_gbps <= 1e6)) fail("network_gbps", "a bandwidth in Gbit/s in [0.001, 1e6]");

@@ -7,6 +7,7 @@
 
 #include "elastic_markets.hpp"
 #include "sim/elastic/elastic_job.hpp"
+#include "sim/steptime/data_parallel_step.hpp"
 
 namespace spotsim {
 namespace {
@@ -53,6 +54,35 @@ TEST(ElasticAnalytic, RelativeThroughputIsMonotoneAndExactAtFullSize) {
   linear.elastic.step_time_s_by_nodes.clear();
   EXPECT_DOUBLE_EQ(relative_throughput(linear)[3], 3.0 / 8.0);
   EXPECT_NEAR(single_instance_speedup(job), 8 * 1.00 / 1.15, 1e-12);
+}
+
+// The step-time model's throughput k / t_k rises with k from two instances on, whatever the model size, network and
+// overlap (the ring term 2(k-1)/k x S/B saturates), and the engine trains faster on more of them.
+TEST(ElasticAnalytic, DataParallelThroughputIsMonotoneFromTwoInstances) {
+  for (double gradient_gb : {0.1, 0.5, 6.0}) {
+    for (double overlap : {0.0, 0.8}) {
+      for (const InstanceLinks& links : {InstanceLinks{"one-gpu", 1, 0, 10, 25, 0}, InstanceLinks{"eight-gpu", 8, 1200, 400, 10, 5}}) {
+        const DataParallelProfile profile{100.0, 5.0, 66.0, gradient_gb * 1e9, overlap};
+        double previous = 0.0;
+        for (int k = 2; k <= 64; ++k) {
+          const double throughput = k / data_parallel_step_ms(profile, k, links);
+          EXPECT_GT(throughput, previous) << gradient_gb << " GB, overlap " << overlap << ", " << links.instance_type << ", k " << k;
+          previous = throughput;
+        }
+      }
+    }
+  }
+  // On the engine: the table from the model for 0.5 GB of gradients over 10 Gbit/s, constant pools of k >= 2.
+  JobSpec job = scaling_job();
+  const DataParallelProfile profile{100.0, 5.0, 66.0, 0.5e9, 0.8};
+  const InstanceLinks links{"one-gpu", 1, 0, 10, 25, 0};
+  for (int k = 1; k <= 8; ++k) job.elastic.step_time_s_by_nodes[static_cast<std::size_t>(k) - 1] = data_parallel_step_ms(profile, k, links) / 1000.0;
+  double previous = INFINITY;
+  for (int k = 2; k <= 8; ++k) {
+    const RunResult r = run_once(stepped_pool(k, 999 * kMillisPerHour, k), job);
+    EXPECT_LT(r.completion_hours, previous) << k;
+    previous = r.completion_hours;
+  }
 }
 
 TEST(ElasticAnalytic, ReconfigurationIsTheFixedPartPlusOneStateCopy) {
