@@ -33,9 +33,12 @@ ElasticSimulation::ElasticSimulation(const Scenario& scenario, NodePolicy& polic
       nodes_(scenario.job().nodes),
       min_nodes_(scenario.job().elastic.min_nodes),
       varying_spot_price_(zone_.spot.price_per_hour.times().size() > 1),
+      spot_price_per_ms_(zone_.spot.price_per_hour.values().front() / static_cast<double>(kMillisPerHour)),
+      on_demand_price_per_ms_(zone_.on_demand_price_per_hour / static_cast<double>(kMillisPerHour)),
       queue_(64 + 4 * static_cast<std::size_t>(scenario.job().nodes)),
       slots_(static_cast<std::size_t>(scenario.job().nodes)) {
   scratch_.reserve(slots_.size());
+  free_slots_.reserve(slots_.size());
   zone_views_.resize(1);
 }
 
@@ -49,7 +52,6 @@ void ElasticSimulation::schedule_timeline(Millis time, EventKind kind) {
 
 bool ElasticSimulation::event_current(const Event& e) const {
   switch (e.kind) {
-    case EventKind::kNodeReady:
     case EventKind::kNodeLifetimeOver: return slots_[static_cast<std::size_t>(e.node)].epoch == e.epoch;
     case EventKind::kPoolReclaim:
     case EventKind::kZoneReclaim: return e.epoch == pool_epoch_;
@@ -65,6 +67,7 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   lifetime_stream_.reset();
   queue_.clear();
   for (Node& n : slots_) n = Node{Purchase::kNone, false, false, n.epoch + 1, 0};
+  reset_free_slots();
   result_ = RunResult{};
   result_.replication = replication;
   result_.fingerprint = 0xcbf29ce484222325ULL;
@@ -89,7 +92,9 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   phase_ = JobPhase::kIdle;
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
   on_demand_interval_ = probe_on_demand_interval();
+  pool_dirty_ = false;
   decide();
+  if (pool_dirty_) schedule_pool_events();
   while (!finished_) {
     Event event;
     const bool work_done_now = timeline_.active && timeline_.kind == EventKind::kWorkDone &&
@@ -113,13 +118,14 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
     result_.fingerprint = mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(event.kind));
     settle();
     dispatch(event);
+    if (pool_dirty_) schedule_pool_events();
   }
   return result_;
 }
 
 void ElasticSimulation::dispatch(const Event& e) {
   switch (e.kind) {
-    case EventKind::kNodeReady: on_node_ready(e.node); break;
+    case EventKind::kLaunchReady: on_launch_ready(); break;
     case EventKind::kNodeLifetimeOver: {
       const int slot = e.node;
       lose_nodes(std::span<const int>(&slot, 1), true);
@@ -171,8 +177,8 @@ void ElasticSimulation::settle() {
   settled_at_ = now_;
   if (now_ == from || (spot_held_ == 0 && on_demand_held_ == 0)) return;
   const double spot_unit = varying_spot_price_ ? zone_.spot.price_per_hour.integrate_hours(from, now_)
-                                               : zone_.spot.price_per_hour.values().front() * to_hours(now_ - from);
-  const double od_unit = zone_.on_demand_price_per_hour * to_hours(now_ - from);
+                                               : spot_price_per_ms_ * static_cast<double>(now_ - from);
+  const double od_unit = on_demand_price_per_ms_ * static_cast<double>(now_ - from);
   const double booting = (spot_held_ - spot_ready_) * spot_unit + (on_demand_held_ - on_demand_ready_) * od_unit;
   const double training = training_spot_ * spot_unit + training_on_demand_ * od_unit;
   const double waiting = (spot_ready_ - training_spot_) * spot_unit + (on_demand_ready_ - training_on_demand_) * od_unit;
@@ -266,13 +272,13 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
   if (spot_held_ + on_demand_held_ == 0) {
     progress_ = committed_;
     enter(JobPhase::kStarting);
+    interval_known_ = false;  // a new training set: the checkpoint policy is asked again
   }
   const bool spot = kind == Purchase::kSpot;
   (spot ? result_.spot_starts : result_.on_demand_starts) += 1;
   if (spot && spot_held_ == 0) spot_since_ = now_;
   if (!spot && on_demand_held_ == 0) on_demand_since_ = now_;
   (spot ? spot_held_ : on_demand_held_) += count;
-  interval_known_ = false;
   // Lifetimes as the single-instance engine draws them for a launch of `count` nodes (same stream, same order).
   const SpotOffer& offer = zone_.spot;
   bool shared = false;
@@ -283,16 +289,15 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     if (shared) shared_lifetime = offer.lifetime->sample(lifetime_stream_->uniform_open01());
   }
   int placed = 0;
-  for (std::size_t s = 0; s < slots_.size() && placed < count; ++s) {
+  for (; placed < count && !free_slots_.empty(); free_slots_.pop_back()) {
+    const std::size_t s = static_cast<std::size_t>(free_slots_.back());
     Node& node = slots_[s];
-    if (node.kind != Purchase::kNone) continue;
     node.kind = kind;
     node.ready = node.training = false;
     node.acquired = now_;
     node.ready_at = now_ + scenario_.job().startup;
     ++placed;
     const int slot = static_cast<int>(s);
-    schedule(now_ + scenario_.job().startup, EventKind::kNodeReady, node.epoch, slot);
     if (spot && offer.lifetime) {
       const double life = shared ? shared_lifetime : offer.lifetime->sample(lifetime_stream_->uniform_open01());
       if (std::isfinite(life)) {
@@ -301,11 +306,20 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     }
   }
   assert(placed == count);
-  if (spot) schedule_pool_events();
+  schedule(now_ + scenario_.job().startup, EventKind::kLaunchReady);
+  if (spot) pool_changed();
 }
 
-// The next pool event that concerns the job's spot instances, for its current count (a new epoch drops the old).
+// The job's spot count changed: pending pool events are stale, and the next ones are found once the event that
+// changed it is fully handled (a loss and its replacement then cost one search, not two).
+void ElasticSimulation::pool_changed() {
+  ++pool_epoch_;
+  pool_dirty_ = true;
+}
+
+// The next pool event that concerns the job's spot instances, for its current count.
 void ElasticSimulation::schedule_pool_events() {
+  pool_dirty_ = false;
   ++pool_epoch_;
   if (spot_held_ == 0) return;
   const SpotOffer& offer = zone_.spot;
@@ -380,6 +394,13 @@ void ElasticSimulation::release_node(int slot) {
   if (spot && spot_held_ == 0) result_.spot_hours += to_hours(now_ - spot_since_);
   if (!spot && on_demand_held_ == 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
   node = Node{Purchase::kNone, false, false, node.epoch + 1, 0};
+  free_slots_.push_back(slot);
+}
+
+// Lowest slot on top: a launch onto an empty job takes slots 0, 1, 2... (contiguous, so release_all bills it as one).
+void ElasticSimulation::reset_free_slots() {
+  free_slots_.clear();
+  for (std::size_t s = slots_.size(); s-- > 0;) free_slots_.push_back(static_cast<int>(s));
 }
 
 // Every instance, billed by launch (instances launched together are billed as one group, as the single-instance
@@ -400,6 +421,7 @@ void ElasticSimulation::release_all() {
   if (spot_held_ > 0) result_.spot_hours += to_hours(now_ - spot_since_);
   if (on_demand_held_ > 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
   spot_held_ = spot_ready_ = on_demand_held_ = on_demand_ready_ = training_spot_ = training_on_demand_ = 0;
+  reset_free_slots();
   ++pool_epoch_;
 }
 
@@ -417,14 +439,20 @@ void ElasticSimulation::release_surplus(Purchase kind, int count) {
   lose_nodes(chosen, false);
 }
 
-void ElasticSimulation::on_node_ready(int slot) {
-  Node& node = slots_[static_cast<std::size_t>(slot)];
-  node.ready = true;
-  (node.kind == Purchase::kSpot ? spot_ready_ : on_demand_ready_) += 1;
+// Every instance whose start-up ends now is up (one event per launch; launches of the same millisecond are all
+// taken by the first, so a training set never forms without instances that come up at the same time).
+void ElasticSimulation::on_launch_ready() {
+  int came_up = 0;
+  for (Node& node : slots_) {
+    if (node.kind == Purchase::kNone || node.ready || node.ready_at != now_) continue;
+    node.ready = true;
+    (node.kind == Purchase::kSpot ? spot_ready_ : on_demand_ready_) += 1;
+    ++came_up;
+  }
+  if (came_up == 0) return;
   switch (phase_) {
     case JobPhase::kStarting:
-      // Instances launched together come up at the same millisecond: the set forms once the last of those is up.
-      if (spot_ready_ + on_demand_ready_ >= min_nodes_ && !another_ready_now()) {
+      if (spot_ready_ + on_demand_ready_ >= min_nodes_) {
         form_training_set();
         restore_or_compute();
       }
@@ -435,14 +463,8 @@ void ElasticSimulation::on_node_ready(int slot) {
   }
 }
 
-bool ElasticSimulation::another_ready_now() const {
-  for (const Node& node : slots_) {
-    if (node.kind != Purchase::kNone && !node.ready && node.ready_at == now_) return true;
-  }
-  return false;
-}
-
 void ElasticSimulation::form_training_set() {
+  if (training_spot_ == spot_ready_ && training_on_demand_ == on_demand_ready_) return;  // (after a loss: no joiner)
   for (Node& node : slots_) {
     if (node.kind != Purchase::kNone && node.ready) node.training = true;
   }
@@ -467,7 +489,7 @@ void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) 
     stop();  // releases every instance, the lost ones with the rest (billed per launch, as a restart bills)
   } else {
     for (int slot : slots) release_node(slot);
-    schedule_pool_events();
+    pool_changed();
     if (training_lost > 0 && (phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
                               phase_ == JobPhase::kReconfiguring)) {
       begin_reconfiguration();

@@ -40,7 +40,7 @@ class ElasticSimulation {
  private:
   enum class JobPhase : std::uint8_t { kIdle, kStarting, kRestoring, kComputing, kCheckpointing, kReconfiguring, kDone };
   enum class EventKind : std::uint8_t {
-    kNodeReady,       // an instance's start-up is over (node = slot)
+    kLaunchReady,     // the start-up of the instances launched together is over
     kNodeLifetimeOver,  // a spot instance's drawn lifetime ran out (node = slot)
     kPoolReclaim,     // the pool count drops and takes some of the job's spot instances
     kZoneReclaim,     // a recorded preemption takes every spot instance
@@ -76,10 +76,10 @@ class ElasticSimulation {
   void release_node(int slot);
   void bill(Purchase kind, Millis acquired, int count);
   void release_all();
-  void on_node_ready(int slot);
+  void on_launch_ready();
   void lose_nodes(std::span<const int> slots, bool preemption);
   void on_pool_reclaim(int lost);
-  bool another_ready_now() const;
+  void reset_free_slots();
   void on_zone_reclaim();
   void form_training_set();
   void begin_reconfiguration();
@@ -95,6 +95,7 @@ class ElasticSimulation {
   Millis current_progress() const;
   int spot_obtainable() const;
   void schedule_pool_events();
+  void pool_changed();
   void schedule_pool_rise(int wanted);
   NodeObservation observe() const;
   Millis checkpoint_interval();
@@ -112,9 +113,11 @@ class ElasticSimulation {
   const Millis reconfigure_;
   const int nodes_, min_nodes_;
   const bool varying_spot_price_;
+  const double spot_price_per_ms_, on_demand_price_per_ms_;  // (constant prices)
   EventQueue<Event> queue_;
   std::vector<Node> slots_;
   std::vector<int> scratch_;  // slots lost in one event
+  std::vector<int> free_slots_;  // a stack of free slots
   std::vector<ZoneView> zone_views_;
   std::optional<RandomStream> lifetime_stream_;
 
@@ -136,6 +139,7 @@ class ElasticSimulation {
   std::array<Millis, 7> phase_time_{};
   double uncommitted_cost_ = 0.0, booked_ = 0.0;
   std::uint32_t pool_epoch_ = 0, review_epoch_ = 0, rise_epoch_ = 0;
+  bool pool_dirty_ = false;  // the spot count changed during this event: search the next pool events after it
   struct TimelineSlot {
     bool active = false;
     EventKind kind = EventKind::kWorkDone;
