@@ -68,6 +68,14 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
                                          request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones");
   const PolicyRegistry registry = builtin_policy_registry();
   PolicyFactories factories;
+  const std::string policy_name = request.policy.substr(0, request.policy.find(':'));
+  if (!request.job.elastic.active() && registry.is_node_policy(request.policy)) {
+    throw InputError("--policy '" + policy_name + "' is a multi-node policy: give the job --min-nodes (docs/elastic.md)");
+  }
+  if (request.job.elastic.active() && !registry.is_node_policy(request.policy)) {
+    throw InputError("--policy '" + policy_name + "': with --min-nodes (the elastic engine) expected a multi-node policy: " +
+                     "spot-nodes, deadline-nodes or on-demand-nodes (docs/elastic.md)");
+  }
   if (request.job.elastic.active()) {
     factories.nodes = registry.node_factory(request.policy);
   } else {

@@ -44,11 +44,10 @@ class DeadlineNodesPolicy final : public NodePolicy {
     const Millis slack = obs.time_to_deadline() - time_to_finish_on_full_set(obs) - allowance(obs) - margin_;
     if (slack <= 0) safe_ = true;
     if (safe_) {
-      // A restart-mode job keeps its spot instances only while they hold unsaved training (training, or writing
-      // it): while it starts or restores on them the slack would keep burning, and leaving then loses nothing.
+      // A restart-mode job leaves spot at once (what it loses is within the allowance); an elastic job keeps the
+      // spot instances that train and fills the rest with on-demand.
       const bool restart = obs.min_nodes == obs.nodes;
-      const bool unsaved = obs.progressing || obs.progress > obs.committed;
-      const int keep_spot = restart && !unsaved ? 0 : obs.spot_held;
+      const int keep_spot = restart ? 0 : obs.spot_held;
       return {keep_spot, std::max(core, obs.nodes - keep_spot), kNever};
     }
     // When the net would close if nothing changed: slack shrinks by (1 - rate) per ms of training at the current
@@ -60,10 +59,12 @@ class DeadlineNodesPolicy final : public NodePolicy {
   }
 
  private:
-  // The work left on the full set, with the periodic checkpoint writes it will make there.
+  // The work left on the full set, with the periodic checkpoint writes it will make there: at the shorter of the
+  // on-demand and spot intervals (an elastic job keeps training spot instances, and writes at their interval).
   static Millis time_to_finish_on_full_set(const NodeObservation& obs) {
     const Millis remaining = obs.remaining_work();
-    const Millis writes = obs.checkpoint_interval == kNever ? 0 : remaining / obs.checkpoint_interval;
+    const Millis interval = std::min(obs.checkpoint_interval, obs.spot_checkpoint_interval);
+    const Millis writes = interval == kNever ? 0 : remaining / interval;
     return remaining + writes * obs.job->checkpoint_write;
   }
 
@@ -72,7 +73,10 @@ class DeadlineNodesPolicy final : public NodePolicy {
   // (a pool that empties) is such a restart, and each of the up to `nodes` it can lose one by one costs two
   // reconfigurations (the loss, and the on-demand instance that fills in joining).
   static Millis allowance(const NodeObservation& obs) {
-    const Millis unsaved = obs.checkpoint_interval == kNever ? obs.progress - obs.committed : obs.checkpoint_interval;
+    // The most a stop can throw away: the training since the last write, at most one interval on spot (all the
+    // work so far when nothing is ever written).
+    const Millis interval = obs.spot_checkpoint_interval;
+    const Millis unsaved = interval == kNever ? obs.job->work : std::max(interval, obs.progress - obs.committed);
     const Millis restart = obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
     if (obs.min_nodes == obs.nodes) return restart;
     return restart + 2 * obs.reconfiguration * obs.nodes;

@@ -155,7 +155,13 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
 
   const PolicyRegistry registry = builtin_policy_registry();
   for (std::size_t i = 0; i < spec.policies.size(); ++i) {
-    check_policy_spec(f, "policies[" + std::to_string(i) + "]", [&] { registry.selection_factory(spec.policies[i]); });
+    check_policy_spec(f, "policies[" + std::to_string(i) + "]", [&] {
+      if (registry.is_node_policy(spec.policies[i])) {
+        registry.node_factory(spec.policies[i]);
+      } else {
+        registry.selection_factory(spec.policies[i]);
+      }
+    });
   }
   if (f.has("checkpoints")) spec.checkpoints = string_list(f, "checkpoints");
   spec.checkpoint_on_notice = f.boolean("checkpoint_on_notice", false);
@@ -195,6 +201,19 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   const nlohmann::json base_job = optional_object(f, "job");
   const nlohmann::json grid = optional_object(f, "job_grid");
   spec.jobs = expand_jobs(f, base_job, grid);
+  // Multi-node policies steer jobs with min_nodes (the elastic engine), selection policies the others.
+  for (std::size_t i = 0; i < spec.policies.size(); ++i) {
+    const bool multi_node = registry.is_node_policy(spec.policies[i]);
+    for (const JobVariant& variant : spec.jobs) {
+      if (multi_node != variant.job.elastic.active()) {
+        f.fail("policies[" + std::to_string(i) + "]",
+               multi_node ? "a selection policy for job '" + variant.label + "', which has no min_nodes (multi-node policies "
+                                "need jobs with min_nodes, docs/elastic.md)"
+                          : "a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes) for job '" + variant.label +
+                                "', which has min_nodes");
+      }
+    }
+  }
 
   const std::string mode = f.optional_string("mode", "event");
   if (mode != "event" && mode != "cant-be-late") f.fail_value("mode", "\"event\" or \"cant-be-late\"", f.raw("mode"));

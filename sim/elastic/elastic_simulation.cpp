@@ -91,7 +91,8 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   now_ = settled_at_ = phase_entered_ = job_start_;
   phase_ = JobPhase::kIdle;
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
-  on_demand_interval_ = probe_on_demand_interval();
+  on_demand_interval_ = probe_interval(Purchase::kOnDemand);
+  spot_interval_ = probe_interval(Purchase::kSpot);
   pool_dirty_ = false;
   decide();
   if (pool_dirty_) schedule_pool_events();
@@ -220,6 +221,7 @@ NodeObservation ElasticSimulation::observe() const {
   obs.interruption = scenario_.job().startup + scenario_.job().restore;
   obs.reconfiguration = reconfigure_;
   obs.checkpoint_interval = on_demand_interval_;
+  obs.spot_checkpoint_interval = spot_interval_;
   obs.spot_price_per_hour = zone_.spot.price_per_hour.at(now_);
   obs.on_demand_price_per_hour = zone_.on_demand_price_per_hour;
   obs.rate = rate_;
@@ -527,12 +529,12 @@ void ElasticSimulation::restore_or_compute() {
   }
 }
 
-// The interval the checkpoint policy uses on on-demand instances, for the deadline arithmetic of policies: asked
-// once per replication on a hypothetical on-demand training set, then the policy is reset so the probe leaves no
-// trace (as the single-instance engine does).
-Millis ElasticSimulation::probe_on_demand_interval() {
+// The interval the checkpoint policy uses on a training set of this kind, for the deadline arithmetic of policies:
+// asked once per replication on a hypothetical training set, then the policy is reset so the probe leaves no trace
+// (as the single-instance engine does).
+Millis ElasticSimulation::probe_interval(Purchase purchase) {
   if (!can_checkpoint_) return kNever;
-  const Millis interval = checkpoint_interval_for(Purchase::kOnDemand);
+  const Millis interval = checkpoint_interval_for(purchase);
   interval_known_ = false;
   checkpoint_.reset();
   return interval == kNever ? kNever : std::max<Millis>(interval, 1);

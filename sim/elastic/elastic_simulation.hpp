@@ -100,7 +100,7 @@ class ElasticSimulation {
   NodeObservation observe() const;
   Millis checkpoint_interval();
   Millis checkpoint_interval_for(Purchase purchase);
-  Millis probe_on_demand_interval();
+  Millis probe_interval(Purchase purchase);
   void schedule(Millis time, EventKind kind, std::uint32_t epoch = 0, int node = -1);
   void schedule_timeline(Millis time, EventKind kind);
   bool event_current(const Event& event) const;
@@ -130,7 +130,8 @@ class ElasticSimulation {
   Millis progress_ = 0, committed_ = 0, checkpoint_progress_ = 0;
   Millis since_checkpoint_ = 0;  // compute time since the training set last saved or (re)started
   Millis interval_ = kNever;
-  Millis on_demand_interval_ = kNever;  // the checkpoint policy's interval on on-demand, for policies
+  Millis on_demand_interval_ = kNever;  // the checkpoint policy's intervals on on-demand and on spot, for policies
+  Millis spot_interval_ = kNever;
   bool interval_known_ = false, can_checkpoint_ = true, finished_ = false;
   int target_spot_ = 0, target_on_demand_ = 0;
   int spot_held_ = 0, spot_ready_ = 0, on_demand_held_ = 0, on_demand_ready_ = 0;

@@ -30,6 +30,7 @@ struct NodeObservation {
   Millis interruption = 0;  // a stop's cost: start-up + restore (what a restart pays before training again)
   Millis reconfiguration = 0;  // one reconfiguration's pause
   Millis checkpoint_interval = kNever;  // the checkpoint policy's interval on on-demand (compute between writes)
+  Millis spot_checkpoint_interval = kNever;  // ... and on spot: the most training a preemption can throw away
   double spot_price_per_hour = 0.0;     // per instance, now
   double on_demand_price_per_hour = 0.0;
   std::span<const double> rate;  // rate[k]: throughput of k instances relative to all `nodes`

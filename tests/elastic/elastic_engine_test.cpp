@@ -169,17 +169,20 @@ TEST(ElasticEngine, DeadlineSafetyNetMeetsAFeasibleDeadline) {
         for (int min_nodes : {8, 4, 1}) {
           job.elastic.min_nodes = min_nodes;
           for (const char* policy : {"deadline-nodes", "deadline-nodes:core=2"}) {
-            for (const RunResult& r : run_elastic(market, job, policy, "fixed:interval=1h", 100)) {
-              ASSERT_TRUE(r.deadline_met) << policy << " seed " << seed << " pool " << pool << " deadline "
-                                          << deadline_hours << " min " << min_nodes << " replication " << r.replication;
-              spot_used += r.spot_node_hours > 0.0;
+            for (const char* checkpoint : {"fixed:interval=1h", "young-daly"}) {
+              for (const RunResult& r : run_elastic(market, job, policy, checkpoint, 100)) {
+                ASSERT_TRUE(r.deadline_met) << policy << " " << checkpoint << " seed " << seed << " pool " << pool
+                                            << " deadline " << deadline_hours << " min " << min_nodes << " replication "
+                                            << r.replication;
+                spot_used += r.spot_node_hours > 0.0;
+              }
             }
           }
         }
       }
     }
   }
-  EXPECT_GT(spot_used, 1000);  // the net did not simply run everything on on-demand
+  EXPECT_GT(spot_used, 2000);  // the net did not simply run everything on on-demand
 }
 
 TEST(ElasticEngine, RefusesWhatItCannotRun) {
