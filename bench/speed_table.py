@@ -110,6 +110,14 @@ def rows(benchmarks, process):
                     "{} replications/s ({} M events/s, {} events per replication)".format(
                         fmt(counter(b, "replications/s")), fmt(counter(b, "events/s") / 1e6),
                         fmt(counter(b, "events/replication")))))
+    for market, label in (("pool", "a pool count in 5-min ticks (16-or-0 with dips)"), ("bathtub", "bathtub lifetimes per instance")):
+        b = get("BM_ElasticWeek16Nodes/" + market)
+        us = 1e6 / counter(b, "replications/s")
+        out.append(("elastic 16-instance job (min 8), 1 week of training, {}, hourly checkpoints".format(label),
+                    "BM_ElasticWeek16Nodes/" + market,
+                    "**{} µs per replication** ({} events per replication, {} M events/s; goal ≤ 50 µs: {})".format(
+                        fmt(us), fmt(counter(b, "events/replication")), fmt(counter(b, "events/s") / 1e6),
+                        "met" if us <= 50 else "not met, {:.1f}× off".format(us / 50))))
     b = get("BM_SweepThroughput/with_chunk_files_2_threads/real_time")
     out.append(("sweep of a realistic spec (us-west1, 5 policies × 2 checkpoint policies × 2 deadlines), 2 threads, "
                 "chunk files written", "BM_SweepThroughput/with_chunk_files_2_threads",

@@ -27,6 +27,11 @@ OPTIONS = [
      ["--trace", "aws-us-west-2-v100", "--policy", "greedy", "--checkpoint", "continuous", "--startup", "12m",
       "--restore", "0s", "--checkpoint-write", "0s", "--deadline", "60h", "--mode", "cant-be-late", "--regret",
       "-n", "40"]),
+    ({"trace": "aws-p3-bamboo-32-node", "policy": "deadline-nodes:core=2", "checkpoint": "young-daly", "work": "12h",
+      "nodes": 8, "min_nodes": 4, "reconfigure": "20s", "network_gbps": 25, "deadline": "18h", "replications": 60},
+     ["--trace", "aws-p3-bamboo-32-node", "--policy", "deadline-nodes:core=2", "--checkpoint", "young-daly", "--work",
+      "12h", "--nodes", "8", "--min-nodes", "4", "--reconfigure", "20s", "--network-gbps", "25", "--deadline", "18h",
+      "-n", "60"]),
 ]
 
 

@@ -19,7 +19,8 @@ namespace {
 constexpr std::array kKnownOptions = {"trace",        "policy",   "checkpoint",       "trace_start",   "job",
                                       "work",         "steps",    "step_time",        "nodes",         "restore",
                                       "startup",      "deadline", "checkpoint_write", "give_up_after", "seed",
-                                      "replications", "threads",  "mode",             "tick",          "regret"};
+                                      "replications", "threads",  "mode",             "tick",          "regret",
+                                      "min_nodes",    "reconfigure", "network_gbps"};
 
 // The option as the CLI writes it: give_up_after -> --give-up-after.
 std::string cli_name(std::string key) {
@@ -93,6 +94,15 @@ SimulationRequest simulation_request_from(const py::dict& options) {
     request.job.work = static_cast<Millis>(steps * static_cast<double>(o.duration("step_time")));
   }
   if (o.has("nodes")) request.job.nodes = static_cast<int>(o.count("nodes", 1, 1, 100000));
+  // Multi-node jobs in the elastic engine (docs/elastic.md); their policy defaults to spot-nodes.
+  if (o.has("min_nodes")) request.job.elastic.min_nodes = static_cast<int>(o.count("min_nodes", 1, 1, kMaxElasticNodes));
+  if (o.has("reconfigure")) request.job.elastic.reconfigure = o.duration("reconfigure");
+  if (o.has("network_gbps")) {
+    const double gbps = o.number("network_gbps");
+    if (!(gbps >= 1e-3 && gbps <= 1e6)) throw InputError("--network-gbps: expected a bandwidth in Gbit/s in [0.001, 1e6]");
+    request.job.elastic.network_gbps = gbps;
+  }
+  if (request.job.elastic.active() && !o.has("policy")) request.policy = "spot-nodes";
   if (o.has("checkpoint_write")) request.job.checkpoint_write = o.duration("checkpoint_write");
   if (o.has("restore")) request.job.restore = o.duration("restore");
   if (o.has("startup")) request.job.startup = o.duration("startup");
