@@ -6,15 +6,13 @@
 
 #include "sim/errors.hpp"
 
+#include "sim/steptime/kernel_names.hpp"
+
 namespace spotsim {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
+using kernel_names::lower;
 
 bool has(const std::string& n, std::string_view needle) { return n.find(needle) != std::string::npos; }
 

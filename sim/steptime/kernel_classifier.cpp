@@ -4,19 +4,14 @@
 #include <array>
 #include <cctype>
 
+#include "sim/steptime/kernel_names.hpp"
+
 namespace spotsim {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool contains_any(const std::string& text, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return text.find(n) != std::string::npos; });
-}
+using kernel_names::lower;
+using kernel_names::contains_any;
 
 // Precision from the naming conventions of cuBLAS/cuDNN/CUTLASS kernels: "h884"/"h1688"/"h16816" are FP16
 // tensor-core tiles, "s1688"/"s16816" with tensorop on sm80+ are TF32 tiles ("tf32" also appears verbatim in

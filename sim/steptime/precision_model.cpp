@@ -6,19 +6,14 @@
 
 #include "sim/errors.hpp"
 
+#include "sim/steptime/kernel_names.hpp"
+
 namespace spotsim {
 
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool contains_any(const std::string& text, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return text.find(n) != std::string::npos; });
-}
+using kernel_names::lower;
+using kernel_names::contains_any;
 
 // Kernels that update or check the FP32 master weights and gradients: PyTorch's foreach/fused optimizers run
 // in multi_tensor_apply kernels (not "lamb": ATen names lambdas "lambda"), and GradScaler's unscale and scale update (torch.cuda.amp) stay FP32.
