@@ -222,7 +222,8 @@ NodeObservation ElasticSimulation::observe() const {
   obs.reconfiguration = reconfigure_;
   obs.checkpoint_interval = on_demand_interval_;
   obs.spot_checkpoint_interval = spot_interval_;
-  obs.spot_price_per_hour = zone_.spot.price_per_hour.at(now_);
+  obs.spot_price_per_hour = varying_spot_price_ ? zone_.spot.price_per_hour.at(now_)
+                                                : spot_price_per_ms_ * static_cast<double>(kMillisPerHour);
   obs.on_demand_price_per_hour = zone_.on_demand_price_per_hour;
   obs.rate = rate_;
   obs.job = &scenario_.job();
@@ -360,8 +361,7 @@ void ElasticSimulation::on_pool_reclaim(int lost) {
     std::swap(scratch_[static_cast<std::size_t>(j)], scratch_[pick]);
   }
   scratch_.resize(static_cast<std::size_t>(lost));
-  const std::vector<int> taken = scratch_;
-  lose_nodes(taken, true);
+  lose_nodes(scratch_, true);
 }
 
 void ElasticSimulation::on_zone_reclaim() {
@@ -369,8 +369,7 @@ void ElasticSimulation::on_zone_reclaim() {
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (slots_[s].kind == Purchase::kSpot) scratch_.push_back(static_cast<int>(s));
   }
-  const std::vector<int> taken = scratch_;
-  lose_nodes(taken, true);
+  lose_nodes(scratch_, true);
 }
 
 void ElasticSimulation::bill(Purchase kind, Millis acquired, int count) {
@@ -437,8 +436,7 @@ void ElasticSimulation::release_surplus(Purchase kind, int count) {
       if (node.kind == kind && node.training == (pass == 1)) scratch_.push_back(static_cast<int>(s));
     }
   }
-  const std::vector<int> chosen = scratch_;
-  lose_nodes(chosen, false);
+  lose_nodes(scratch_, false);
 }
 
 // Every instance whose start-up ends now is up (one event per launch; launches of the same millisecond are all
@@ -474,6 +472,7 @@ void ElasticSimulation::form_training_set() {
   training_on_demand_ = on_demand_ready_;
 }
 
+// `slots` may be scratch_: it is read before anything that could refill scratch_ (the policy's decision, last).
 void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) {
   if (slots.empty()) return;
   if (phase_ == JobPhase::kComputing) enter(JobPhase::kComputing);  // book the progress made at the old size

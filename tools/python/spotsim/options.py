@@ -8,7 +8,7 @@ import datetime
 # The CLI's job options (spotsim simulate --help), '-' written '_'.
 JOB_OPTIONS = ("job", "work", "steps", "step_time", "nodes", "checkpoint_write", "restore", "startup", "deadline",
                "give_up_after")
-DURATION_OPTIONS = {"work", "step_time", "checkpoint_write", "restore", "startup", "deadline", "give_up_after",
+DURATION_OPTIONS = {"work", "step_time", "checkpoint_write", "restore", "startup", "deadline", "give_up_after", "reconfigure",
                     "trace_start", "tick"}
 
 

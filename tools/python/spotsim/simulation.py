@@ -43,21 +43,23 @@ class SimulationResult:
         return json.loads(self.to_json())
 
 
-def simulate(trace="us-west1", policy="adaptive", checkpoint="young-daly", *, job=None, work=None, steps=None,
-             step_time=None, nodes=None, checkpoint_write=None, restore=None, startup=None, deadline=None,
-             give_up_after=None, trace_start="random", seed=1, replications=1000, threads=0, mode="event", tick=None,
-             regret=False):
+def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, job=None, work=None, steps=None,
+             step_time=None, nodes=None, min_nodes=None, reconfigure=None, network_gbps=None, checkpoint_write=None,
+             restore=None, startup=None, deadline=None, give_up_after=None, trace_start="random", seed=1,
+             replications=1000, threads=0, mode="event", tick=None, regret=False):
     """Run ``spotsim simulate`` with these options and return a SimulationResult.
 
     The arguments are the CLI's options with '-' written '_' and the same defaults: trace (a path or a shipped
     trace name), policy and checkpoint ("NAME[:key=value,...]", see spotsim.policies()), job (a job JSON file),
-    work or steps + step_time, nodes, checkpoint_write, restore, startup, deadline, give_up_after (durations such
+    work or steps + step_time, nodes, min_nodes (the elastic engine: policy then defaults to spot-nodes; None =
+    adaptive otherwise), reconfigure, network_gbps, checkpoint_write, restore, startup, deadline, give_up_after (durations such
     as "48h"), trace_start ("random" or a duration), seed, replications, threads (0 = all cores; never changes a
     result), mode ("event" or "cant-be-late"), tick (its tick), regret (also compute each window's offline optimum:
     columns optimum_cost and regret). The same options and seed give the CLI's numbers exactly.
     """
     options = cli_options(trace=trace, policy=policy, checkpoint=checkpoint, job=job, work=work, steps=steps,
-                          step_time=step_time, nodes=nodes, checkpoint_write=checkpoint_write, restore=restore,
+                          step_time=step_time, nodes=nodes, min_nodes=min_nodes, reconfigure=reconfigure,
+                          network_gbps=network_gbps, checkpoint_write=checkpoint_write, restore=restore,
                           startup=startup, deadline=deadline, give_up_after=give_up_after, trace_start=trace_start,
                           seed=seed, replications=replications, threads=threads, mode=mode, tick=tick,
                           regret=regret)
