@@ -54,7 +54,7 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-saniti
 sources=(sim/market/bathtub_lifetime.cpp sim/market/empirical_lifetime.cpp sim/market/lifetime_distribution.cpp
          sim/market/spot_market.cpp sim/market/step_series.cpp traces/trace_reader.cpp traces/json_fields.cpp
          traces/trace_migration.cpp traces/trace_locator.cpp
-         sim/market/kaplan_meier.cpp sim/random_streams.cpp traces/importers/*.cpp traces/input_file.cpp
+         sim/market/kaplan_meier.cpp sim/market/node_reclaim.cpp sim/random_streams.cpp traces/importers/*.cpp traces/input_file.cpp
          sim/file_checks.cpp sim/integer_text.cpp sim/text_escape.cpp)
 objects=()
 compile_objects objects "${sources[@]}"
@@ -79,8 +79,10 @@ done
 
 # The Kineto (PyTorch profiler) trace reader of `spotsim steptime`, seeded with the plain-JSON test fixtures.
 kineto_objects=()
+# (the steptime sources read the catalogue's JSON tables too, so they link with the trace objects above)
 compile_objects kineto_objects sim/steptime/*.cpp sim/statistics.cpp
-clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/kineto_trace_fuzzer.cpp "${kineto_objects[@]}" -lz -o "$out/fuzz_kineto"
+clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/kineto_trace_fuzzer.cpp "${kineto_objects[@]}" "${objects[@]}" -lz \
+  -o "$out/fuzz_kineto"
 fuzz kineto "$out/fuzz_kineto" tests/steptime/fixtures/*.json
 rm -f /tmp/spotsim_kineto_fuzz_*.json
 exit $status
