@@ -42,18 +42,6 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
   auto worker = [&]() {
     try {
       auto checkpoint = policies.checkpoint();
-      if (elastic) {
-        auto node_policy = policies.nodes();
-        ElasticSimulation simulation(scenario, *node_policy, *checkpoint);
-        for (;;) {
-          const std::uint64_t begin = next.fetch_add(kChunk);
-          if (begin >= plan.count) break;
-          const std::uint64_t end = std::min(begin + kChunk, plan.count);
-          for (std::uint64_t i = begin; i < end; ++i) results[i] = simulation.run(plan.seed, plan.first_replication + i);
-        }
-        return;
-      }
-      auto selection = policies.selection();
       OfflineOptimumSolver solver;
       const TraceStart& start = scenario.trace_start();
       const auto run_all = [&](auto& simulation) {
@@ -70,6 +58,13 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
           }
         }
       };
+      if (elastic) {  // (never with the optimum: refused above)
+        auto node_policy = policies.nodes();
+        ElasticSimulation simulation(scenario, *node_policy, *checkpoint);
+        run_all(simulation);
+        return;
+      }
+      auto selection = policies.selection();
       if (scenario.cant_be_late_mode()) {
         if (!checkpoint->continuous()) {
           throw InputError("the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");

@@ -348,10 +348,7 @@ void ElasticSimulation::schedule_pool_events() {
 // Which of the job's spot instances the pool's drop took: as many as node_reclaim drew, each chosen uniformly
 // among those the job still holds, from counter-based uniforms of the same key.
 void ElasticSimulation::on_pool_reclaim(int lost) {
-  scratch_.clear();
-  for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (slots_[s].kind == Purchase::kSpot) scratch_.push_back(static_cast<int>(s));
-  }
+  collect_spot_slots();
   for (int j = 0; j < lost; ++j) {
     const std::uint64_t key = splitmix64(static_cast<std::uint64_t>(now_)) ^ static_cast<std::uint64_t>(j);
     const double u = static_cast<double>(stream_seed(seed_, replication_, StreamPurpose::kNodeChoice, key) >> 11) * 0x1.0p-53;
@@ -364,11 +361,16 @@ void ElasticSimulation::on_pool_reclaim(int lost) {
   lose_nodes(scratch_, true);
 }
 
-void ElasticSimulation::on_zone_reclaim() {
+// The job's spot instances, in slot order, into scratch_.
+void ElasticSimulation::collect_spot_slots() {
   scratch_.clear();
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     if (slots_[s].kind == Purchase::kSpot) scratch_.push_back(static_cast<int>(s));
   }
+}
+
+void ElasticSimulation::on_zone_reclaim() {
+  collect_spot_slots();
   lose_nodes(scratch_, true);
 }
 

@@ -81,6 +81,7 @@ class ElasticSimulation {
   void on_pool_reclaim(int lost);
   void reset_free_slots();
   void on_zone_reclaim();
+  void collect_spot_slots();
   void form_training_set();
   void begin_reconfiguration();
   void restore_or_compute();

@@ -12,28 +12,13 @@
 #include "experiments/simulation_request.hpp"
 #include "sim/errors.hpp"
 #include "test_paths.hpp"
-#include "tools/commands.hpp"
+#include "steptime_cli_runner.hpp"
 
 namespace spotsim {
 namespace {
 
-struct CliResult {
-  int code = 0;
-  std::string out, err;
-};
-
-CliResult run_steptime(std::vector<std::string> args) {
-  args.insert(args.begin(), "spotsim steptime");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = steptime_command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
-}
+using test::CliResult;
+using test::run_steptime;
 
 TEST(SteptimeCli, HelpDocumentsEveryOption) {
   const CliResult r = run_steptime({"--help"});
