@@ -1,5 +1,6 @@
 #include "experiments/job_reader.hpp"
 
+#include "sim/data_size.hpp"
 #include "sim/errors.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
 #include "traces/json_fields.hpp"
@@ -40,6 +41,43 @@ Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu) {
   return millis_from_seconds(times.steps * it->second);
 }
 
+// A per-GPU job cannot be simulated on a trace that mixes GPU types, since the engine holds one amount of work per
+// job.
+std::string single_gpu_of(const SpotMarket& market, const std::string& trace_path, const std::string& job_file) {
+  std::string gpu;
+  for (const Zone& zone : market.zones) {
+    if (zone.gpu.empty()) {
+      throw InputError(trace_path + ": zone '" + zone.name + "' names no gpu, which " + job_file +
+                       " (step_time_s_by_gpu) needs to pick a step time");
+    }
+    if (!gpu.empty() && canonical_gpu_name(zone.gpu) != canonical_gpu_name(gpu)) {
+      throw InputError(job_file + ": step_time_s_by_gpu needs a trace with one GPU type, but " + trace_path +
+                       " has zones with '" + gpu + "' and '" + zone.gpu + "'");
+    }
+    gpu = zone.gpu;
+  }
+  return gpu;
+}
+JobSpec job_on_market(const JobSpec& job, const std::optional<GpuStepTimes>& per_gpu, const SpotMarket& market,
+                      const std::string& trace_path) {
+  if (!per_gpu) return job;
+  JobSpec on_market = job;
+  on_market.work = work_on_gpu(*per_gpu, single_gpu_of(market, trace_path, per_gpu->file));
+  validate_job(on_market, per_gpu->file);
+  return on_market;
+}
+
+double checkpoint_size_field(const JsonFields& f) {
+  const nlohmann::json& value = f.raw("checkpoint_size_gb");
+  if (!value.is_string()) return f.number("checkpoint_size_gb", 0.0, kMaxDataSizeGb);
+  try {
+    return parse_data_size_gb(value.get<std::string>(), "size");
+  } catch (const InputError&) {
+    f.fail_value("checkpoint_size_gb", "a size in GB (a number) or a size with its unit such as \"20GB\" or "
+                 "\"18.6GiB\", between 0 and 1e9 GB", value);
+  }
+}
+
 const std::vector<std::string>& job_file_fields() {
   static const std::vector<std::string> fields = {
       "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",     "gpus",
@@ -58,7 +96,7 @@ void apply_job_json(const nlohmann::json& document, const std::string& file, Job
     *per_gpu = read_step_times_by_gpu(f);
   }
   // What a move between regions transfers and at which speed (docs/migration.md); the trace's speeds otherwise.
-  if (f.has("checkpoint_size_gb")) job.checkpoint_size_gb = f.number("checkpoint_size_gb", 0.0, 1e9);
+  if (f.has("checkpoint_size_gb")) job.checkpoint_size_gb = checkpoint_size_field(f);
   if (f.has("same_continent_gbps")) job.same_continent_gbps = f.number("same_continent_gbps", 1e-3, 1e6);
   if (f.has("cross_continent_gbps")) job.cross_continent_gbps = f.number("cross_continent_gbps", 1e-3, 1e6);
   if (f.has("work_hours") && (f.has("steps") || f.has("step_time_s"))) {

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/job.hpp"
+#include "sim/market/spot_market.hpp"
+#include "traces/json_fields.hpp"
 
 namespace spotsim {
 
@@ -27,6 +29,14 @@ const std::vector<std::string>& job_file_fields();
 // step_time_s_by_gpu fills `per_gpu` (and is rejected when `per_gpu` is null).
 void apply_job_json(const nlohmann::json& document, const std::string& file, JobSpec& job,
                     std::optional<GpuStepTimes>* per_gpu = nullptr);
+// The one GPU type of `market`'s zones, for a job with step_time_s_by_gpu; InputError naming `trace_path` and
+// `job_file` if a zone names no GPU or the zones name different ones.
+std::string single_gpu_of(const SpotMarket& market, const std::string& trace_path, const std::string& job_file);
+// `job` with its work set to steps x the step time on `market`'s GPU when `per_gpu` is given; `job` as is otherwise.
+JobSpec job_on_market(const JobSpec& job, const std::optional<GpuStepTimes>& per_gpu, const SpotMarket& market,
+                      const std::string& trace_path);
+// checkpoint_size_gb of a job file: a number of GB, or a size with its unit ("20GB", "18.6GiB"; sim/data_size.hpp).
+double checkpoint_size_field(const JsonFields& f);
 // steps x step time on `gpu` (any alias); InputError naming the job file and the GPUs it has if absent.
 Millis work_on_gpu(const GpuStepTimes& times, const std::string& gpu);
 

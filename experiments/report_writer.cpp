@@ -20,11 +20,41 @@ std::string format_number(double value) {
   return std::string(buffer, result.ptr);
 }
 
+std::string format_rounded(double value) {
+  if (!std::isfinite(value)) return format_number(value);
+  char buffer[64];
+  if (std::fabs(value) >= 1e6) {
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  }
+  return buffer;
+}
+
 namespace {
 nlohmann::json summary_json(const Summary& s) {
   return {{"n", s.n},     {"mean", s.mean}, {"sd", s.sd},   {"min", s.min},       {"max", s.max},
           {"p50", s.p50}, {"p95", s.p95},   {"p99", s.p99}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
 }
+// "checkpoint interval: 1.52 h on spot, 2.00 h on on-demand": what the checkpoint policy set, from the per-run
+// interval metrics; an interval that varied between or within runs shows its mean and range over the runs' means.
+std::string checkpoint_interval_line(const SimulationReport& report) {
+  const auto metrics = run_metrics();
+  std::string parts;
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    if (metrics[i].table_row != MetricDefinition::TableRow::kIntervalLine) continue;
+    const Summary& s = report.summaries[i];
+    if (s.n == 0) continue;
+    const bool spot = std::string_view(metrics[i].name).find("spot") != std::string_view::npos;
+    std::string text = format_fixed(s.mean, 2) + " h";
+    if (format_fixed(s.min, 2) != format_fixed(s.max, 2)) {
+      text = "mean " + text + " (" + format_fixed(s.min, 2) + ".." + format_fixed(s.max, 2) + " h)";
+    }
+    parts += (parts.empty() ? "" : ", ") + text + (spot ? " on spot" : " on on-demand");
+  }
+  return "checkpoint interval: " + (parts.empty() ? std::string("none (no periodic checkpoints)") : parts) + "\n";
+}
+
 // "Where the money went": the cost ledger's mean entries and their share of the mean total cost.
 std::string ledger_block(const SimulationReport& report) {
   const auto metrics = run_metrics();
@@ -57,18 +87,19 @@ std::string report_table(const SimulationReport& report) {
       << escape_control_characters(m["checkpoint"].get<std::string>())
       << "\n";
   const auto& job = m["job"];
-  out << "job: " << format_number(job["work_hours"].get<double>()) << " h of work on " << job["nodes"].get<int>()
-      << " node(s), checkpoint write " << format_number(job["checkpoint_write_s"].get<double>()) << " s, restore "
-      << format_number(job["restore_s"].get<double>()) << " s, start-up " << format_number(job["startup_s"].get<double>())
+  out << "job: " << format_rounded(job["work_hours"].get<double>()) << " h of work on " << job["nodes"].get<int>()
+      << " node(s), checkpoint write " << format_rounded(job["checkpoint_write_s"].get<double>()) << " s, restore "
+      << format_rounded(job["restore_s"].get<double>()) << " s, start-up " << format_rounded(job["startup_s"].get<double>())
       << " s, deadline "
-      << (job["deadline_hours"].is_null() ? std::string("none") : format_number(job["deadline_hours"].get<double>()) + " h")
+      << (job["deadline_hours"].is_null() ? std::string("none") : format_rounded(job["deadline_hours"].get<double>()) + " h")
       << "\n";
   if (job.contains("min_nodes")) {
     out << "elastic: trains on " << job["min_nodes"].get<int>() << " to " << job["nodes"].get<int>()
-        << " instances; a change of the training set pauses " << format_number(job["reconfiguration_s"].get<double>())
+        << " instances; a change of the training set pauses " << format_rounded(job["reconfiguration_s"].get<double>())
         << " s\n";
   }
-  out << m["replications"].get<std::uint64_t>() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n\n";
+  out << m["replications"].get<std::uint64_t>() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n";
+  out << checkpoint_interval_line(report) << "\n";
   char line[256];
   std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   %s\n", "metric", "unit", "mean", "sd",
                 "p50", "p95", "p99", "95% CI of mean");
@@ -78,7 +109,10 @@ std::string report_table(const SimulationReport& report) {
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const Summary& s = report.summaries[i];
     if (s.n == 0) continue;  // a metric this run does not have (regret without --regret)
-    if (metrics[i].table_row == Row::kLedger || metrics[i].table_row == Row::kLedgerWhenNonZero) continue;
+    if (metrics[i].table_row == Row::kLedger || metrics[i].table_row == Row::kLedgerWhenNonZero ||
+        metrics[i].table_row == Row::kIntervalLine) {
+      continue;
+    }
     if (metrics[i].table_row == Row::kMultiNode && job["nodes"].get<int>() == 1) continue;
     if (metrics[i].table_row == Row::kWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
     const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;

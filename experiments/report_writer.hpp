@@ -16,5 +16,8 @@ std::string report_csv(const SimulationReport& report);
 nlohmann::json report_summary_json(const SimulationReport& report);
 // Shortest round-trip formatting of a double ("%.17g" trimmed), so text outputs are exact and stable.
 std::string format_number(double value);
+// For people: at most 6 significant digits, trailing zeros dropped ("80.7528", "48", "0.005"); plain digits up to
+// 10^9 and beyond (no exponent where a reader expects hours or steps). Tables and headers, never data files.
+std::string format_rounded(double value);
 
 }  // namespace spotsim

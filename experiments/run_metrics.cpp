@@ -9,6 +9,7 @@ constexpr auto kLedger = MetricDefinition::TableRow::kLedger;
 constexpr auto kWhenNonZero = MetricDefinition::TableRow::kWhenNonZero;
 constexpr auto kMultiNode = MetricDefinition::TableRow::kMultiNode;
 constexpr auto kLedgerWhenNonZero = MetricDefinition::TableRow::kLedgerWhenNonZero;
+constexpr auto kIntervalLine = MetricDefinition::TableRow::kIntervalLine;
 constexpr std::array kMetrics = {
     MetricDefinition{"cost_total", "USD", "cost, total", [](const RunResult& r) { return r.cost_total; }},
     MetricDefinition{"cost_spot", "USD", "cost, spot", [](const RunResult& r) { return r.cost_spot; }},
@@ -63,6 +64,12 @@ constexpr std::array kMetrics = {
     // Training per dollar: the work kept, in hours one instance would need, per USD.
     MetricDefinition{"value", "inst-h/$", "value (work per USD)",
                      [](const RunResult& r) { return r.work_done_hours / r.cost_total; }, kMultiNode},
+    // The periodic checkpoint interval the checkpoint policy set, mean over the times it was set in the run; NaN
+    // (left out) for a run that never set one on that kind of instance. Last, so older columns keep their place.
+    MetricDefinition{"checkpoint_interval_spot_hours", "h", "checkpoint interval, spot",
+                     [](const RunResult& r) { return r.checkpoint_interval_spot.mean_hours(); }, kIntervalLine},
+    MetricDefinition{"checkpoint_interval_on_demand_hours", "h", "checkpoint interval, on-demand",
+                     [](const RunResult& r) { return r.checkpoint_interval_on_demand.mean_hours(); }, kIntervalLine},
 };
 }  // namespace
 

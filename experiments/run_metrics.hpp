@@ -17,7 +17,8 @@ struct MetricDefinition {
   // migration metrics are left out of runs that never migrate, so single-region tables stay as they were.
   // kMultiNode rows appear only for jobs of more than one instance; kLedgerWhenNonZero ledger entries only when
   // some run has them.
-  enum class TableRow : std::uint8_t { kAlways, kWhenNonZero, kLedger, kMultiNode, kLedgerWhenNonZero };
+  // kIntervalLine metrics are told in one "checkpoint interval:" line above the table instead of a row.
+  enum class TableRow : std::uint8_t { kAlways, kWhenNonZero, kLedger, kMultiNode, kLedgerWhenNonZero, kIntervalLine };
   TableRow table_row = TableRow::kAlways;
 };
 

@@ -1,4 +1,5 @@
 #include "experiments/simulation_request.hpp"
+#include "experiments/timeline_writer.hpp"
 
 #include <algorithm>
 
@@ -37,23 +38,6 @@ nlohmann::json job_to_json(const JobSpec& job) {
   return j;
 }
 
-// The GPU every zone of the trace offers; a per-GPU job cannot be simulated on a trace that mixes GPU types,
-// since the engine holds one amount of work per job.
-std::string single_gpu_of(const SpotMarket& market, const std::string& trace_path, const std::string& job_file) {
-  std::string gpu;
-  for (const Zone& zone : market.zones) {
-    if (zone.gpu.empty()) {
-      throw InputError(trace_path + ": zone '" + zone.name + "' names no gpu, which " + job_file +
-                       " (step_time_s_by_gpu) needs to pick a step time");
-    }
-    if (!gpu.empty() && canonical_gpu_name(zone.gpu) != canonical_gpu_name(gpu)) {
-      throw InputError(job_file + ": step_time_s_by_gpu needs a trace with one GPU type, but " + trace_path +
-                       " has zones with '" + gpu + "' and '" + zone.gpu + "'");
-    }
-    gpu = zone.gpu;
-  }
-  return gpu;
-}
 }  // namespace
 
 bool is_cant_be_late_mode(const std::string& mode) {
@@ -61,13 +45,14 @@ bool is_cant_be_late_mode(const std::string& mode) {
   return mode == "cant-be-late";
 }
 
-SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
-                                 const QuantileLimits& limits) {
+PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   const std::string trace_path = locate_trace(request.trace);
-  const SpotMarket market = select_zones(read_trace_file(trace_path), request.zones,
-                                         request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones");
+  PreparedSimulation prepared;
+  prepared.market = std::make_unique<SpotMarket>(select_zones(read_trace_file(trace_path), request.zones,
+                                         request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones"));
+  const SpotMarket& market = *prepared.market;
   const PolicyRegistry registry = builtin_policy_registry();
-  PolicyFactories factories;
+  PolicyFactories& factories = prepared.factories;
   const std::string policy_name = request.policy.substr(0, request.policy.find(':'));
   if (!request.job.elastic.active() && registry.is_node_policy(request.policy)) {
     throw InputError("--policy '" + policy_name + "' is a multi-node policy: give the job --min-nodes (docs/elastic.md)");
@@ -89,13 +74,14 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
     job.work = work_on_gpu(*request.gpu_step_times, job_gpu);
     validate_job(job, request.gpu_step_times->file);
   }
-  Scenario scenario(market, job, request.trace_start);
+  prepared.scenario = std::make_unique<Scenario>(market, job, request.trace_start);
+  Scenario& scenario = *prepared.scenario;
   if (request.cant_be_late_mode) scenario.use_cant_be_late_mode(request.tick);
   scenario.compute_optimum(request.regret);
 
-  SimulationReport report;
   // Thread count is deliberately absent: it never changes a result.
-  report.manifest = {
+  nlohmann::json& manifest = prepared.manifest;
+  manifest = {
       {"tool", "spotsim"},
       {"version", kVersion},
       {"git_revision", kGitRevision},
@@ -112,17 +98,26 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
       {"regret", request.regret},
   };
   if (!request.zones.selects_all()) {
-    report.manifest["trace"][request.zones.by == ZoneSelection::By::kRegions ? "regions" : "selected_zones"] =
+    manifest["trace"][request.zones.by == ZoneSelection::By::kRegions ? "regions" : "selected_zones"] =
         request.zones.names;
   }
   if (request.cant_be_late_mode) {
-    report.manifest["tick"] = format_duration(request.tick > 0 ? request.tick : market.tick);
+    manifest["tick"] = format_duration(request.tick > 0 ? request.tick : market.tick);
   }
   if (request.gpu_step_times) {
-    report.manifest["job"]["gpu"] = canonical_gpu_name(job_gpu);
-    report.manifest["job"]["steps"] = request.gpu_step_times->steps;
-    report.manifest["job"]["step_time_s_by_gpu"] = request.gpu_step_times->step_time_s;
+    manifest["job"]["gpu"] = canonical_gpu_name(job_gpu);
+    manifest["job"]["steps"] = request.gpu_step_times->steps;
+    manifest["job"]["step_time_s_by_gpu"] = request.gpu_step_times->step_time_s;
   }
+  return prepared;
+}
+
+SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
+                                 const QuantileLimits& limits) {
+  const PreparedSimulation prepared = prepare_simulation(request);
+  const Scenario& scenario = *prepared.scenario;
+  SimulationReport report;
+  report.manifest = prepared.manifest;
 
   // Each metric's values in replication order, as summarize() would see them; the runs themselves are not kept.
   const auto metrics = run_metrics();
@@ -136,7 +131,7 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
   std::vector<StreamingSummary> summaries;
   for (std::size_t m = 0; m < metrics.size(); ++m) summaries.emplace_back(per_metric);
   bool begun = false;
-  stream_replications(scenario, factories, ReplicationPlan{request.seed, 0, request.replications, request.threads},
+  stream_replications(scenario, prepared.factories, ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress},
                       [&](std::span<const RunResult> runs) {
                         for (std::size_t m = 0; m < metrics.size(); ++m) {
                           for (const RunResult& r : runs) summaries[m].add(metrics[m].value(r));
@@ -147,6 +142,10 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
                         consumer->add(runs);
                       });
   for (StreamingSummary& summary : summaries) report.summaries.push_back(summary.finish());
+  // Re-run serially after the Monte Carlo run, so that run is not slowed down (same seed and replication: same runs).
+  if (request.with_timeline && timeline_supported(request)) {
+    report.timeline = timeline_text(request, prepared, default_timeline_replications(request.replications));
+  }
   return report;
 }
 

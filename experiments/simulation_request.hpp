@@ -2,6 +2,7 @@
 // One `simulate` invocation as data: what the command line, a job file or the Python module fill in, and what
 // run_simulation() executes. Keeping it a plain struct lets every front end share one code path.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,7 @@
 #include "sim/market/zone_selection.hpp"
 #include "sim/run_result.hpp"
 #include "sim/exact_quantiles.hpp"
+#include "sim/replication_runner.hpp"
 #include "sim/scenario.hpp"
 #include "sim/statistics.hpp"
 
@@ -34,12 +36,19 @@ struct SimulationRequest {
   bool cant_be_late_mode = false;  // the tick engine of sim/tick_simulation.hpp instead of the event engine
   Millis tick = 0;                 // its tick; 0 = the trace's own
   bool regret = false;             // also compute each window's offline optimum (regret)
+  // Optional: replications done so far, for a progress line (the CLI) or a poller (the Python module); the
+  // caller sets progress->total. Never changes a result.
+  ReplicationProgress* progress = nullptr;
+  // Also log the first three replications' events into SimulationReport::timeline (the JSON output carries them,
+  // for `spotsim report`); only the single-job event engine reports events.
+  bool with_timeline = false;
 };
 
 struct SimulationReport {
   nlohmann::json manifest;  // version, git revision, full configuration, seed
   std::vector<RunResult> runs;     // every run, in replication order; empty when they were streamed
   std::vector<Summary> summaries;  // one per entry of run_metrics()
+  std::string timeline;            // with_timeline: the event log as JSON lines (docs/outputs.md#timeline)
 };
 
 // Receives the runs as they are computed, for outputs that stream them (the CLI's CSV and JSON).
@@ -49,6 +58,16 @@ class RunConsumer {
   virtual void begin(const nlohmann::json& manifest) = 0;  // once, when the first block of runs is ready
   virtual void add(std::span<const RunResult> runs) = 0;    // blocks, in replication order
 };
+
+// A request made ready to run: its trace read, job resolved, policies found, manifest written. What run_simulation()
+// runs, and what `simulate --timeline` re-runs chosen replications of (experiments/timeline_writer.hpp).
+struct PreparedSimulation {
+  std::unique_ptr<SpotMarket> market;  // the scenario points into it
+  std::unique_ptr<Scenario> scenario;
+  PolicyFactories factories;
+  nlohmann::json manifest;  // version, git revision, full configuration, seed
+};
+PreparedSimulation prepare_simulation(const SimulationRequest& request);
 
 // Runs the request in bounded memory whatever the replication count: runs go to `consumer` (may be null) block by
 // block and are not kept (report.runs stays empty); summaries are accumulated as they come (sim/streaming_summary.hpp),

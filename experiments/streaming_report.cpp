@@ -108,6 +108,13 @@ void JsonReportWriter::add(std::span<const RunResult> runs) {
 void JsonReportWriter::finish(const SimulationReport& report) {
   text_ = any_run_ ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ";
   append_nested(text_, report_summary_json(report).dump(2), "  ");
+  if (!report.timeline.empty()) {
+    text_ += ",\n  \"timeline\": [";
+    std::istringstream lines(report.timeline);
+    std::string line;
+    for (bool first = true; std::getline(lines, line); first = false) text_ += (first ? "\n    " : ",\n    ") + line;
+    text_ += "\n  ]";
+  }
   text_ += "\n}\n";
   write_or_fail(out_, text_, name_);
 }
@@ -128,7 +135,9 @@ void write_simulation(const SimulationRequest& request, const std::string& forma
     run_simulation(request, &writer);
   } else if (format == "json") {
     JsonReportWriter writer(sink, name);
-    writer.finish(run_simulation(request, &writer));
+    SimulationRequest with_timeline = request;  // the first runs' event log rides along, for `spotsim report`
+    with_timeline.with_timeline = true;
+    writer.finish(run_simulation(with_timeline, &writer));
   } else {
     std::string table = report_table(run_simulation(request, nullptr));
     write_or_fail(sink, table, name);

@@ -29,7 +29,9 @@ class JsonReportWriter final : public RunConsumer {
   JsonReportWriter(std::ostream& out, std::string name) : out_(out), name_(std::move(name)) {}
   void begin(const nlohmann::json& manifest) override;
   void add(std::span<const RunResult> runs) override;
-  void finish(const SimulationReport& report);  // closes "runs" and writes "summary"
+  // Closes "runs" and writes "summary", then "timeline" when the report has one (SimulationRequest::with_timeline):
+  // an array of its lines' objects, so `spotsim report` can draw the runs from this file alone.
+  void finish(const SimulationReport& report);
 
  private:
   std::ostream& out_;

@@ -145,8 +145,14 @@ void JobSimulation::enter(Phase phase) {
   if (left == Phase::kComputing) progress_ += spent;
   phase_ = phase;
   phase_entered_ = now_;
-  // Last, as a tail call: the common constant-price path stays a leaf function with no register saves.
-  if (varying_price_ != nullptr && spent > 0) [[unlikely]] book_varying_price_stretch(left, from);
+  // One test and a tail call for both rare cases (an observer, a varying price): the common path stays a leaf
+  // function with no register saves.
+  if (observer_ != nullptr || (varying_price_ != nullptr && spent > 0)) [[unlikely]] entered_rare_cases(left, from, spent);
+}
+
+void JobSimulation::entered_rare_cases(Phase left, Millis from, Millis spent) {
+  notify(TimelineEventKind::kPhaseEntered);
+  if (varying_price_ != nullptr && spent > 0) book_varying_price_stretch(left, from);
 }
 
 // The cost ledger's share of the stretch just ended on a spot instance whose price varies: its integral over the
@@ -181,6 +187,7 @@ void JobSimulation::on_instance_ready() {
 void JobSimulation::on_transfer_done() {
   data_zone_ = zone_;
   ++result_.migrations;
+  notify(TimelineEventKind::kTransferDone);
   restore_or_compute();
 }
 
@@ -306,6 +313,7 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   instance_phase_start_ = phase_time_;
   instance_lost_ = 0;
   schedule_timeline(now_ + scenario_.job().startup, EventKind::kInstanceReady);
+  notify(TimelineEventKind::kInstanceAcquired);
   preempt_at_ = kNever;
   if (purchase == Purchase::kSpot) {
     ++result_.spot_starts;
@@ -374,6 +382,7 @@ void JobSimulation::release() {
     result_.on_demand_node_hours += nodes * to_hours(held);
     book_instance(cost);
   }
+  notify(TimelineEventKind::kInstanceReleased);  // billed, still naming the instance released
   varying_price_ = nullptr;
   purchase_ = Purchase::kNone;
   zone_ = -1;
@@ -434,6 +443,7 @@ void JobSimulation::on_checkpoint_done() {
   result_.ledger_compute += uncommitted_cost_;  // (varying prices) no compute since the write began: all saved
   uncommitted_cost_ = 0.0;
   ++result_.checkpoints;
+  notify(TimelineEventKind::kCheckpointDone);
   if (switch_pending_) {
     enter(Phase::kIdle);
     switch_pending_ = emergency_checkpoint_ = false;
@@ -448,6 +458,7 @@ void JobSimulation::on_checkpoint_done() {
 }
 
 void JobSimulation::on_preemption_notice() {
+  notify(TimelineEventKind::kPreemptionNotice);
   const Millis write = scenario_.job().checkpoint_write;
   if (phase_ != Phase::kComputing || !on_notice_ || !can_checkpoint_ || now_ + write > preempt_at_) {
     return;
@@ -468,6 +479,7 @@ void JobSimulation::on_preemption() {
     lost = progress - committed_;
   }
   if (!continuous_) result_.lost_work_hours += to_hours(lost);
+  notify(TimelineEventKind::kPreemption);  // before the phase changes: what was running when the instance went
   enter(Phase::kIdle);
   progress_ = committed_;
   discard_uncommitted(lost);
@@ -545,6 +557,23 @@ void JobSimulation::finish(bool completed) {
   result_.startup_hours = hours_in(Phase::kStarting);
   result_.restore_hours = hours_in(Phase::kRestoring);
   result_.checkpoint_hours = hours_in(Phase::kCheckpointing);
+  notify(TimelineEventKind::kFinished);
+}
+
+// Out of line and only with an observer attached: the hot path keeps just the null test of notify().
+void JobSimulation::emit(TimelineEventKind kind) {
+  TimelineEvent event;
+  event.time = now_ - job_start_;
+  event.kind = kind;
+  event.purchase = purchase_;
+  event.zone = zone_;
+  event.phase = phase_;
+  event.progress = current_progress();
+  event.committed = continuous_ ? event.progress : committed_;
+  event.cost_booked = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
+  event.nodes = purchase_ == Purchase::kNone ? 0 : scenario_.job().nodes;
+  event.completed = result_.completed;
+  observer_->on_event(event);
 }
 
 }  // namespace spotsim

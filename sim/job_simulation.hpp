@@ -18,11 +18,15 @@
 // it) is dropped when popped: cheaper than deleting it from the heap.
 //
 // A JobSimulation is reused across replications on one thread (its queue and buffers are allocated once).
+//
+// An EventObserver (sim/event_observer.hpp) may be attached to hear the run's timeline; without one, each place
+// that would notify costs a null test.
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "sim/event_observer.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/observation.hpp"
 #include "sim/policy_interfaces.hpp"
@@ -37,6 +41,9 @@ class JobSimulation {
   JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint);
 
   RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+  // Hears every later run's events; null (the default) for none. Never changes a result.
+  void set_observer(EventObserver* observer) { observer_ = observer; }
 
  private:
   enum class EventKind : std::uint8_t {
@@ -76,6 +83,7 @@ class JobSimulation {
   void switch_to(Purchase purchase, int zone);
   void finish(bool completed);
   void enter(Phase phase);
+  void entered_rare_cases(Phase left, Millis from, Millis spent);
   Millis current_progress() const;
   Millis draw_preemption_time(int zone);
   bool spot_obtainable(int zone, Millis t) const;
@@ -85,10 +93,15 @@ class JobSimulation {
   std::uint32_t epoch_of(EventKind kind) const;
   void schedule(Millis time, EventKind kind);
   void schedule_timeline(Millis time, EventKind kind);
+  void notify(TimelineEventKind kind) {
+    if (observer_ != nullptr) [[unlikely]] emit(kind);
+  }
+  void emit(TimelineEventKind kind);
 
   const Scenario& scenario_;
   SelectionPolicy& selection_;
   CheckpointPolicy& checkpoint_;
+  EventObserver* observer_ = nullptr;
   EventQueue<Event> queue_;
   std::vector<std::optional<RandomStream>> lifetime_streams_;  // one per zone, created on first use
   std::vector<ZoneView> zone_views_;

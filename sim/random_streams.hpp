@@ -20,9 +20,27 @@ enum class StreamPurpose : std::uint32_t {
   kNodeChoice = 6,    // which of a multi-node job's instances a pool reclaim takes (sim/elastic), entity = key
 };
 
-std::uint64_t splitmix64(std::uint64_t x);
-std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t replication, StreamPurpose purpose,
-                          std::uint64_t entity);
+// Inline: counter-based draws (node reclaims, node choice) hash per draw in the engines' hot paths.
+constexpr std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Chained hashing: each component passes through the full avalanche, so keys differing in any one component give
+// unrelated seeds. The prefix (seed, replication, purpose) is fixed for a replication: a caller drawing many keyed
+// values hashes it once (stream_seed_from_prefix(stream_prefix(s, r, p), e) == stream_seed(s, r, p, e)).
+constexpr std::uint64_t stream_prefix(std::uint64_t seed, std::uint64_t replication, StreamPurpose purpose) {
+  return splitmix64(splitmix64(splitmix64(seed) ^ replication) ^ static_cast<std::uint64_t>(purpose));
+}
+constexpr std::uint64_t stream_seed_from_prefix(std::uint64_t prefix, std::uint64_t entity) {
+  return splitmix64(prefix ^ entity);
+}
+constexpr std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t replication, StreamPurpose purpose,
+                                    std::uint64_t entity) {
+  return stream_seed_from_prefix(stream_prefix(seed, replication, purpose), entity);
+}
 
 // The first output of boost::random::mt19937_64 seeded with `seed`, without building the engine: seeding fills 312
 // words and the first draw twists all of them, about a microsecond, while the first output depends only on words 0,

@@ -8,6 +8,7 @@
 
 #include "sim/elastic/elastic_simulation.hpp"
 #include "sim/errors.hpp"
+#include "sim/interval_recording_checkpoint.hpp"
 #include "sim/job_simulation.hpp"
 #include "sim/tick_simulation.hpp"
 #include "sim/window_optimum.hpp"
@@ -41,7 +42,8 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
 
   auto worker = [&]() {
     try {
-      auto checkpoint = policies.checkpoint();
+      // Wrapped to note the intervals each run uses (the outputs' checkpoint_interval_* metrics).
+      auto checkpoint = std::make_unique<IntervalRecordingCheckpoint>(policies.checkpoint());
       OfflineOptimumSolver solver;
       const TraceStart& start = scenario.trace_start();
       const auto run_all = [&](auto& simulation) {
@@ -52,10 +54,12 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
           for (std::uint64_t i = begin; i < end; ++i) {
             const std::uint64_t replication = plan.first_replication + i;
             results[i] = simulation.run(plan.seed, replication);
+            checkpoint->record_into(results[i]);
             if (!scenario.computes_optimum()) continue;
             const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
             results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
           }
+          if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
         }
       };
       if (elastic) {  // (never with the optimum: refused above)

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "sim/checkpoint_interval_use.hpp"
+
 namespace spotsim {
 
 // FNV-1a style mixing of (time, kind) into RunResult::fingerprint: cheap enough for every event, sensitive to any
@@ -58,6 +60,10 @@ struct RunResult {
   double trace_start_hours = 0.0;  // where in the recorded trace this replication began
   // The exact offline optimum on this replication's window (sim/offline_optimum.hpp), when asked for; NaN if not.
   double optimum_cost = NAN;
+  // The periodic checkpoint intervals the checkpoint policy set on spot and on on-demand instances during this run
+  // (sim/interval_recording_checkpoint.hpp); empty for a policy without periodic checkpoints.
+  CheckpointIntervalUse checkpoint_interval_spot;
+  CheckpointIntervalUse checkpoint_interval_on_demand;
   std::uint64_t events = 0;       // events processed
   std::uint64_t fingerprint = 0;  // hash of the event trajectory (time, kind), to detect behaviour changes
 };

@@ -20,6 +20,7 @@
 #include "traces/json_fields.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "tools/terminal_progress.hpp"
 
 namespace spotsim {
 
@@ -47,18 +48,22 @@ po::options_description advise_options() {
   offers.add_options()
       ("catalogue", po::value<std::string>()->default_value("gpu_offers"),
        "price catalogue: a file, or the name of a shipped one in traces/library/catalogue/")
+      ("spot-prices", po::value<std::string>()->default_value("history"),
+       "history: replay the recorded spot price path of each offer that has one (traces/library/catalogue/"
+       "spot_price_history.json; docs/advise.md#price-history), the catalogue's price for the others | catalogue: the "
+       "catalogue's one price for every offer | a price history file")
       ("cloud", po::value<std::vector<std::string>>()->composing(), "only these clouds (gcp, aws; repeat or comma-separate)")
-      ("gpu", po::value<std::vector<std::string>>()->composing(), "only these GPU types (spec-table names or aliases)")
+      ("gpu", po::value<std::vector<std::string>>()->composing(), "only these GPU types: spec-table names or aliases; a family means all its parts (A100: A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE)")
       ("region", po::value<std::vector<std::string>>()->composing(), "only these regions or zones")
       ("allow-idle-gpus", "include offers whose instances would leave some of their GPUs unused")
       ("policy", po::value<std::vector<std::string>>()->composing(),
        "selection policy NAME[:key=value,...]; repeat for several [default: on-demand, spot-only, adaptive]")
       ("checkpoint", po::value<std::string>()->default_value("young-daly"), "checkpoint policy NAME[:key=value,...]")
-      ("cross-instance-efficiency", po::value<double>()->default_value(0.9),
+      ("cross-instance-efficiency", po::value<double>()->default_value(0.9, "0.9"),
        "data-parallel scaling efficiency when the job spans several instances, in (0, 1]")
       ("max-hours", po::value<double>(), "rank only rows whose p95 completion time is at most this many hours")
       ("budget", po::value<double>(), "rank only rows whose p95 cost is at most this many USD")
-      ("min-deadline-probability", po::value<double>()->default_value(0.9),
+      ("min-deadline-probability", po::value<double>()->default_value(0.9, "0.9"),
        "with --deadline: rank only rows that meet it in at least this fraction of runs");
   po::options_description sets("Region sets (--region-sets: which regions of a multi-region trace to allow; "
                                 "docs/advise.md#region-sets)");
@@ -66,7 +71,9 @@ po::options_description advise_options() {
       ("region-sets", "rank region sets of --trace for the job instead of catalogue offers (--region limits the candidates)")
       ("trace", po::value<std::string>(), "multi-region trace (version 2): a file or a shipped name, e.g. gcp-h100-13-zones")
       ("work", po::value<std::string>(), "compute the job needs, e.g. 40h (instead of, or over, --job's)")
-      ("checkpoint-size-gb", po::value<double>(), "checkpoint size in GB: what a move to another region transfers [default 0]");
+      ("checkpoint-size", po::value<std::string>(),
+       "checkpoint size, e.g. 20GB, 18.6GiB (a bare number is GB): what a move to another region transfers [default 0]")
+      ("checkpoint-size-gb", po::value<std::string>(), "the same, as older command lines give it");
   po::options_description mc("Monte Carlo and output");
   mc.add_options()
       ("seed", po::value<std::string>()->default_value("1"), "base seed, 0 to 2^64-1, the same for every offer (common random numbers)")
@@ -75,6 +82,7 @@ po::options_description advise_options() {
       ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes results")
       ("format,f", po::value<std::string>(), "table | json | csv [default: table, or from --output's extension]")
       ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
+      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
       ("help,h", "show this help and exit");
   po::options_description all;
   all.add(job).add(offers).add(sets).add(mc);
@@ -173,6 +181,7 @@ AdviceRequest request_from(const po::variables_map& vm) {
   AdviceRequest request;
   request.job = job_from(vm);
   request.catalogue = read_gpu_offer_catalogue(locate_gpu_offer_catalogue(vm["catalogue"].as<std::string>()));
+  request.price_histories = spot_price_histories_for(vm["spot-prices"].as<std::string>());
   // Repeated, not comma-separated: a policy's own parameters are comma-separated.
   if (vm.count("policy")) request.policies = vm["policy"].as<std::vector<std::string>>();
   request.checkpoint = vm["checkpoint"].as<std::string>();
@@ -199,6 +208,7 @@ RegionSetRequest region_set_request_from(const po::variables_map& vm) {
     if (vm.count(option)) throw InputError(std::string("--") + option + ": not with --region-sets (a catalogue offer's option)");
   }
   if (!vm["catalogue"].defaulted()) throw InputError("--catalogue: not with --region-sets (the trace is the market)");
+  if (!vm["spot-prices"].defaulted()) throw InputError("--spot-prices: not with --region-sets (the trace's prices are used)");
   if (!vm.count("trace")) throw InputError("--region-sets: expected --trace, a multi-region trace such as gcp-h100-13-zones");
   RegionSetRequest request;
   SimulationRequest& s = request.simulation;
@@ -221,11 +231,7 @@ RegionSetRequest region_set_request_from(const po::variables_map& vm) {
   }
   if (vm.count("startup")) s.job.startup = parse_duration(vm["startup"].as<std::string>(), "--startup");
   if (vm.count("deadline")) s.job.deadline = parse_duration(vm["deadline"].as<std::string>(), "--deadline");
-  if (vm.count("checkpoint-size-gb")) {
-    const double gigabytes = vm["checkpoint-size-gb"].as<double>();
-    if (!(gigabytes >= 0.0 && gigabytes <= 1e9)) throw InputError("--checkpoint-size-gb: expected a size in GB in [0, 1e9]");
-    s.job.checkpoint_size_gb = gigabytes;
-  }
+  if (const auto size = checkpoint_size_option(vm)) s.job.checkpoint_size_gb = *size;
   validate_job(s.job, where);
   s.seed = seed_option(vm);
   s.replications = vm["replications"].defaulted() ? 100 : count_option(vm, "replications", 1, 100'000'000);
@@ -261,16 +267,25 @@ int advise_command(int argc, const char* const* argv) {
                 << "cost, marking the Pareto-optimal ones on cost and time.\n\n"
                 << "Example: " << program << " --job job.json --deadline 24h --cloud gcp\n"
                 << "         " << program << " --region-sets --trace gcp-h100-13-zones --work 40h --deadline 48h "
-                   "--checkpoint-size-gb 50\n"
+                   "--checkpoint-size 50GB\n"
                 << options << "\n";
       return 0;
     }
     const std::string format = output_format_option(vm);
     if (vm.count("region-sets")) return run_region_sets(vm, format, program);
-    for (const char* option : {"trace", "work", "checkpoint-size-gb"}) {
+    for (const char* option : {"trace", "work", "checkpoint-size", "checkpoint-size-gb"}) {
       if (vm.count(option)) throw InputError(std::string("--") + option + ": only with --region-sets");
     }
-    const AdviceReport report = run_advice(request_from(vm));
+    AdviceRequest request = request_from(vm);
+    ReplicationProgress progress;  // run_advice sets the total: offers x policies x replications
+    TerminalProgress line(program, "replications", progress_wanted(vm.count("quiet") > 0), std::cerr);
+    if (line.enabled()) request.progress = &progress;
+    const AdviceReport report = [&] {
+      ReplicationProgressWatcher watcher(line, progress);
+      AdviceReport r = run_advice(request);
+      watcher.finish();
+      return r;
+    }();
     const std::string text = format == "json" ? advice_json(report) : format == "csv" ? advice_csv(report) : advice_table(report);
     emit_output(vm, text, program);
     if (vm.count("output")) std::cerr << report.recommendation << "\n";

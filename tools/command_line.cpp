@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "experiments/atomic_file.hpp"
+#include "sim/data_size.hpp"
 #include "sim/errors.hpp"
 #include "sim/file_checks.hpp"
 #include "sim/integer_text.hpp"
@@ -71,6 +72,16 @@ int int_count_option(const po::variables_map& vm, const char* name, int min, int
 }
 
 std::uint64_t seed_option(const po::variables_map& vm) { return count_option(vm, "seed", 0, kMaxSeed); }
+
+std::optional<double> checkpoint_size_option(const po::variables_map& vm) {
+  if (vm.count("checkpoint-size") && vm.count("checkpoint-size-gb")) {
+    throw InputError("--checkpoint-size and --checkpoint-size-gb: give one of them, not both");
+  }
+  for (const char* name : {"checkpoint-size", "checkpoint-size-gb"}) {
+    if (vm.count(name)) return parse_data_size_gb(vm[name].as<std::string>(), std::string("--") + name);
+  }
+  return std::nullopt;
+}
 
 int thread_count_option(const po::variables_map& vm) {
   return int_count_option(vm, "threads", 0, static_cast<int>(kMaxThreads));

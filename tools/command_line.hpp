@@ -6,6 +6,7 @@
 // JSON/CSV.
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "sim/errors.hpp"
@@ -31,6 +32,10 @@ int int_count_option(const boost::program_options::variables_map& vm, const char
 std::uint64_t seed_option(const boost::program_options::variables_map& vm);
 // --threads N: 0 = all cores, at most kMaxThreads.
 int thread_count_option(const boost::program_options::variables_map& vm);
+
+// --checkpoint-size (or the older --checkpoint-size-gb; not both), declared as po::value<std::string>(): "20GB",
+// "18.6GiB", a bare number in GB (sim/data_size.hpp); nullopt when neither is given.
+std::optional<double> checkpoint_size_option(const boost::program_options::variables_map& vm);
 
 // Checks --output, when given, before any work: not a directory, its directory exists.
 void check_output_option(const boost::program_options::variables_map& vm);

@@ -10,5 +10,6 @@ int advise_command(int argc, const char* const* argv);
 int sweep_command(int argc, const char* const* argv);
 int regress_command(int argc, const char* const* argv);
 int bound_command(int argc, const char* const* argv);
+int report_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

@@ -7,16 +7,21 @@
 #include <unistd.h>
 
 #include "experiments/job_reader.hpp"
+#include "experiments/report_writer.hpp"
 #include "experiments/simulation_request.hpp"
 #include "experiments/streaming_report.hpp"
+#include "experiments/timeline_writer.hpp"
 #include "policies/policy_registry.hpp"
+#include "sim/data_size.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 #include "sim/text_escape.hpp"
 #include "spotsim/version.hpp"
 #include "traces/json_fields.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "tools/terminal_progress.hpp"
 
 namespace spotsim {
 
@@ -87,8 +92,10 @@ po::options_description simulate_options() {
       ("checkpoint-write", po::value<std::string>(), "time to write a checkpoint; training pauses [default 1m]")
       ("restore", po::value<std::string>(), "time to read the checkpoint after a restart [default 1m]")
       ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
-      ("checkpoint-size-gb", po::value<double>(),
-       "checkpoint size in GB: what a move to another region transfers and pays egress for (docs/migration.md) [default 0]")
+      ("checkpoint-size", po::value<std::string>(),
+       "checkpoint size, e.g. 20GB, 18.6GiB, 1.5TB (a bare number is GB): what a move to another region transfers and "
+       "pays egress for (docs/migration.md) [default 0]")
+      ("checkpoint-size-gb", po::value<std::string>(), "the same, as older command lines give it")
       ("deadline", po::value<std::string>(), "deadline after the job's start [default none]")
       ("give-up-after", po::value<std::string>(),
        "stop a run that has not finished by then and report it as not completed [default max(20 x work, work + 30d)]");
@@ -98,7 +105,13 @@ po::options_description simulate_options() {
       ("replications,n", po::value<std::string>()->default_value("1000"), "independent replications, 1 to 10^9")
       ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes results")
       ("format,f", po::value<std::string>(), "table | json | csv (per-run rows) [default: table, or from --output's extension]")
-      ("output,o", po::value<std::string>(), "write the result to this file (written atomically) instead of stdout");
+      ("output,o", po::value<std::string>(), "write the result to this file (written atomically) instead of stdout")
+      ("timeline", po::value<std::string>(), "also write the event log of chosen replications to this file (JSON lines, "
+       "docs/outputs.md#timeline; draw it with spotsim report --timeline)")
+      ("timeline-replications", po::value<std::string>(), "which replications --timeline logs, e.g. 0,3,7 (at most 100) "
+       "[default: the first 3]")
+
+      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
   po::options_description all;
   all.add(general).add(run).add(job).add(mc);
   return all;
@@ -163,11 +176,7 @@ SimulationRequest request_from(const po::variables_map& vm) {
   if (vm.count("checkpoint-write")) request.job.checkpoint_write = duration_option(vm, "checkpoint-write");
   if (vm.count("restore")) request.job.restore = duration_option(vm, "restore");
   if (vm.count("startup")) request.job.startup = duration_option(vm, "startup");
-  if (vm.count("checkpoint-size-gb")) {
-    const double gigabytes = vm["checkpoint-size-gb"].as<double>();
-    if (!(gigabytes >= 0.0 && gigabytes <= 1e9)) throw InputError("--checkpoint-size-gb: expected a size in GB in [0, 1e9]");
-    request.job.checkpoint_size_gb = gigabytes;
-  }
+  if (const auto size = checkpoint_size_option(vm)) request.job.checkpoint_size_gb = *size;
   if (vm.count("deadline")) request.job.deadline = duration_option(vm, "deadline");
   if (vm.count("give-up-after")) request.job.give_up_after = duration_option(vm, "give-up-after");
   validate_job(request.job, vm.count("job") ? vm["job"].as<std::string>() + " with command-line overrides" : "command line");
@@ -184,6 +193,15 @@ SimulationRequest request_from(const po::variables_map& vm) {
   const std::string start = vm["trace-start"].as<std::string>();
   if (start != "random") request.trace_start = TraceStart{false, parse_duration(start, "--trace-start")};
   return request;
+}
+
+// After the Monte Carlo run (whichever way its output went): the chosen replications re-run with an observer.
+void write_timeline_if_asked(const po::variables_map& vm, const SimulationRequest& request,
+                             const std::vector<std::uint64_t>& replications, const std::string& program) {
+  if (!vm.count("timeline")) return;
+  const std::string& path = vm["timeline"].as<std::string>();
+  write_timeline(request, replications, path);
+  std::cerr << program << ": wrote " << path << "\n";
 }
 
 }  // namespace
@@ -210,11 +228,43 @@ int simulate_command(int argc, const char* const* argv) {
       return 0;
     }
     const std::string format = output_format_option(vm);
-    const SimulationRequest request = request_from(vm);
+    SimulationRequest request = request_from(vm);
     // Streamed: per-run rows go out as they are computed, so memory stays bounded at any replication count.
     const std::string output = vm.count("output") ? vm["output"].as<std::string>() : std::string();
+    std::vector<std::uint64_t> timeline_replications;  // checked before the run, written after it
+    if (vm.count("timeline-replications") && !vm.count("timeline")) throw InputError("--timeline-replications: only with --timeline");
+    if (vm.count("timeline")) {
+      check_timeline_supported(request);
+      const std::string problem = output_file_problem(vm["timeline"].as<std::string>());
+      if (!problem.empty()) throw InputError("--timeline: " + vm["timeline"].as<std::string>() + ": " + problem);
+      timeline_replications = vm.count("timeline-replications")
+                                  ? parse_timeline_replications(vm["timeline-replications"].as<std::string>(), request.replications)
+                                  : default_timeline_replications(request.replications);
+    }
+    // Rows streamed to a terminal show their own progress; a line between them would only garble both.
+    const bool rows_on_terminal = output.empty() && format != "table" && isatty(STDOUT_FILENO) == 1;
+    ReplicationProgress progress;
+    progress.total = request.replications;
+    TerminalProgress line(program, "replications", progress_wanted(vm.count("quiet") > 0) && !rows_on_terminal, std::cerr);
+    if (line.enabled()) request.progress = &progress;
+    if (line.enabled() && format == "table" && output.empty()) {
+      // The line is finished before the table is printed, so the two never share a terminal line.
+      const SimulationReport report = [&] {
+        ReplicationProgressWatcher watcher(line, progress);
+        SimulationReport r = run_simulation(request, nullptr);
+        watcher.finish();
+        return r;
+      }();
+      std::cout << report_table(report) << std::flush;
+      if (!std::cout) throw InputError("stdout: write failed (disk full?)");
+      write_timeline_if_asked(vm, request, timeline_replications, program);
+      return 0;
+    }
+    ReplicationProgressWatcher watcher(line, progress);
     write_simulation(request, format, output, std::cout);
+    watcher.finish();
     if (!output.empty()) std::cerr << program << ": wrote " << output << "\n";
+    write_timeline_if_asked(vm, request, timeline_replications, program);
     return 0;
   } catch (const InputError& e) {
     std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";

@@ -22,6 +22,7 @@ constexpr Subcommand kSubcommands[] = {
     {"sweep", "run an experiment spec: policies x traces x jobs, summaries, Pareto, tuning", spotsim::sweep_command},
     {"regress", "re-run committed baselines; fail on regressions beyond Monte Carlo noise", spotsim::regress_command},
     {"bound", "the exact offline optimum of one trace window: what knowing the future would pay, and how", spotsim::bound_command},
+    {"report", "one self-contained HTML page of a simulate or sweep result: charts, run timelines", spotsim::report_command},
 };
 
 void usage(std::ostream& out) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -21,6 +22,7 @@
 #include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "tools/terminal_progress.hpp"
 #include "tools/steptime_scaling.hpp"
 
 namespace spotsim {
@@ -33,6 +35,7 @@ po::options_description steptime_options() {
   po::options_description general("General");
   general.add_options()
       ("help,h", "show this help and exit")
+      ("quiet,q", "no progress line while a trace is read (shown only when stderr is a terminal anyway)")
       ("trace", po::value<std::string>(), "PyTorch profiler (Kineto) Chrome trace, .json or .json.gz (positional)")
       ("validate", po::value<std::string>(),
        "instead of a trace: recompute the calibration and validation errors of docs/step-time.md from a directory "
@@ -209,11 +212,22 @@ int run(const po::variables_map& vm) {
   const auto data_parallel = data_parallel_request(vm, checkpoint ? std::optional<double>(checkpoint->first.parameters) : std::nullopt);
   std::vector<const GpuSpec*> targets;
   if (vm.count("target")) {
-    for (const auto& name : split_list(vm["target"].as<std::string>())) targets.push_back(&gpu_spec_or_throw(name, "--target"));
+    for (const auto& name : split_list(vm["target"].as<std::string>())) targets.push_back(&one_gpu_or_throw(name, "--target"));
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const KinetoTrace trace = read_kineto_trace(path);
+  const KinetoTrace trace = [&] {
+    // Bytes of the file as on disk (compressed for .gz), in MiB for large files and KiB for the rest.
+    std::error_code no_size;
+    const int shift = std::filesystem::file_size(path, no_size) >= (64u << 20) && !no_size ? 20 : 10;
+    TerminalProgress line("spotsim steptime: reading " + file_stem(path), shift == 20 ? "MiB" : "KiB",
+                          progress_wanted(vm.count("quiet") > 0), std::cerr);
+    KinetoTrace read = read_kineto_trace(path, {}, [&line, shift](std::uint64_t done, std::uint64_t total) {
+      line.update(done >> shift, total >> shift);
+    });
+    line.finish();
+    return read;
+  }();
   const std::string skipped = trace.skipped.summary();
   // Fewer skipped events than read_kineto_trace refuses: the results stand, but the user should know.
   if (!skipped.empty()) std::cerr << "warning: " << path << ": " << skipped << "\n";

@@ -1,15 +1,12 @@
 // `spotsim sweep SPEC --out DIR` runs an experiment spec (docs/experiments.md); `spotsim sweep merge DIR... --out
 // DIR` combines the shards of one.
-#include <chrono>
 #include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <unistd.h>
 
-#include "experiments/sweep/progress_line.hpp"
 #include "experiments/sweep/sweep_merge.hpp"
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "experiments/sweep/sweep_runner.hpp"
@@ -17,6 +14,7 @@
 #include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "tools/terminal_progress.hpp"
 
 namespace spotsim {
 
@@ -25,15 +23,6 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr int kIncomplete = 3;  // the sweep stopped before its last chunk: run again with --resume
-
-// Progress on stderr, only on a terminal, at most once a second (ProgressMeter decides when).
-std::function<void(std::uint64_t, std::uint64_t)> terminal_progress(bool enabled, ProgressMeter& meter) {
-  if (!enabled || !isatty(STDERR_FILENO)) return nullptr;
-  return [&meter](std::uint64_t done, std::uint64_t total) {
-    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    if (auto line = meter.update(done, total, now)) std::cerr << "\rsweep: " << *line << "\033[K" << std::flush;
-  };
-}
 
 int merge_command(int argc, const char* const* argv, const std::string& program) {
   po::options_description options("Options");
@@ -103,11 +92,12 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   const ExperimentSpec spec = read_experiment_spec(spec_file);
   LoadedTraces traces = load_traces(spec, spec_file);
   const SweepPlan plan = plan_sweep(spec, traces.info);
-  ProgressMeter meter;
-  run_options.progress = terminal_progress(!vm.count("quiet"), meter);
+  TerminalProgress line(program, "runs", progress_wanted(vm.count("quiet") > 0), std::cerr);
+  // Called by the workers under the sweep's lock, so one at a time.
+  if (line.enabled()) run_options.progress = [&line](std::uint64_t done, std::uint64_t total) { line.update(done, total); };
 
   const SweepRunOutcome outcome = run_sweep(plan, traces.markets, out, run_options);
-  if (run_options.progress) std::cerr << "\n";
+  line.finish();
   std::cerr << program << ": " << plan.configurations.size() << " configurations x " << spec.replications
             << " replications; chunks: " << outcome.chunks_run << " computed, " << outcome.chunks_skipped
             << " already done, of " << outcome.chunks_in_shard << " in this shard\n";

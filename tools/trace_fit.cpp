@@ -1,5 +1,4 @@
 // `spotsim trace fit`: exponential, Weibull and bathtub lifetimes fitted to recorded lifetimes, side by side.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +11,7 @@
 
 #include "sim/errors.hpp"
 #include "tools/command_line.hpp"
+#include "tools/terminal_progress.hpp"
 #include "tools/trace_subcommands.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
 #include "traces/fit/parametric_fits.hpp"
@@ -43,12 +43,13 @@ po::options_description fit_options() {
   return all;
 }
 
-// One line on stderr while a long fit runs, only on a terminal, at most once a second (nothing for a fit that
-// ends within a second), erased before the result is written. The sweep's line (experiments/sweep/progress_line)
-// counts runs; a fit has stages of unknown length instead, so this one names the stage and its share done.
+// One line on stderr while a long fit runs, only on a terminal, at most five a second (nothing for a fit that
+// ends within kProgressDelay), erased before the result is written. The other commands' line
+// (tools/terminal_progress.hpp) counts units of work; a fit has stages of unknown length instead, so this one names
+// the stage, its share done and the time the stage still needs at its pace so far.
 class FitProgressLine {
  public:
-  explicit FitProgressLine(bool wanted) : enabled_(wanted && isatty(STDERR_FILENO)), last_(now()) {}
+  explicit FitProgressLine(bool wanted) : enabled_(progress_wanted(!wanted)), start_(now()), last_(start_) {}
   ~FitProgressLine() { clear(); }
   FitProgressLine(const FitProgressLine&) = delete;
   FitProgressLine& operator=(const FitProgressLine&) = delete;
@@ -70,17 +71,26 @@ class FitProgressLine {
 
   void show(const std::string& step, double fraction) {
     const double t = now();
-    if (t - last_ < 1.0) return;
+    if (step != step_) {
+      step_ = step;
+      step_start_ = t;
+    }
+    if (t - start_ < kProgressDelay || t - last_ < kProgressInterval) return;
     last_ = t;
+    fraction = std::clamp(fraction, 0.0, 1.0);
     char percent[16];
-    std::snprintf(percent, sizeof percent, ": %.0f%%", 100.0 * std::clamp(fraction, 0.0, 1.0));
-    std::cerr << "\rspotsim trace fit: fitting " << step << percent << "\033[K" << std::flush;
+    std::snprintf(percent, sizeof percent, ": %.0f%%", 100.0 * fraction);
+    const double elapsed = t - step_start_;
+    const std::string eta = fraction > 0.0 ? format_eta(elapsed * (1.0 - fraction) / fraction) : std::string("?");
+    std::cerr << "\rspotsim trace fit: fitting " << step << percent << ", ETA " << eta << "\033[K" << std::flush;
     shown_ = true;
   }
 
   bool enabled_;
   bool shown_ = false;
-  double last_;
+  double start_, last_;
+  std::string step_;
+  double step_start_ = 0.0;
 };
 
 using Groups = std::map<std::string, std::vector<LifetimeRecord>>;

@@ -5,6 +5,7 @@
 // order is lexicographic over every reported metric, a row that is at least as good on all of them and better
 // on one (it dominates) always ranks above: no row is ranked below a row it dominates. Pareto-optimal rows on
 // (expected cost, expected completion time) are marked.
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ struct AdviceMetrics {
   double deadline_probability = 1.0;  // fraction of runs that completed by the deadline (completed, without one)
   double completed_fraction = 1.0;
   double mean_preemptions = 0.0;
+  // The periodic checkpoint intervals the policy set, mean over every time one was set in the runs; NaN if never
+  // (reported, not ranked).
+  double checkpoint_interval_spot_hours = NAN;
+  double checkpoint_interval_on_demand_hours = NAN;
 };
 
 // True when `a` is at least as good as `b` on every metric above and strictly better on at least one.

@@ -1,6 +1,7 @@
 #include "experiments/advise/advice_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -20,6 +21,12 @@ std::string pad(const std::string& text, std::size_t width, bool right) {
 }
 
 std::string place(const GpuOffer& offer) { return offer.zone.empty() ? offer.region : offer.zone; }
+
+// A checkpoint interval in hours, "-" where the policy set none on that kind of instance.
+std::string interval_text(double hours) { return std::isnan(hours) ? std::string("-") : format_fixed(hours, 2); }
+
+// NaN (no interval set) as JSON null.
+nlohmann::json number_or_null(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
 
 bool has_deadline(const AdviceReport& report) { return !report.manifest["job"]["deadline_hours"].is_null(); }
 
@@ -50,6 +57,11 @@ const std::vector<Column>& columns() {
       {"preempt", true, [](const AdviceRow& r) { return format_fixed(r.metrics.mean_preemptions, 2); }},
       {"OD $/h", true, [](const AdviceRow& r) { return format_fixed(r.offer.on_demand_per_hour, 3); }},
       {"spot $/h", true, [](const AdviceRow& r) { return format_fixed(r.offer.spot_per_hour, 3) + (r.offer.spot_price_estimated ? "~" : " "); }},
+      {"ckpt h spot/OD", false, [](const AdviceRow& r) {
+         return interval_text(r.metrics.checkpoint_interval_spot_hours) + "/" +
+                interval_text(r.metrics.checkpoint_interval_on_demand_hours);
+       }},
+      {"spot price from", false, [](const AdviceRow& r) { return r.spot_price_source; }},
       {"preemptions from", false, [](const AdviceRow& r) { return r.preemption_basis + ": " + r.preemption_origin; }},
   };
   return all;
@@ -66,10 +78,10 @@ std::string advice_table(const AdviceReport& report) {
   out << "job: "
       << escape_control_characters(job["name"].get<std::string>().empty() ? job["file"].get<std::string>()
                                                                            : job["name"].get<std::string>())
-      << ", " << format_number(job["steps"].get<double>()) << " steps on " << job["gpus"].get<int>() << " GPU(s), checkpoint write "
-      << format_number(job["checkpoint_write_s"].get<double>()) << " s, restore " << format_number(job["restore_s"].get<double>())
-      << " s, start-up " << format_number(job["startup_s"].get<double>()) << " s, deadline "
-      << (has_deadline(report) ? format_number(job["deadline_hours"].get<double>()) + " h" : std::string("none")) << "\n";
+      << ", " << format_rounded(job["steps"].get<double>()) << " steps on " << job["gpus"].get<int>() << " GPU(s), checkpoint write "
+      << format_rounded(job["checkpoint_write_s"].get<double>()) << " s, restore " << format_rounded(job["restore_s"].get<double>())
+      << " s, start-up " << format_rounded(job["startup_s"].get<double>()) << " s, deadline "
+      << (has_deadline(report) ? format_rounded(job["deadline_hours"].get<double>()) + " h" : std::string("none")) << "\n";
   std::string policies;
   for (const auto& p : m["policies"]) policies += (policies.empty() ? "" : ", ") + p.get<std::string>();
   out << "policies: " << policies << "; checkpoint " << m["checkpoint"].get<std::string>() << "; "
@@ -132,6 +144,7 @@ nlohmann::json row_json(const AdviceRow& r) {
           {"on_demand_per_hour", r.offer.on_demand_per_hour},
           {"spot_per_hour", r.offer.spot_per_hour},
           {"spot_price_estimated", r.offer.spot_price_estimated},
+          {"spot_price_source", r.spot_price_source},
           {"preemption", r.offer.preemption},
           {"preemption_basis", r.preemption_basis},
           {"step_time_s", r.step_time_s},
@@ -143,16 +156,20 @@ nlohmann::json row_json(const AdviceRow& r) {
           {"p95_hours", r.metrics.p95_hours},
           {"deadline_probability", r.metrics.deadline_probability},
           {"completed_fraction", r.metrics.completed_fraction},
-          {"mean_preemptions", r.metrics.mean_preemptions}};
+          {"mean_preemptions", r.metrics.mean_preemptions},
+          {"checkpoint_interval_spot_hours", number_or_null(r.metrics.checkpoint_interval_spot_hours)},
+          {"checkpoint_interval_on_demand_hours", number_or_null(r.metrics.checkpoint_interval_on_demand_hours)}};
 }
 
 // Column order of the CSV: the JSON row's keys in the order written above.
 const std::vector<std::string>& csv_columns() {
   static const std::vector<std::string> names = {
       "rank", "pareto", "excluded_because", "cloud", "region", "zone", "instance_type", "gpu", "gpus_per_instance",
-      "instances", "idle_gpus", "policy", "on_demand_per_hour", "spot_per_hour", "spot_price_estimated", "preemption",
+      "instances", "idle_gpus", "policy", "on_demand_per_hour", "spot_per_hour", "spot_price_estimated",
+      "spot_price_source", "preemption",
       "preemption_basis", "step_time_s", "step_time_origin", "work_hours", "mean_cost", "p95_cost", "mean_hours",
-      "p95_hours", "deadline_probability", "completed_fraction", "mean_preemptions"};
+      "p95_hours", "deadline_probability", "completed_fraction", "mean_preemptions", "checkpoint_interval_spot_hours",
+      "checkpoint_interval_on_demand_hours"};
   return names;
 }
 

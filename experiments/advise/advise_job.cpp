@@ -53,7 +53,7 @@ AdviseJob read_advise_job(const nlohmann::json& document, const std::string& fil
   if (f.has("gpus")) job.gpus = static_cast<int>(f.integer("gpus", 1, 4096));
   if (f.has("matrix_fraction")) job.matrix_fraction = f.number("matrix_fraction", 0.0, 1.0);
   if (f.has("precision")) job.precision = parse_precision(f);
-  if (f.has("checkpoint_size_gb")) job.checkpoint_size_gb = f.number("checkpoint_size_gb", 0.0, 1e9);
+  if (f.has("checkpoint_size_gb")) job.checkpoint_size_gb = checkpoint_size_field(f);
   if (f.has("parameters")) {
     if (job.checkpoint_size_gb) f.fail("parameters", "either parameters or checkpoint_size_gb, not both");
     job.checkpoint_size_gb = checkpoint_gb_of_parameters(f.number("parameters", 1.0, 1e15));
@@ -67,7 +67,7 @@ AdviseJob read_advise_job(const nlohmann::json& document, const std::string& fil
       f.fail("measured_gpu", "the GPU the step time (or work_hours) was measured on, e.g. \"V100\", or a "
                              "step_time_s_by_gpu map from spotsim steptime --job-out");
     }
-    job.measured_gpu = gpu_spec_or_throw(f.string("measured_gpu"), file + ": field 'measured_gpu'").name;
+    job.measured_gpu = one_gpu_or_throw(f.string("measured_gpu"), file + ": field 'measured_gpu'").name;
     if (f.has("steps")) {
       job.steps = f.number("steps", 1.0, 1e15);
       job.measured_step_time_s = f.number("step_time_s", 1e-6, 1e6);

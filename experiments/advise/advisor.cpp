@@ -34,7 +34,13 @@ bool matches_any(const std::vector<std::string>& wanted, const std::vector<std::
 
 bool passes_filter(const GpuOffer& offer, const OfferFilter& filter) {
   std::vector<std::string> gpus;
-  for (const std::string& g : filter.gpus) gpus.push_back(canonical_gpu_name(g));
+  // A family name means all its members ("A100": the 40 GB and 80 GB parts); a name the spec table does not
+  // know (a catalogue-only GPU such as A10G) is compared as given.
+  for (const std::string& g : filter.gpus) {
+    const auto family = gpus_of_family(g);
+    if (family.empty()) gpus.push_back(g);
+    for (const GpuSpec* spec : family) gpus.push_back(spec->name);
+  }
   return matches_any(filter.clouds, {offer.cloud}) && matches_any(gpus, {offer.gpu}) &&
          matches_any(filter.regions, {offer.region, offer.zone});
 }
@@ -50,8 +56,18 @@ AdviceMetrics metrics_of(const std::vector<RunResult>& runs) {
   }
   const Summary c = summarize(cost);
   const Summary h = summarize(hours);
-  return AdviceMetrics{c.mean, c.p95, h.mean, h.p95, summarize(deadline).mean, summarize(completed).mean,
-                       summarize(preemptions).mean};
+  AdviceMetrics m{c.mean, c.p95, h.mean, h.p95, summarize(deadline).mean, summarize(completed).mean,
+                  summarize(preemptions).mean};
+  CheckpointIntervalUse spot, on_demand;
+  for (const RunResult& r : runs) {
+    spot.count += r.checkpoint_interval_spot.count;
+    spot.sum_hours += r.checkpoint_interval_spot.sum_hours;
+    on_demand.count += r.checkpoint_interval_on_demand.count;
+    on_demand.sum_hours += r.checkpoint_interval_on_demand.sum_hours;
+  }
+  m.checkpoint_interval_spot_hours = spot.mean_hours();
+  m.checkpoint_interval_on_demand_hours = on_demand.mean_hours();
+  return m;
 }
 
 std::string hours_text(double h) {
@@ -94,6 +110,8 @@ nlohmann::json manifest_of(const AdviceRequest& request) {
       {"git_revision", kGitRevision},
       {"command", "advise"},
       {"catalogue", request.catalogue.path},
+      {"spot_price_history", request.price_histories.path.empty() ? nlohmann::json(nullptr)
+                                                                  : nlohmann::json(request.price_histories.path)},
       {"policies", request.policies},
       {"checkpoint", request.checkpoint},
       {"seed", request.seed},
@@ -141,32 +159,44 @@ AdviceReport run_advice(const AdviceRequest& request) {
   report.manifest = manifest_of(request);
   std::vector<AdviceRow> rows;
   bool any_offer_matched = false;
+  const std::uint64_t per_offer = request.replications * request.policies.size();
+  if (request.progress) {
+    request.progress->total = per_offer * static_cast<std::uint64_t>(std::count_if(
+        request.catalogue.offers.begin(), request.catalogue.offers.end(),
+        [&](const GpuOffer& offer) { return passes_filter(offer, request.filter); }));
+  }
+  const auto skip = [&](const GpuOffer& offer, std::string reason) {
+    report.skipped.push_back({offer, std::move(reason)});
+    if (request.progress) request.progress->done += per_offer;
+  };
   for (const GpuOffer& offer : request.catalogue.offers) {
     if (!passes_filter(offer, request.filter)) continue;
     any_offer_matched = true;
     const OfferShape shape = offer_shape(request.job.gpus, offer.gpus_per_instance);
     if (shape.idle_gpus > 0 && !request.filter.allow_idle_gpus) {
-      report.skipped.push_back({offer, "would leave " + std::to_string(shape.idle_gpus) + " GPU(s) idle (--allow-idle-gpus)"});
+      skip(offer, "would leave " + std::to_string(shape.idle_gpus) + " GPU(s) idle (--allow-idle-gpus)");
       continue;
     }
     const StepTimeOnGpu step = step_time_on(request.job, offer.gpu);
     if (!step.seconds) {
-      report.skipped.push_back({offer, offer.gpu + ": " + step.origin});
+      skip(offer, offer.gpu + ": " + step.origin);
       continue;
     }
     const PreemptionSource& source = request.catalogue.source_of(offer);
-    const SpotMarket market = offer_market(offer, source, shape.instances);
+    const SpotPriceHistory* history = request.price_histories.find(offer);
+    const SpotMarket market = offer_market(offer, source, shape.instances, history);
     const JobSpec job = offer_job(request.job.base, request.job.steps, *step.seconds, shape,
                                   request.cross_instance_efficiency, request.job.file);
     const Scenario scenario(market, job);
     for (std::size_t p = 0; p < request.policies.size(); ++p) {
       const auto runs = run_replications(scenario, factories[p],
-                                         ReplicationPlan{request.seed, 0, request.replications, request.threads});
+                                         ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
       AdviceRow row;
       row.offer = offer;
       row.preemption_basis = source.basis;
       row.preemption_origin = source.origin;
       row.policy = request.policies[p];
+      row.spot_price_source = history ? history->label() : "catalogue";
       row.instances = shape.instances;
       row.idle_gpus = shape.idle_gpus;
       row.step_time_s = *step.seconds;

@@ -12,6 +12,8 @@
 #include "experiments/advise/advice_ranking.hpp"
 #include "experiments/advise/advise_job.hpp"
 #include "experiments/advise/gpu_offer_catalogue.hpp"
+#include "experiments/advise/spot_price_history.hpp"
+#include "sim/replication_runner.hpp"
 
 namespace spotsim {
 
@@ -32,9 +34,14 @@ struct AdviceRequest {
   // Data-parallel scaling efficiency once the job spans several instances: Horovod measured about 90% on
   // 128 GPUs for ResNet-101 and Inception V3 (Sergeev & Del Balso, arXiv 1802.05799, §5).
   double cross_instance_efficiency = 0.9;
+  // Recorded spot price paths replayed for the offers they match (--spot-prices); empty: catalogue prices only.
+  SpotPriceHistories price_histories;
   std::uint64_t seed = 1;
   std::uint64_t replications = 300;
   int threads = 0;
+  // Optional: replications done of offers x policies x replications (an offer skipped counts as done), for a
+  // progress line; run_advice sets progress->total. Never changes a result.
+  ReplicationProgress* progress = nullptr;
 };
 
 struct AdviceRow {
@@ -42,6 +49,7 @@ struct AdviceRow {
   std::string preemption_basis;   // of the offer's preemption source: "recorded", "fitted", "default"
   std::string preemption_origin;  // "us-west1.json:us-west1-b", "exponential mean 3.3 h"
   std::string policy;
+  std::string spot_price_source;  // "catalogue" or the replayed history's label()
   int instances = 1;
   int idle_gpus = 0;
   double step_time_s = 0.0;

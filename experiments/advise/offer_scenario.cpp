@@ -11,7 +11,8 @@ OfferShape offer_shape(int job_gpus, int gpus_per_instance) {
   return shape;
 }
 
-SpotMarket offer_market(const GpuOffer& offer, const PreemptionSource& source, int instances) {
+SpotMarket offer_market(const GpuOffer& offer, const PreemptionSource& source, int instances,
+                        const SpotPriceHistory* history) {
   Zone zone;
   zone.name = offer.zone.empty() ? offer.region : offer.zone;
   zone.instance_type = offer.instance_type;
@@ -19,7 +20,7 @@ SpotMarket offer_market(const GpuOffer& offer, const PreemptionSource& source, i
   zone.gpus_per_instance = offer.gpus_per_instance;
   zone.on_demand_price_per_hour = offer.on_demand_per_hour;
   zone.spot = source.spot;
-  zone.spot.price_per_hour = StepSeries::constant(offer.spot_per_hour);
+  zone.spot.price_per_hour = history ? history->prices : StepSeries::constant(offer.spot_per_hour);
   if (zone.spot.available && instances > 1 && zone.spot.available->max_value() <= 1.0) {
     const StepSeries& recorded = *zone.spot.available;
     std::vector<double> counts = recorded.values();
@@ -30,6 +31,9 @@ SpotMarket offer_market(const GpuOffer& offer, const PreemptionSource& source, i
   market.name = offer.label();
   market.description = "catalogue offer; preemptions from " + source.origin;
   market.span = source.span;
+  // A lifetime model has no clock of its own: replications then start at random points of the price recording
+  // (a recorded preemption source keeps its span; the price path repeats with its own).
+  if (history && market.span == kNever) market.span = history->prices.span();
   market.zones.push_back(std::move(zone));
   return market;
 }

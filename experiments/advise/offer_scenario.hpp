@@ -5,6 +5,7 @@
 #include <string>
 
 #include "experiments/advise/gpu_offer_catalogue.hpp"
+#include "experiments/advise/spot_price_history.hpp"
 #include "sim/job.hpp"
 #include "sim/market/spot_market.hpp"
 
@@ -21,7 +22,10 @@ OfferShape offer_shape(int job_gpus, int gpus_per_instance);
 // source's availability, recorded preemptions, lifetime model and notice. A 0/1 availability recording (one
 // instance could be launched, or none) is read as "the zone's capacity is there or not" and scaled to the
 // instance count, so an N-instance job is not refused spot for ever; a drop still preempts all N at once.
-SpotMarket offer_market(const GpuOffer& offer, const PreemptionSource& source, int instances);
+// `history`, when given, replaces the catalogue's constant spot price by the recorded price path
+// (experiments/advise/spot_price_history.hpp).
+SpotMarket offer_market(const GpuOffer& offer, const PreemptionSource& source, int instances,
+                        const SpotPriceHistory* history = nullptr);
 
 // The job on one offer: work = steps x step time, divided by `cross_instance_efficiency` when the job spans
 // more than one instance (gradients then cross the network instead of NVLink/PCIe inside one machine).

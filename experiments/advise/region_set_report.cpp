@@ -58,9 +58,9 @@ std::string region_set_table(const RegionSetReport& report) {
   std::ostringstream out;
   out << "spotsim " << m["version"].get<std::string>() << "  advise --region-sets  trace "
       << escape_control_characters(m["trace"].get<std::string>()) << "\n";
-  out << "job: " << format_number(job["work_hours"].get<double>()) << " h of work, checkpoint "
-      << format_number(job["checkpoint_size_gb"].get<double>()) << " GB, deadline "
-      << (has_deadline(report) ? format_number(job["deadline_hours"].get<double>()) + " h" : std::string("none"))
+  out << "job: " << format_rounded(job["work_hours"].get<double>()) << " h of work, checkpoint "
+      << format_rounded(job["checkpoint_size_gb"].get<double>()) << " GB, deadline "
+      << (has_deadline(report) ? format_rounded(job["deadline_hours"].get<double>()) + " h" : std::string("none"))
       << "; policy " << m["policy"].get<std::string>() << ", checkpoint " << m["checkpoint"].get<std::string>() << "\n";
   out << m["replications"].get<std::uint64_t>() << " replications per set, seed " << m["seed"].get<std::uint64_t>()
       << " (the same for every set); " << report.sets_evaluated << " sets simulated, greedy path: ";

@@ -16,6 +16,11 @@ PolicySubstitution parse_substitution(const std::string& text) {
   return PolicySubstitution{text.substr(0, arrow), text.substr(arrow + 2)};
 }
 
+bool experiment_runs_policy(const ExperimentSpec& spec, const std::string& policy) {
+  return std::find(spec.policies.begin(), spec.policies.end(), policy) != spec.policies.end() ||
+         std::find(spec.checkpoints.begin(), spec.checkpoints.end(), policy) != spec.checkpoints.end();
+}
+
 ExperimentResults rerun_experiment(const ExperimentSpec& spec, const std::string& file, int threads,
                                    const std::vector<PolicySubstitution>& substitutions) {
   LoadedTraces traces = load_traces(spec, file);

@@ -19,6 +19,8 @@ struct PolicySubstitution {
 };
 // "OLD=>NEW"; InputError otherwise.
 PolicySubstitution parse_substitution(const std::string& text);
+// Whether `policy` is one of the spec's selection or checkpoint policy specs (what a substitution can replace).
+bool experiment_runs_policy(const ExperimentSpec& spec, const std::string& policy);
 
 struct ExperimentResults {
   SweepPlan plan;  // labels as in the spec, substitutions or not

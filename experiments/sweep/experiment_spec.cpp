@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 
 #include "experiments/job_reader.hpp"
@@ -81,6 +82,22 @@ nlohmann::json optional_object(const JsonFields& f, const std::string& key) {
   return f.raw(key);
 }
 
+// "job": an object, or the path of a job file (relative to the spec), such as `spotsim steptime --job-out` writes.
+// The canonical spec records the file's content, so the spec hash changes when the job does.
+nlohmann::json job_object(const JsonFields& f) {
+  if (!f.has("job") || !f.raw("job").is_string()) return optional_object(f, "job");
+  const std::filesystem::path given(f.raw("job").get<std::string>());
+  const std::filesystem::path path = given.is_absolute() ? given : std::filesystem::path(f.file()).parent_path() / given;
+  nlohmann::json document;
+  try {
+    document = read_json_file(path.string());
+  } catch (const InputError& e) {
+    throw InputError(f.file() + ": field 'job': " + e.what());
+  }
+  if (!document.is_object()) throw InputError(f.file() + ": field 'job': " + path.string() + ": expected a JSON object (a job file)");
+  return document;
+}
+
 std::string grid_value_text(const nlohmann::json& value) {
   if (value.is_null()) return "none";
   if (value.is_string()) return value.get<std::string>();
@@ -91,18 +108,20 @@ std::string grid_value_text(const nlohmann::json& value) {
 std::vector<JobVariant> expand_jobs(const JsonFields& f, const nlohmann::json& base, const nlohmann::json& grid) {
   const std::string file = f.file();
   auto build = [&](const nlohmann::json& document, const std::string& where) {
-    JobSpec job{48 * kMillisPerHour};  // the simulate command's default job
+    JobVariant variant{"", JobSpec{48 * kMillisPerHour}, std::nullopt};  // the simulate command's default job
     try {
-      apply_job_json(document, file, job);
-      validate_job(job, file);
+      apply_job_json(document, file, variant.job, &variant.gpu_step_times);
+      validate_job(variant.job, file);
     } catch (const InputError& e) {
       throw InputError(std::string(e.what()) + " (in " + where + ")");
     }
-    return job;
+    return variant;
   };
   if (grid.empty()) {
     const std::string label = base.contains("name") && base["name"].is_string() ? base["name"].get<std::string>() : "job";
-    return {JobVariant{label, build(base, "field 'job'")}};
+    JobVariant variant = build(base, "field 'job'");
+    variant.label = label;
+    return {std::move(variant)};
   }
   std::vector<std::pair<std::string, std::vector<nlohmann::json>>> axes;
   for (auto it = grid.begin(); it != grid.end(); ++it) {
@@ -127,7 +146,8 @@ std::vector<JobVariant> expand_jobs(const JsonFields& f, const nlohmann::json& b
       else document[axes[a].first] = value;
       label += (label.empty() ? "" : ",") + axes[a].first + "=" + grid_value_text(value);
     }
-    jobs.push_back(JobVariant{label, build(document, "field 'job_grid', combination " + label)});
+    jobs.push_back(build(document, "field 'job_grid', combination " + label));
+    jobs.back().label = label;
     std::size_t a = axes.size();
     while (a > 0 && ++index[a - 1] == axes[a - 1].second.size()) index[--a] = 0;
     if (a == 0) break;
@@ -198,7 +218,7 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
       f.fail_value("baseline_policy", "one of the entries of 'policies'", f.raw("baseline_policy"));
     }
   }
-  const nlohmann::json base_job = optional_object(f, "job");
+  const nlohmann::json base_job = job_object(f);
   const nlohmann::json grid = optional_object(f, "job_grid");
   spec.jobs = expand_jobs(f, base_job, grid);
   // Multi-node policies steer jobs with min_nodes (the elastic engine), selection policies the others.

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/job_reader.hpp"
 #include "experiments/sweep/trace_entries.hpp"
 #include "sim/job.hpp"
 #include "sim/scenario.hpp"
@@ -19,6 +20,9 @@ namespace spotsim {
 struct JobVariant {
   std::string label;  // "deadline_hours=52,startup_s=180", or the job's name when there is no grid
   JobSpec job;
+  // A job from `spotsim steptime --job-out` (step_time_s_by_gpu): its work on each trace is steps x the step time
+  // of that trace's GPU (job_on_market()); `job.work` is then unused.
+  std::optional<GpuStepTimes> gpu_step_times;
 };
 
 struct ExperimentSpec {

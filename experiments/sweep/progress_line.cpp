@@ -25,18 +25,29 @@ std::string format_eta(double seconds) {
   return buffer;
 }
 
-std::string format_progress(std::uint64_t done, std::uint64_t total, double rate, double eta_seconds) {
+std::string format_progress(std::uint64_t done, std::uint64_t total, double rate, double eta_seconds,
+                            const std::string& unit) {
   char percent[16];
   std::snprintf(percent, sizeof percent, "%.1f%%", total == 0 ? 100.0 : 100.0 * static_cast<double>(done) / static_cast<double>(total));
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on long operator+ chains.
   std::string line = group_thousands(done);
   line += "/";
   line += group_thousands(total);
-  line += " runs (";
+  line += ' ';
+  line += unit;
+  line += " (";
   line += percent;
   line += "), ";
-  line += group_thousands(static_cast<std::uint64_t>(std::llround(std::max(rate, 0.0))));
-  line += " runs/s, ETA ";
+  if (rate > 0.0 && rate < 9.95) {  // a slow rate rounded to 0 or 1 would say little
+    char slow[16];
+    std::snprintf(slow, sizeof slow, "%.1f", rate);
+    line += slow;
+  } else {
+    line += group_thousands(static_cast<std::uint64_t>(std::llround(std::max(rate, 0.0))));
+  }
+  line += ' ';
+  line += unit;
+  line += "/s, ETA ";
   line += eta_seconds < 0 || !std::isfinite(eta_seconds) ? std::string("?") : format_eta(eta_seconds);
   return line;
 }
@@ -46,7 +57,7 @@ std::optional<std::string> ProgressMeter::update(std::uint64_t done, std::uint64
     started_ = true;
     done_at_start_ = done;
     start_s_ = last_print_s_ = now_s;
-    return format_progress(done, total, 0.0, done == total ? 0.0 : -1.0);
+    return format_progress(done, total, 0.0, done == total ? 0.0 : -1.0, unit_);
   }
   const bool final = done >= total;
   if (finished_ || (!final && now_s - last_print_s_ < min_interval_)) return std::nullopt;
@@ -55,7 +66,7 @@ std::optional<std::string> ProgressMeter::update(std::uint64_t done, std::uint64
   const double elapsed = now_s - start_s_;
   const double rate = elapsed > 0 ? static_cast<double>(done - done_at_start_) / elapsed : 0.0;
   const double eta = rate > 0 ? static_cast<double>(total - done) / rate : -1.0;
-  return format_progress(done, total, rate, final ? 0.0 : eta);
+  return format_progress(done, total, rate, final ? 0.0 : eta, unit_);
 }
 
 }  // namespace spotsim

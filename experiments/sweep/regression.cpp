@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include <boost/math/distributions/students_t.hpp>
 
@@ -82,7 +81,7 @@ std::vector<MetricComparison> compare_with_baseline(const Baseline& baseline, co
     }
     for (const std::string& metric : baseline.metrics) {
       MetricComparison row;
-      row.entry = &old;
+      row.configuration = {old.trace, old.job, old.policy, old.checkpoint};
       judge(metric, unit_of(metric), old.metrics.at(metric), fresh[i].metrics.at(metric), rule, row);
       rows.push_back(row);
     }
@@ -90,29 +89,14 @@ std::vector<MetricComparison> compare_with_baseline(const Baseline& baseline, co
   return rows;
 }
 
-std::string regression_table(const std::vector<MetricComparison>& rows, bool all) {
-  std::string out;
-  char line[512];
-  std::snprintf(line, sizeof line, "%-11s %-14s %-22s %-20s %-28s %-17s %12s %12s %11s %8s %9s %10s\n", "verdict",
-                "trace", "job", "policy", "checkpoint", "metric", "baseline", "new", "worse by", "%", "p", "threshold");
-  out += line;
-  std::size_t shown = 0;
-  for (const MetricComparison& r : rows) {
-    if (!all && r.verdict == Verdict::kUnchanged) continue;
-    ++shown;
-    const char* verdict = r.verdict == Verdict::kRegression    ? "REGRESSION"
-                          : r.verdict == Verdict::kImprovement ? "improved"
-                          : r.verdict == Verdict::kNoise       ? "noise"
-                                                               : "unchanged";
-    const double percent = r.baseline.mean != 0.0 ? 100.0 * r.worse_by / std::fabs(r.baseline.mean) : 0.0;
-    std::snprintf(line, sizeof line, "%-11s %-14.14s %-22.22s %-20.20s %-28.28s %-17s %12.4f %12.4f %+11.4f %+7.2f%% %9.2g %10.4f\n",
-                  verdict, r.entry->trace.c_str(), r.entry->job.c_str(), r.entry->policy.c_str(),
-                  r.entry->checkpoint.c_str(), r.metric.c_str(), r.baseline.mean, r.fresh.mean, r.worse_by, percent,
-                  r.p_value, r.threshold);
-    out += line;
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRegression: return "regression";
+    case Verdict::kImprovement: return "improvement";
+    case Verdict::kNoise: return "noise";
+    case Verdict::kUnchanged: return "unchanged";
   }
-  if (shown == 0) out += "(no metric moved)\n";
-  return out;
+  return "unchanged";  // unreachable: every enumerator is handled above
 }
 
 }  // namespace spotsim

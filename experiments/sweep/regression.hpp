@@ -59,8 +59,13 @@ struct RegressionRule {
 
 enum class Verdict { kUnchanged, kNoise, kRegression, kImprovement };
 
+// Which configuration a comparison or a rule check is about, as the baseline names it.
+struct ConfigurationLabel {
+  std::string trace, job, policy, checkpoint;
+};
+
 struct MetricComparison {
-  const BaselineEntry* entry = nullptr;
+  ConfigurationLabel configuration;
   std::string metric;
   MeanRecord baseline, fresh;
   double worse_by = 0.0;    // d: positive = worse
@@ -77,7 +82,6 @@ Verdict judge(const std::string& metric, const std::string& unit, const MeanReco
 std::vector<MetricComparison> compare_with_baseline(const Baseline& baseline, const std::vector<BaselineEntry>& fresh,
                                                     const RegressionRule& rule, const std::string& file);
 
-// The readable table of what moved; every row when `all`.
-std::string regression_table(const std::vector<MetricComparison>& rows, bool all);
+const char* verdict_name(Verdict verdict);  // "regression", "improvement", "noise", "unchanged"
 
 }  // namespace spotsim

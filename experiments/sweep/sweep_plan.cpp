@@ -62,6 +62,11 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
     }
     TraceInfo info{spec.traces[i], market.name, trace_seed(spec.seed, market.name), hex64(fnv1a64(file_bytes(path))), {}};
     for (const JobVariant& variant : spec.jobs) {
+      try {
+        job_on_market(variant.job, variant.gpu_step_times, market, path);  // a per-GPU job needs the trace's GPU
+      } catch (const InputError& e) {
+        throw InputError(field + e.what());
+      }
       const int nodes = market.zones.empty() ? 1 : resolve_job_instances(variant.job, market, spec_file).nodes;
       const Millis mtbf = market.zones.empty() ? kNever : spot_mean_time_between_preemptions(market.zones.front(), nodes);
       info.spot_mtbf_hours.push_back(mtbf >= kNever ? -1.0 : to_hours(mtbf));

@@ -16,7 +16,8 @@ namespace spotsim {
 SweepExecutor::SweepExecutor(const SweepPlan& plan, const std::vector<SpotMarket>& markets) : plan_(plan) {
   for (std::size_t t = 0; t < plan.traces.size(); ++t) {
     for (const JobVariant& variant : plan.spec.jobs) {
-      scenarios_.push_back(std::make_unique<Scenario>(markets[t], variant.job, plan.spec.trace_start));
+      const JobSpec job = job_on_market(variant.job, variant.gpu_step_times, markets[t], plan.traces[t].ref);
+      scenarios_.push_back(std::make_unique<Scenario>(markets[t], job, plan.spec.trace_start));
       if (plan.spec.cant_be_late_mode) scenarios_.back()->use_cant_be_late_mode();
       scenarios_.back()->compute_optimum(plan.spec.regret);
     }

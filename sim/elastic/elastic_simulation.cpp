@@ -64,6 +64,7 @@ bool ElasticSimulation::event_current(const Event& e) const {
 RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   seed_ = seed;
   replication_ = replication;
+  node_choice_prefix_ = stream_prefix(seed, replication, StreamPurpose::kNodeChoice);
   lifetime_stream_.reset();
   queue_.clear();
   for (Node& n : slots_) n = Node{Purchase::kNone, false, false, n.epoch + 1, 0};
@@ -81,6 +82,7 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   policy_.reset();
   checkpoint_.reset();
   can_checkpoint_ = checkpoint_.can_checkpoint() && !checkpoint_.continuous();
+  interval_varies_ = checkpoint_.varies_within_instance();  // (a fixed trait: no virtual call per stretch)
   on_demand_interval_ = kNever;
 
   const SpotMarket& market = scenario_.market();
@@ -180,12 +182,22 @@ void ElasticSimulation::settle() {
   const double spot_unit = varying_spot_price_ ? zone_.spot.price_per_hour.integrate_hours(from, now_)
                                                : spot_price_per_ms_ * static_cast<double>(now_ - from);
   const double od_unit = on_demand_price_per_ms_ * static_cast<double>(now_ - from);
-  const double booting = (spot_held_ - spot_ready_) * spot_unit + (on_demand_held_ - on_demand_ready_) * od_unit;
   const double training = training_spot_ * spot_unit + training_on_demand_ * od_unit;
+  if (spot_held_ == training_spot_ && on_demand_held_ == training_on_demand_) {
+    // The common case, every held instance training: the same sums without their zero terms (bit-identical).
+    booked_ += training;
+    book_training(training);
+    return;
+  }
+  const double booting = (spot_held_ - spot_ready_) * spot_unit + (on_demand_held_ - on_demand_ready_) * od_unit;
   const double waiting = (spot_ready_ - training_spot_) * spot_unit + (on_demand_ready_ - training_on_demand_) * od_unit;
   booked_ += booting + training + waiting;
   result_.ledger_startup += booting;
   (phase_ == JobPhase::kStarting ? result_.ledger_startup : result_.ledger_idle) += waiting;
+  book_training(training);
+}
+
+void ElasticSimulation::book_training(double training) {
   switch (phase_) {
     case JobPhase::kComputing: uncommitted_cost_ += training; break;
     case JobPhase::kCheckpointing: result_.ledger_checkpoint += training; break;
@@ -351,7 +363,7 @@ void ElasticSimulation::on_pool_reclaim(int lost) {
   collect_spot_slots();
   for (int j = 0; j < lost; ++j) {
     const std::uint64_t key = splitmix64(static_cast<std::uint64_t>(now_)) ^ static_cast<std::uint64_t>(j);
-    const double u = static_cast<double>(stream_seed(seed_, replication_, StreamPurpose::kNodeChoice, key) >> 11) * 0x1.0p-53;
+    const double u = static_cast<double>(stream_seed_from_prefix(node_choice_prefix_, key) >> 11) * 0x1.0p-53;
     const std::size_t pick = static_cast<std::size_t>(j) +
                              std::min(scratch_.size() - static_cast<std::size_t>(j) - 1,
                                       static_cast<std::size_t>(u * static_cast<double>(scratch_.size() - static_cast<std::size_t>(j))));
@@ -363,10 +375,13 @@ void ElasticSimulation::on_pool_reclaim(int lost) {
 
 // The job's spot instances, in slot order, into scratch_.
 void ElasticSimulation::collect_spot_slots() {
-  scratch_.clear();
+  scratch_.resize(slots_.size());  // (capacity reserved once: no allocation)
+  std::size_t found = 0;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
-    if (slots_[s].kind == Purchase::kSpot) scratch_.push_back(static_cast<int>(s));
+    scratch_[found] = static_cast<int>(s);
+    found += slots_[s].kind == Purchase::kSpot;
   }
+  scratch_.resize(found);
 }
 
 void ElasticSimulation::on_zone_reclaim() {
@@ -444,14 +459,17 @@ void ElasticSimulation::release_surplus(Purchase kind, int count) {
 // Every instance whose start-up ends now is up (one event per launch; launches of the same millisecond are all
 // taken by the first, so a training set never forms without instances that come up at the same time).
 void ElasticSimulation::on_launch_ready() {
-  int came_up = 0;
+  // Branch-free over the slots: which ones come up is unpredictable.
+  int spot_up = 0, on_demand_up = 0;
   for (Node& node : slots_) {
-    if (node.kind == Purchase::kNone || node.ready || node.ready_at != now_) continue;
-    node.ready = true;
-    (node.kind == Purchase::kSpot ? spot_ready_ : on_demand_ready_) += 1;
-    ++came_up;
+    const bool up = !node.ready & (node.ready_at == now_) & (node.kind != Purchase::kNone);
+    node.ready |= up;
+    spot_up += up & (node.kind == Purchase::kSpot);
+    on_demand_up += up & (node.kind == Purchase::kOnDemand);
   }
-  if (came_up == 0) return;
+  spot_ready_ += spot_up;
+  on_demand_ready_ += on_demand_up;
+  if (spot_up + on_demand_up == 0) return;
   switch (phase_) {
     case JobPhase::kStarting:
       if (spot_ready_ + on_demand_ready_ >= min_nodes_) {
@@ -467,9 +485,7 @@ void ElasticSimulation::on_launch_ready() {
 
 void ElasticSimulation::form_training_set() {
   if (training_spot_ == spot_ready_ && training_on_demand_ == on_demand_ready_) return;  // (after a loss: no joiner)
-  for (Node& node : slots_) {
-    if (node.kind != Purchase::kNone && node.ready) node.training = true;
-  }
+  for (Node& node : slots_) node.training |= node.ready;  // (a free slot is never ready)
   training_spot_ = spot_ready_;
   training_on_demand_ = on_demand_ready_;
 }
@@ -542,7 +558,7 @@ Millis ElasticSimulation::probe_interval(Purchase purchase) {
 }
 
 Millis ElasticSimulation::checkpoint_interval() {
-  if (interval_known_ && !checkpoint_.varies_within_instance()) return interval_;
+  if (interval_known_ && !interval_varies_) return interval_;
   interval_ = checkpoint_interval_for(training_spot_ > 0 ? Purchase::kSpot : Purchase::kOnDemand);
   interval_known_ = true;
   return interval_;
@@ -574,20 +590,22 @@ void ElasticSimulation::begin_compute() {
   enter(JobPhase::kComputing);
   const double r = rate_[static_cast<std::size_t>(training_spot_ + training_on_demand_)];
   const Millis remaining = scenario_.job().work - progress_;
-  const Millis to_finish = r == 1.0 ? remaining : static_cast<Millis>(std::ceil(static_cast<double>(remaining) / r));
+  Millis due = kNever;
   if (can_checkpoint_) {
-    const Millis due = checkpoint_interval() == kNever ? kNever : std::max<Millis>(interval_ - since_checkpoint_, 1);
-    if (due < to_finish) {
+    due = checkpoint_interval() == kNever ? kNever : std::max<Millis>(interval_ - since_checkpoint_, 1);
+    // At r <= 1 finishing takes at least `remaining`: a checkpoint due before that needs no division.
+    if (due < remaining && r <= 1.0) {
       schedule_timeline(now_ + due, EventKind::kCheckpointDue);
       return;
     }
   }
-  schedule_timeline(now_ + to_finish, EventKind::kWorkDone);
+  const Millis to_finish = r == 1.0 ? remaining : static_cast<Millis>(std::ceil(static_cast<double>(remaining) / r));
+  schedule_timeline(now_ + std::min(due, to_finish), due < to_finish ? EventKind::kCheckpointDue : EventKind::kWorkDone);
 }
 
 void ElasticSimulation::start_checkpoint() {
-  checkpoint_progress_ = current_progress();
-  enter(JobPhase::kCheckpointing);
+  enter(JobPhase::kCheckpointing);  // books the progress of the stretch that ends now
+  checkpoint_progress_ = progress_;
   schedule_timeline(now_ + scenario_.job().checkpoint_write, EventKind::kCheckpointDone);
 }
 

@@ -92,6 +92,7 @@ class ElasticSimulation {
   void finish(bool completed);
   void enter(JobPhase phase);
   void settle();
+  void book_training(double training);
   Millis advance(Millis spent) const;
   Millis current_progress() const;
   int spot_obtainable() const;
@@ -124,6 +125,7 @@ class ElasticSimulation {
 
   // Per-replication state.
   std::uint64_t seed_ = 0, replication_ = 0;
+  std::uint64_t node_choice_prefix_ = 0;  // stream_prefix(seed, replication, kNodeChoice)
   RunResult result_;
   Millis now_ = 0, job_start_ = 0;
   JobPhase phase_ = JobPhase::kIdle;
@@ -133,7 +135,7 @@ class ElasticSimulation {
   Millis interval_ = kNever;
   Millis on_demand_interval_ = kNever;  // the checkpoint policy's intervals on on-demand and on spot, for policies
   Millis spot_interval_ = kNever;
-  bool interval_known_ = false, can_checkpoint_ = true, finished_ = false;
+  bool interval_known_ = false, can_checkpoint_ = true, interval_varies_ = false, finished_ = false;
   int target_spot_ = 0, target_on_demand_ = 0;
   int spot_held_ = 0, spot_ready_ = 0, on_demand_held_ = 0, on_demand_ready_ = 0;
   int training_spot_ = 0, training_on_demand_ = 0;

@@ -25,14 +25,12 @@ int count_of(double value) {
   return value >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(std::floor(value));
 }
 
-}  // namespace
-
-int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held) {
+// instances_reclaimed with the stream's prefix for (seed, replication) hashed once by the caller.
+int reclaimed_with_prefix(std::uint64_t prefix, Millis at, int pool_before, int pool_after, int held) {
   assert(held >= 0 && held <= pool_before && pool_after >= 0);
   const std::int64_t removed = std::max(0, pool_before - pool_after);
   if (held == 0 || removed == 0) return 0;
-  const std::uint64_t drop_key =
-      stream_seed(seed, replication, StreamPurpose::kNodeReclaim, static_cast<std::uint64_t>(at));
+  const std::uint64_t drop_key = stream_seed_from_prefix(prefix, static_cast<std::uint64_t>(at));
   std::int64_t lost = 0;
   if (removed <= held) {
     // Remove one instance after another; the k-th is one of the job's with probability held left / pool left.
@@ -52,6 +50,13 @@ int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at
     }
   }
   return static_cast<int>(lost);
+}
+
+}  // namespace
+
+int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held) {
+  return reclaimed_with_prefix(stream_prefix(seed, replication, StreamPurpose::kNodeReclaim), at, pool_before,
+                               pool_after, held);
 }
 
 double reclaim_probability(int pool_before, int pool_after, int held) {
@@ -78,16 +83,23 @@ Reclaim next_reclaim(const StepSeries& available, Millis from, int held, std::ui
   const Millis phase = !periodic ? from : ((from % span) + span) % span;
   const Millis period_start = from - phase;
   // The change point in force at `from` (the series starts at 0, so there is one whenever phase >= 0).
-  const auto first_after = std::upper_bound(times.begin(), times.end(), phase);
-  if (first_after == times.begin()) return {};  // before a non-periodic series starts: nothing recorded
-  const std::size_t start = static_cast<std::size_t>(first_after - times.begin()) - 1;
+  if (phase < times.front()) return {};  // before a non-periodic series starts: nothing recorded
+  const std::size_t start = available.index_in_force(from);
+  const std::uint64_t prefix = stream_prefix(seed, replication, StreamPurpose::kNodeReclaim);
   std::int64_t drops = 0;
   std::size_t since_drop = 0;  // a whole period without a drop: the pool never shrinks
-  for (std::size_t k = 1;; ++k) {
-    if (!periodic && start + k >= n) return {};
+  // Walk the change points after `start`, wrapping into the next period of a periodic series (indices kept without
+  // a modulo per step: this scan runs on every change of a job's spot count).
+  std::size_t previous = start, i = start + 1;
+  Millis wrap_offset = period_start;  // start of the period that change point i falls in
+  for (;; previous = i, ++i) {
+    if (i == n) {
+      if (!periodic) return {};
+      i = 0;
+      wrap_offset += span;
+    }
     if (since_drop >= n) return {};
-    const std::size_t i = (start + k) % n;
-    const int before = count_of(values[(i + n - 1) % n]);
+    const int before = count_of(values[previous]);
     const int after = count_of(values[i]);
     if (after >= before) {
       ++since_drop;
@@ -95,10 +107,9 @@ Reclaim next_reclaim(const StepSeries& available, Millis from, int held, std::ui
     }
     since_drop = 0;
     if (++drops > kMaxReclaimScan) return {};
-    const Millis wraps = periodic ? static_cast<Millis>((start + k) / n) : 0;
-    const Millis at = period_start + wraps * span + times[i];
+    const Millis at = wrap_offset + times[i];
     // A count already below what the job holds means its instances are gone: the pool is at least the job's.
-    const int lost = instances_reclaimed(seed, replication, at, std::max(before, held), after, held);
+    const int lost = reclaimed_with_prefix(prefix, at, std::max(before, held), after, held);
     if (lost > 0) return {at, lost};
   }
 }

@@ -25,6 +25,8 @@ class StepSeries {
   const std::vector<double>& values() const { return values_; }
 
   double at(Millis t) const;
+  // Index of the change point in force at t (within its period): the bucket lookup at() uses.
+  std::size_t index_in_force(Millis t) const { return index_at(phase_of(t)); }
   // The first time > t at which the value satisfies pred (e.g. "drops below 2"), or kNever.
   template <typename Pred>
   Millis next_time_where(Millis t, Pred pred) const;

@@ -1,6 +1,8 @@
 #include "sim/steptime/compressed_text_source.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "sim/errors.hpp"
 
@@ -10,7 +12,7 @@ namespace {
 constexpr unsigned kChunkBytes = 1u << 18;  // 256 KiB: large enough that zlib call overhead is negligible
 }
 
-CompressedTextSource::CompressedTextSource(const std::string& path) : buffer_(kChunkBytes) {
+CompressedTextSource::CompressedTextSource(const std::string& path) : buffer_(kChunkBytes), path_(path) {
   // zlib opens a directory and fails only on the first read, which would read as a corrupt gzip stream.
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) throw InputError(path + ": is a directory; expected a trace file");
@@ -18,6 +20,13 @@ CompressedTextSource::CompressedTextSource(const std::string& path) : buffer_(kC
   if (file_ == nullptr) throw InputError(path + ": cannot open file for reading");
   gzbuffer(file_, kChunkBytes);
   setg(buffer_.data(), buffer_.data(), buffer_.data());
+}
+
+void CompressedTextSource::on_progress(Progress progress) {
+  progress_ = std::move(progress);
+  std::error_code ignored;
+  const auto size = std::filesystem::file_size(path_, ignored);
+  file_bytes_ = ignored ? 0 : static_cast<std::uint64_t>(size);
 }
 
 CompressedTextSource::~CompressedTextSource() {
@@ -44,6 +53,7 @@ CompressedTextSource::int_type CompressedTextSource::underflow() {
     return traits_type::eof();
   }
   bytes_read_ += static_cast<std::size_t>(got);
+  if (progress_) progress_(static_cast<std::uint64_t>(std::max<z_off_t>(gzoffset(file_), 0)), file_bytes_);
   setg(buffer_.data(), buffer_.data(), buffer_.data() + got);
   return traits_type::to_int_type(*gptr());
 }

@@ -112,6 +112,56 @@ const GpuSpec& gpu_spec_or_throw(const std::string& name, const std::string& wha
   throw InputError(what + ": unknown GPU '" + name + "'; expected one of " + known);
 }
 
+namespace {
+
+bool in_family(const GpuSpec& spec, const std::string& wanted_alnum) {
+  if (upper_alnum(spec.name) == wanted_alnum) return true;
+  for (std::size_t dash = spec.name.find('-'); dash != std::string::npos; dash = spec.name.find('-', dash + 1)) {
+    if (upper_alnum(spec.name.substr(0, dash)) == wanted_alnum) return true;
+  }
+  return false;
+}
+
+std::string known_gpu_names() {
+  std::string known;
+  for (const auto& spec : gpu_spec_table()) known += (known.empty() ? "" : ", ") + spec.name;
+  return known;
+}
+
+}  // namespace
+
+std::vector<const GpuSpec*> gpus_of_family(const std::string& name) {
+  const std::string wanted = upper_alnum(name);
+  std::vector<const GpuSpec*> family;
+  if (wanted.empty()) return family;
+  for (const auto& spec : gpu_spec_table()) {
+    if (in_family(spec, wanted)) family.push_back(&spec);
+  }
+  if (family.empty()) {
+    if (const GpuSpec* spec = find_gpu_spec(name)) family.push_back(spec);
+  }
+  return family;
+}
+
+const GpuSpec* find_one_gpu(const std::string& name, const std::string& what) {
+  const std::string wanted = upper_alnum(name);
+  for (const auto& spec : gpu_spec_table()) {
+    if (!wanted.empty() && upper_alnum(spec.name) == wanted) return &spec;
+  }
+  const std::vector<const GpuSpec*> family = gpus_of_family(name);
+  if (family.size() > 1) {
+    std::string matches;
+    for (const GpuSpec* spec : family) matches += (matches.empty() ? "" : ", ") + spec->name;
+    throw InputError(what + ": '" + name + "' names several GPUs (" + matches + "); give one of them");
+  }
+  return family.empty() ? nullptr : family.front();
+}
+
+const GpuSpec& one_gpu_or_throw(const std::string& name, const std::string& what) {
+  if (const GpuSpec* spec = find_one_gpu(name, what)) return *spec;
+  throw InputError(what + ": unknown GPU '" + name + "'; expected one of " + known_gpu_names());
+}
+
 const GpuSpec* match_device_name(const std::string& device_name, double memory_bytes) {
   const std::string n = upper_alnum(device_name);
   const bool pcie = n.find("PCIE") != std::string::npos;

@@ -53,6 +53,18 @@ const std::vector<GpuSpec>& gpu_spec_table();
 const GpuSpec* find_gpu_spec(const std::string& name);
 // As find_gpu_spec, but throws InputError naming `what` and listing the known GPUs.
 const GpuSpec& gpu_spec_or_throw(const std::string& name, const std::string& what);
+// Every GPU a name given by a user may mean: the family it names, i.e. each GPU whose canonical name is the name
+// or starts with it followed by '-' ("A100" -> A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE; "H100" ->
+// H100, H100-PCIE), else the one GPU an alias names ("v100-16gb" -> V100); empty if unknown. For options that
+// accept a set (advise --gpu).
+std::vector<const GpuSpec*> gpus_of_family(const std::string& name);
+// The one GPU a user-given name means, for options that need exactly one (steptime --target, --measured-gpu,
+// trace --gpu): a canonical name ("A100-40GB", "H100"), else a family of exactly one, else an alias; nullptr if
+// unknown. InputError naming `what` and listing the matches when the name is a family of several ("A100"): the
+// "A100" alias of A100-40GB would otherwise silently pick the 40 GB part.
+const GpuSpec* find_one_gpu(const std::string& name, const std::string& what);
+// As find_one_gpu, but an unknown name is an InputError listing the known GPUs.
+const GpuSpec& one_gpu_or_throw(const std::string& name, const std::string& what);
 // Matches the device name a profiler or driver reports ("Tesla V100-SXM2-32GB", "NVIDIA A100-PG509-200",
 // "NVIDIA A100 80GB PCIe"); `memory_bytes` (0 = unknown) tells 40 GB from 80 GB A100s. nullptr if unknown.
 const GpuSpec* match_device_name(const std::string& device_name, double memory_bytes = 0.0);

@@ -573,10 +573,12 @@ int KinetoTrace::main_device_id() const {
   return best;
 }
 
-KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& limits) {
+KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& limits,
+                              const CompressedTextSource::Progress& progress) {
   KinetoTrace trace;
   trace.path = path;
   CompressedTextSource source(path);
+  if (progress) source.on_progress(progress);
   BoundedJsonInput bounded(source, limits.max_json_bytes, limits.max_token_bytes);
   std::istream stream(&bounded);
   TraceSaxHandler handler(trace, limits, bounded);

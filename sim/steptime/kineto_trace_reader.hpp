@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/steptime/compressed_text_source.hpp"
 #include "sim/steptime/kineto_trace.hpp"
 
 namespace spotsim {
@@ -37,6 +38,8 @@ struct KinetoReadLimits {
 // limit above exceeded, JSON nested deeper than kMaxTraceJsonDepth, a JSON document that is not a Chrome trace (no
 // traceEvents), a non-string ph/cat/name, a trace without GPU kernel events, and too many events with unusable
 // time fields (check_skipped_events); fewer are counted in KinetoTrace::skipped.
-KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& limits = {});
+// `progress`, when set, hears after each chunk how many bytes of the file were read, of how many.
+KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& limits = {},
+                              const CompressedTextSource::Progress& progress = {});
 
 }  // namespace spotsim

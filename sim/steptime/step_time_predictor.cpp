@@ -237,7 +237,7 @@ const GpuSpec& measured_gpu_of(const KinetoTrace& trace, const std::string& over
                      "is calibrated on NVIDIA GPUs only, so it cannot predict other GPUs from this trace (the "
                      "per-step statistics above are still valid)");
   }
-  if (!override_name.empty()) return gpu_spec_or_throw(override_name, "--measured-gpu");
+  if (!override_name.empty()) return one_gpu_or_throw(override_name, "--measured-gpu");
   if (device == nullptr) {
     throw InputError(trace.path + ": the trace has no deviceProperties entry for GPU " +
                      std::to_string(trace.main_device_id()) + "; give the GPU it was recorded on with --measured-gpu");

@@ -149,7 +149,10 @@ TEST(StreamingSimulation, StreamedJsonAndCsvAreTheBytesOfTheWholeDocument) {
 TEST(StreamingSimulation, WriteSimulationStreamsToTheFileAtomically) {
   TempDir dir;
   const SimulationRequest request = small_request(400, 3);
-  const SimulationReport report = run_simulation(request);
+  SimulationRequest with_timeline = request;  // the JSON file carries the first runs' timelines
+  with_timeline.with_timeline = true;
+  const SimulationReport report = run_simulation(with_timeline);
+  EXPECT_FALSE(report.timeline.empty());
   const fs::path csv = dir.path / "runs.csv";
   const fs::path json = dir.path / "report.json";
   std::ostringstream unused;

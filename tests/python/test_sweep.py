@@ -26,10 +26,10 @@ def test_every_combination_is_one_simulation(grid):
 
 
 def test_summary_and_wide(grid):
-    assert list(grid.summary.columns[:5]) == ["trace", "policy", "checkpoint", "job", "metric"]
+    assert list(grid.summary.columns[:6]) == ["trace", "policy", "checkpoint", "interval_hours", "job", "metric"]
     wide = grid.wide()
     assert len(wide) == 18
-    assert list(wide.columns) == ["trace", "policy", "checkpoint", "job", "cost_total_mean", "cost_total_ci_low",
+    assert list(wide.columns) == ["trace", "policy", "checkpoint", "interval_hours", "job", "cost_total_mean", "cost_total_ci_low",
                                   "cost_total_ci_high", "cost_total_p95", "completion_hours_mean",
                                   "completion_hours_ci_low", "completion_hours_ci_high", "completion_hours_p95"]
     assert (wide["cost_total_ci_low"] <= wide["cost_total_mean"]).all()

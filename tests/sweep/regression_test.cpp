@@ -106,6 +106,67 @@ TEST(RegressCli, BadInputIsExitCode2) {
   EXPECT_NE(o.err.find("--update"), std::string::npos) << o.err;
 }
 
+// Nothing moved, so the noise rule passes; a hard rule on a number the unchanged build misses fails anyway.
+TEST(RegressCli, RequireFailsWhatTheNoiseRulePasses) {
+  const RecordedBaseline baseline;
+  const Outcome o = regress({baseline.file.string(), "--require", "cost_total<=150"});  // on-demand costs $176.63
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("0 moved, 0 regressed, 0 improved; 3 rule checks: 1 broken"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("cost_total<=150 us-west1"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("on-demand"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("1 broken rule(s) (--require)"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("regression(s)"), std::string::npos) << o.err;
+  // Rules every configuration meets pass, on metrics the baseline records or not.
+  EXPECT_EQ(regress({baseline.file.string(), "--require", "deadline_met>=1.0", "--require", "preemptions>=0"}).code, 0);
+  EXPECT_EQ(regress({baseline.file.string(), "--require", "deadline_met>1"}).code, 1);
+}
+
+TEST(RegressCli, JunitAndJsonReportsAreWrittenAtomically) {
+  const RecordedBaseline baseline;
+  const fs::path dir = fresh_dir("regress-reports");
+  fs::create_directories(dir);
+  const fs::path xml = dir / "regress.xml";
+  const Outcome o = regress({baseline.file.string(), "--substitute", "young-daly=>fixed:interval=10m", "--require",
+                             "completed>=0.9", "-o", xml.string()});
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  const std::string text = file_text(xml);
+  EXPECT_EQ(text.rfind("<?xml", 0), 0u) << text;
+  EXPECT_NE(text.find("<testsuite name=\"" + baseline.file.string() + "\" tests=\"15\""), std::string::npos) << text;
+  EXPECT_NE(text.find("type=\"regression\""), std::string::npos);
+  const fs::path json = dir / "regress.json";
+  EXPECT_EQ(regress({baseline.file.string(), "-o", json.string()}).code, 0);
+  const auto doc = nlohmann::json::parse(file_text(json));
+  EXPECT_EQ(doc["passed"], true);
+  EXPECT_EQ(doc["baselines"][0]["comparisons"].size(), 12u);
+  const Outcome to_stdout = regress({baseline.file.string(), "--format", "junit"});
+  EXPECT_EQ(to_stdout.code, 0);
+  EXPECT_NE(to_stdout.out.find("failures=\"0\""), std::string::npos) << to_stdout.out;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+  }
+}
+
+TEST(RegressCli, SubstituteSkipsBaselinesWithoutThePolicy) {
+  const RecordedBaseline with_adaptive;
+  const fs::path spec = write_file(fresh_dir("regress-spec-2") / "spec.json", R"({
+    "format": "spotsim-experiment", "version": 1, "name": "no-adaptive", "seed": 3, "replications": 50,
+    "traces": ["us-west1"], "policies": ["spot-only"], "job": {"work_hours": 12}})");
+  const fs::path without = fresh_dir("regress-baseline-2") / "without.json";
+  fs::create_directories(without.parent_path());
+  ASSERT_EQ(regress({without.string(), "--update", "--from-spec", spec.string()}).code, 0);
+  const Outcome o = regress({with_adaptive.file.string(), without.string(), "--substitute", "adaptive=>adaptive:margin=30h"});
+  EXPECT_EQ(o.code, 1) << o.out << o.err;  // the margin is still caught in the baseline that has adaptive
+  EXPECT_NE(o.err.find("skipped " + without.string() + ": its experiment runs no policy or checkpoint policy 'adaptive'"),
+            std::string::npos) << o.err;
+  EXPECT_NE(o.out.find(without.string() + ": skipped ("), std::string::npos) << o.out;
+  // No baseline has the policy: bad input, before anything is re-run.
+  const Outcome none = regress({without.string(), "--substitute", "adaptive=>spot-only"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("'adaptive' is none of the policies or checkpoint policies of " + without.string()),
+            std::string::npos) << none.err;
+}
+
 TEST(RegressCli, CommittedBaselinesPass) {
   std::vector<std::string> args;
   for (const auto& entry : fs::directory_iterator(fs::path(SPOTSIM_REPO_DIR) / "experiments" / "baselines")) {

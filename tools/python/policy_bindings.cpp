@@ -4,6 +4,7 @@
 
 #include "policies/checkpoint_math.hpp"
 #include "policies/policy_registry.hpp"
+#include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "tools/python/python_bindings.hpp"
 
@@ -57,6 +58,11 @@ void bind_policies(py::module_& m) {
       "daly_interval",
       [](double write_hours, double mtbf_hours) { return checked_interval(&daly_interval, write_hours, mtbf_hours); },
       py::arg("write_hours"), py::arg("mtbf_hours"), "Daly (2006), eq. 37, in hours");
+  // The CLI's duration syntax, so the Python layer reads "interval=90m" in a policy spec exactly as the policy does.
+  m.def(
+      "duration_hours",
+      [](const std::string& text, const std::string& what) { return to_hours(parse_duration(text, what)); },
+      py::arg("text"), py::arg("what") = "duration", "a duration such as 90m or 1.5h, in hours (InputError if not)");
 }
 
 }  // namespace spotsim::python

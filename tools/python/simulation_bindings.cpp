@@ -95,7 +95,8 @@ void bind_simulation(py::module_& m) {
   m.def(
       "simulate",
       [](const py::dict& options) {
-        const SimulationRequest request = simulation_request_from(options);
+        SimulationRequest request = simulation_request_from(options);
+        request.with_timeline = true;  // to_json() is the CLI's JSON, which carries the first runs' timelines
         py::gil_scoped_release release;
         return run_simulation(request);
       },

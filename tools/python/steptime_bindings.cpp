@@ -113,7 +113,7 @@ py::list prediction_rows(const KinetoProfile& p, const std::vector<std::string>&
   const GpuSpec& measured = measured_gpu_of(p.trace, measured_gpu);
   std::vector<const GpuSpec*> specs{&measured};
   for (const auto& name : targets) {
-    const GpuSpec* target = &gpu_spec_or_throw(name, "--target");
+    const GpuSpec* target = &one_gpu_or_throw(name, "--target");
     if (std::find(specs.begin(), specs.end(), target) == specs.end()) specs.push_back(target);
   }
   py::list rows;

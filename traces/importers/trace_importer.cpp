@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sim/errors.hpp"
+#include "sim/text_format.hpp"
 #include "traces/importers/aws_spot_price_importer.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
 #include "traces/importers/gcp_preemption_importer.hpp"
@@ -199,7 +200,7 @@ ImportedTrace merge_imported(std::vector<ImportedTrace> parts) {
   if (tick > 0 && span != kNever && span % tick == 0) out.market.tick = tick;
   if (spans_differ) {
     out.market.provenance.notes += "Inputs of different lengths were cut to the shortest (" +
-                                   std::to_string(to_hours(span)) + " h).";
+                                   format_fixed(to_hours(span), 2) + " h).";
   }
   return out;
 }

@@ -1,9 +1,11 @@
 """spotsim.simulate(): one job, one selection policy, one checkpoint policy, Monte Carlo replications."""
 import json
+import math
 
 import pandas as pd
 
 from . import _spotsim
+from .intervals import interval_hours
 from .options import cli_options
 
 
@@ -14,6 +16,8 @@ class SimulationResult:
     runs     -- DataFrame, one row per replication, the columns of the CLI's CSV (docs/outputs.md)
     summary  -- DataFrame indexed by metric: unit, label, n, mean, sd, min, max, p50, p95, p99, ci_low, ci_high
                 (ci_* = 95% Student-t interval of the mean)
+    checkpoint, interval_hours, effective_interval_hours -- the checkpoint policy spec, the interval it sets in
+                hours (NaN when it varies, spotsim/intervals.py) and the work done per checkpoint segment
     """
 
     def __init__(self, report):
@@ -21,6 +25,24 @@ class SimulationResult:
         self.manifest = report.manifest
         self.runs = pd.DataFrame(report.run_columns())
         self.summary = pd.DataFrame(report.summary_rows()).set_index("metric")
+
+    @property
+    def checkpoint(self):
+        return self.manifest["checkpoint"]
+
+    @property
+    def interval_hours(self):
+        """The checkpoint interval the policy spec sets, in hours; NaN when it varies (hazard, optimal-dp, ...)."""
+        job = self.manifest["job"]
+        return interval_hours(self.checkpoint, self.manifest["trace"]["path"], job["checkpoint_write_s"] / 3600,
+                              job["nodes"])
+
+    @property
+    def effective_interval_hours(self):
+        """The interval any policy achieved: mean work done per segment, a segment ending at a checkpoint or at
+        completion (a 24 h job with a 3 h interval writes 7 checkpoints: 8 segments of 3 h). NaN without work."""
+        segments = self.runs["checkpoints"].mean() + self.runs["completed"].mean()
+        return float(self.runs["work_done_hours"].mean() / segments) if segments > 0 else math.nan
 
     def to_json(self):
         """The CLI's --format json text (manifest, summary, runs)."""

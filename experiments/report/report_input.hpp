@@ -1,0 +1,49 @@
+#pragma once
+// What `spotsim report` reads (docs/report.md): a `simulate --format json` output, or a sweep's output directory
+// (summary.json, manifest.json and, for the distributions, runs.csv). Either becomes the same model: one entry per
+// configuration with its means and 95% intervals and, where the input has them, its per-run values.
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace spotsim {
+
+// Per configuration, the runs kept for the distributions: the first this many replications (a CDF of 20,000
+// points is already exact to the width of a pixel; the input may hold 10^9).
+inline constexpr std::size_t kMaxRunsPerConfiguration = 20000;
+
+struct Estimate {
+  double mean = NAN, ci_low = NAN, ci_high = NAN;  // the 95% Student-t interval of the mean
+  bool present() const { return !std::isnan(mean); }
+};
+
+struct ConfigurationResult {
+  std::string trace, job, policy, checkpoint;
+  Estimate cost, completion, completed, deadline_met, preemptions, checkpoints, regret;
+  std::uint64_t replications = 0;
+  bool pareto = false;  // on the (mean cost, mean completion) frontier among those of its trace and job
+  std::vector<double> run_costs, run_completions;  // per run, replication order (empty when the input has none)
+};
+
+struct ReportInput {
+  std::string source;   // the path read
+  std::string command;  // "simulate" or "sweep"
+  nlohmann::json manifest;
+  std::vector<ConfigurationResult> configurations;
+  // A simulate JSON's own `timeline` (the event log of its first replications, docs/outputs.md#timeline) as the
+  // JSON lines of a --timeline file; empty when the result has none.
+  std::string embedded_timeline;
+};
+
+// Reads `path` (a file: simulate JSON; a directory: a sweep). InputError naming the file and what was expected
+// when it is neither.
+ReportInput read_report_input(const std::string& path);
+
+// The Pareto flags of `configurations`, computed among those sharing trace and job (simulate outputs have one
+// configuration; sweeps carry their own flags but the report recomputes them the same way for both).
+void mark_pareto_frontier(std::vector<ConfigurationResult>& configurations);
+
+}  // namespace spotsim

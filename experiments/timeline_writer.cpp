@@ -1,0 +1,133 @@
+#include "experiments/timeline_writer.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "experiments/atomic_file.hpp"
+#include "sim/errors.hpp"
+#include "sim/integer_text.hpp"
+#include "sim/interval_recording_checkpoint.hpp"
+#include "sim/job_simulation.hpp"
+
+namespace spotsim {
+
+void TimelineWriter::start(std::uint64_t replication) {
+  replication_ = replication;
+  events_ = 0;
+}
+
+void TimelineWriter::on_event(const TimelineEvent& event) {
+  if (++events_ > kMaxTimelineEvents) {
+    if (events_ == kMaxTimelineEvents + 1) {
+      out_ += nlohmann::ordered_json{{"replication", replication_}, {"event", "truncated"}}.dump() + '\n';
+    }
+    return;
+  }
+  nlohmann::ordered_json line = {{"replication", replication_},
+                                 {"t_hours", to_hours(event.time)},
+                                 {"event", timeline_event_name(event.kind)},
+                                 {"phase", phase_name(event.phase)},
+                                 {"purchase", purchase_name(event.purchase)},
+                                 {"zone", event.zone},
+                                 {"nodes", event.nodes},
+                                 {"progress_hours", to_hours(event.progress)},
+                                 {"committed_hours", to_hours(event.committed)},
+                                 {"cost_usd", event.cost_booked}};
+  if (event.kind == TimelineEventKind::kFinished) line["completed"] = event.completed;
+  out_ += line.dump();
+  out_ += '\n';
+}
+
+std::vector<std::uint64_t> parse_timeline_replications(const std::string& text, std::uint64_t replications) {
+  const std::string what = "--timeline-replications";
+  std::vector<std::uint64_t> chosen;
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    const std::uint64_t r = parse_integer_in_range(item, 0, replications - 1, what + " (replication indices of this run)");
+    if (std::find(chosen.begin(), chosen.end(), r) != chosen.end()) {
+      throw InputError(what + ": replication " + item + " is listed twice");
+    }
+    chosen.push_back(r);
+    if (chosen.size() > kMaxTimelineReplications) {
+      throw InputError(what + ": at most " + std::to_string(kMaxTimelineReplications) + " replications");
+    }
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return chosen;
+}
+
+std::vector<std::uint64_t> default_timeline_replications(std::uint64_t replications) {
+  std::vector<std::uint64_t> chosen;
+  for (std::uint64_t r = 0; r < std::min<std::uint64_t>(replications, 3); ++r) chosen.push_back(r);
+  return chosen;
+}
+
+bool timeline_supported(const SimulationRequest& request) {
+  return !request.job.elastic.active() && !request.cant_be_late_mode;
+}
+
+void check_timeline_supported(const SimulationRequest& request) {
+  if (request.job.elastic.active()) {
+    throw InputError("--timeline: the elastic engine (--min-nodes) does not report events yet; expected a job without "
+                     "min_nodes");
+  }
+  if (request.cant_be_late_mode) {
+    throw InputError("--timeline: --mode cant-be-late does not report events; expected --mode event");
+  }
+}
+
+namespace {
+nlohmann::ordered_json timeline_header(const SimulationRequest& request, const PreparedSimulation& prepared,
+                                       const std::vector<std::uint64_t>& replications) {
+  nlohmann::ordered_json zones = nlohmann::ordered_json::array();
+  const auto& market_zones = prepared.scenario->market().zones;
+  for (std::size_t z = 0; z < market_zones.size(); ++z) {
+    zones.push_back({{"index", z}, {"name", market_zones[z].name}, {"region", market_zones[z].region}});
+  }
+  const nlohmann::json& manifest = prepared.manifest;
+  return {{"format", "spotsim-timeline"},
+          {"version", kTimelineFormatVersion},
+          {"spotsim_version", manifest["version"]},
+          {"git_revision", manifest["git_revision"]},
+          {"trace", manifest["trace"]},
+          {"policy", request.policy},
+          {"checkpoint", request.checkpoint},
+          {"seed", request.seed},
+          {"replications", replications},
+          {"zones", zones},
+          {"job", manifest["job"]}};
+}
+}  // namespace
+
+std::string timeline_text(const SimulationRequest& request, const PreparedSimulation& prepared,
+                          const std::vector<std::uint64_t>& replications, std::vector<RunResult>* runs) {
+  check_timeline_supported(request);
+  std::string text = timeline_header(request, prepared, replications).dump() + '\n';
+  auto selection = prepared.factories.selection();
+  // Wrapped as the replication runner wraps it, so the re-run's RunResult records the intervals used too.
+  IntervalRecordingCheckpoint checkpoint(prepared.factories.checkpoint());
+  JobSimulation simulation(*prepared.scenario, *selection, checkpoint);
+  TimelineWriter writer(text);
+  simulation.set_observer(&writer);
+  for (const std::uint64_t r : replications) {
+    writer.start(r);
+    RunResult result = simulation.run(request.seed, r);
+    checkpoint.record_into(result);
+    if (runs) runs->push_back(result);
+  }
+  return text;
+}
+
+std::vector<RunResult> write_timeline(const SimulationRequest& request, const std::vector<std::uint64_t>& replications,
+                                      const std::string& path) {
+  std::vector<RunResult> runs;
+  check_timeline_supported(request);
+  write_file_atomically(path, timeline_text(request, prepare_simulation(request), replications, &runs));
+  return runs;
+}
+
+}  // namespace spotsim

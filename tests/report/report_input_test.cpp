@@ -1,0 +1,148 @@
+// Reading what `spotsim report` draws: simulate JSON outputs, sweep directories, timelines; and refusing the rest
+// with the file's name and what was expected.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "experiments/report/report_html.hpp"
+#include "experiments/report/report_input.hpp"
+#include "experiments/report/timeline_reader.hpp"
+#include "experiments/report_writer.hpp"
+#include "experiments/simulation_request.hpp"
+#include "sim/errors.hpp"
+
+namespace spotsim {
+namespace {
+
+class ReportInputTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("spotsim_report_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+  template <typename F>
+  std::string error_of(F&& f) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  }
+  std::filesystem::path dir_;
+};
+
+SimulationRequest small_request(const std::string& policy) {
+  SimulationRequest request;
+  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
+  request.policy = policy;
+  request.job.work = 12 * kMillisPerHour;
+  request.job.deadline = 20 * kMillisPerHour;
+  request.replications = 40;
+  request.threads = 1;
+  return request;
+}
+
+TEST_F(ReportInputTest, SimulateJsonGivesItsSummaryAndEveryRun) {
+  const SimulationReport report = run_simulation(small_request("adaptive"));
+  const ReportInput input = read_report_input(write("r.json", report_json(report)));
+  EXPECT_EQ(input.command, "simulate");
+  ASSERT_EQ(input.configurations.size(), 1u);
+  const ConfigurationResult& c = input.configurations[0];
+  EXPECT_EQ(c.policy, "adaptive");
+  EXPECT_EQ(c.replications, 40u);
+  ASSERT_EQ(c.run_costs.size(), 40u);
+  ASSERT_EQ(c.run_completions.size(), 40u);
+  double sum = 0.0;
+  for (std::size_t r = 0; r < 40; ++r) {
+    EXPECT_EQ(c.run_costs[r], report.runs[r].cost_total);
+    EXPECT_EQ(c.run_completions[r], report.runs[r].completion_hours);
+    sum += report.runs[r].cost_total;
+  }
+  EXPECT_NEAR(c.cost.mean, sum / 40, 1e-9 * sum);
+  EXPECT_LE(c.cost.ci_low, c.cost.mean);
+  EXPECT_GE(c.cost.ci_high, c.cost.mean);
+  EXPECT_TRUE(c.pareto);
+  EXPECT_EQ(input.manifest["seed"], 1);
+}
+
+TEST_F(ReportInputTest, RefusesWhatIsNotAResultNamingTheFile) {
+  const std::string not_json = write("a.json", "{ nope");
+  EXPECT_NE(error_of([&] { read_report_input(not_json); }).find("a.json"), std::string::npos);
+  const std::string trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
+  const std::string message = error_of([&] { read_report_input(trace); });
+  EXPECT_NE(message.find("us-west1.json"), std::string::npos);
+  EXPECT_NE(message.find("simulate --format json"), std::string::npos);
+  const std::string no_cost = write("b.json", R"({"manifest": {}, "summary": {"completion_hours": {"mean": 1, "ci_low": 1, "ci_high": 1}}})");
+  EXPECT_NE(error_of([&] { read_report_input(no_cost); }).find("cost_total"), std::string::npos);
+  const std::string bad_number = write("c.json", R"({"manifest": {}, "summary": {"cost_total": {"mean": "x"}, "completion_hours": {}}})");
+  EXPECT_NE(error_of([&] { read_report_input(bad_number); }).find("summary.cost_total.mean"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_report_input(dir_.string()); }).find("summary.json"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_report_input((dir_ / "missing.json").string()); }).find("missing.json"), std::string::npos);
+}
+
+TEST_F(ReportInputTest, PolicyNamesAreEscapedInThePage) {
+  SimulationReport report = run_simulation(small_request("adaptive"));
+  report.manifest["policy"] = "<img src=x onerror=alert(1)>";
+  const ReportInput input = read_report_input(write("r.json", report_json(report)));
+  const std::string html = render_report_html(input, nullptr);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), std::string::npos);   // nothing fetched from anywhere
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  for (const char* id : {"id=\"summary\"", "id=\"cost-time\"", "id=\"distributions\"", "id=\"timelines\"", "id=\"manifest\""}) {
+    EXPECT_NE(html.find(id), std::string::npos) << id;
+  }
+}
+
+TEST_F(ReportInputTest, SweepDirectoryReadsSummaryAndRunsCsv) {
+  write("manifest.json", R"({"command": "sweep", "version": "x", "seed": 3})");
+  write("summary.json", R"({"format": "spotsim-sweep-summary", "configurations": [
+      {"trace": "t", "policy": "a,b", "checkpoint": "c", "job": "j",
+       "summary": {"cost_total": {"n": 2, "mean": 10, "ci_low": 9, "ci_high": 11},
+                   "completion_hours": {"n": 2, "mean": 5, "ci_low": 4, "ci_high": 6},
+                   "regret": {"n": 2, "mean": 0.2, "ci_low": 0.1, "ci_high": 0.3}}},
+      {"trace": "t", "policy": "p", "checkpoint": "c", "job": "j",
+       "summary": {"cost_total": {"n": 2, "mean": 20, "ci_low": 19, "ci_high": 21},
+                   "completion_hours": {"n": 2, "mean": 4, "ci_low": 3, "ci_high": 5}}}]})");
+  write("runs.csv", "run,configuration,policy,cost_total,completion_hours\n0,0,\"a,b\",9.5,4.5\n1,0,\"a,b\",10.5,5.5\n"
+                    "2,1,p,20,4\n3,1,p,20,\"4\"\n");
+  const ReportInput input = read_report_input(dir_.string());
+  EXPECT_EQ(input.command, "sweep");
+  ASSERT_EQ(input.configurations.size(), 2u);
+  EXPECT_EQ(input.configurations[0].policy, "a,b");
+  EXPECT_EQ(input.configurations[0].run_costs, (std::vector<double>{9.5, 10.5}));
+  EXPECT_EQ(input.configurations[1].run_completions, (std::vector<double>{4, 4}));
+  EXPECT_DOUBLE_EQ(input.configurations[0].regret.mean, 0.2);
+  EXPECT_FALSE(input.configurations[1].regret.present());
+  EXPECT_TRUE(input.configurations[0].pareto && input.configurations[1].pareto);
+  EXPECT_NE(render_report_html(input, nullptr).find("id=\"regret\""), std::string::npos);
+  write("runs.csv", "run,configuration,cost_total,completion_hours\n0,7,1,1\n");
+  EXPECT_NE(error_of([&] { read_report_input(dir_.string()); }).find("configuration 7"), std::string::npos);
+}
+
+TEST_F(ReportInputTest, TimelineFileErrorsNameTheLine) {
+  EXPECT_NE(error_of([&] { read_timeline_file(write("t.jsonl", "{\"format\": \"other\"}\n")); }).find("spotsim-timeline"),
+            std::string::npos);
+  const std::string header = R"({"format": "spotsim-timeline", "version": 1, "replications": [0], "zones": []})";
+  const std::string late = write("u.jsonl", header + "\n" + R"({"replication": 5, "event": "phase", "t_hours": 0})" + "\n");
+  const std::string message = error_of([&] { read_timeline_file(late); });
+  EXPECT_NE(message.find("line 2"), std::string::npos);
+  EXPECT_NE(message.find("replication 5"), std::string::npos);
+  const std::string backwards = write("v.jsonl", header + "\n" + R"({"replication": 0, "event": "phase", "phase": "idle", "t_hours": 2})" +
+                                                    "\n" + R"({"replication": 0, "event": "phase", "phase": "idle", "t_hours": 1})" + "\n");
+  EXPECT_NE(error_of([&] { read_timeline_file(backwards); }).find("line 3"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spotsim

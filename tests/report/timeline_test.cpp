@@ -1,0 +1,197 @@
+// `simulate --timeline`: re-running chosen replications with the observer attached reproduces the Monte Carlo run
+// exactly, and the log it writes accounts for the run (held time, preemptions, checkpoints, migrations).
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "experiments/report/report_input.hpp"
+#include "experiments/report/timeline_reader.hpp"
+#include "experiments/run_metrics.hpp"
+#include "experiments/simulation_request.hpp"
+#include "experiments/streaming_report.hpp"
+#include "experiments/timeline_writer.hpp"
+#include "sim/errors.hpp"
+#include "sim/job_simulation.hpp"
+
+namespace spotsim {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("spotsim_timeline_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+void expect_same_run(const RunResult& a, const RunResult& b) {
+  EXPECT_EQ(a.replication, b.replication);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  for (const MetricDefinition& m : run_metrics()) {
+    const double x = m.value(a), y = m.value(b);
+    if (std::isnan(x) && std::isnan(y)) continue;
+    EXPECT_EQ(x, y) << m.name << " of replication " << a.replication;
+  }
+}
+
+SimulationRequest request_on(const std::string& trace, const std::string& policy) {
+  SimulationRequest request;
+  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/" + trace;
+  request.policy = policy;
+  request.job.work = 24 * kMillisPerHour;
+  request.job.deadline = 36 * kMillisPerHour;
+  request.replications = 12;
+  request.threads = 2;
+  request.seed = 42;
+  return request;
+}
+
+// Sums over a run's log that the RunResult also holds.
+struct LogTotals {
+  double held_hours = 0.0;
+  int preemptions = 0, checkpoints = 0, migrations = 0;
+};
+
+LogTotals totals_of(const TimelineRun& run) {
+  LogTotals t;
+  for (const HeldSpan& h : run.held) t.held_hours += h.to - h.from;
+  for (const TimelineMark& m : run.marks) {
+    t.preemptions += m.event == "preemption";
+    t.checkpoints += m.event == "checkpoint_done";
+    t.migrations += m.event == "transfer_done";
+  }
+  return t;
+}
+
+void check_rerun(const SimulationRequest& request, const std::vector<std::uint64_t>& chosen, int* migrations_seen) {
+  const SimulationReport report = run_simulation(request);
+  const std::string path = temp_path("rerun.jsonl");
+  const std::vector<RunResult> rerun = write_timeline(request, chosen, path);
+  ASSERT_EQ(rerun.size(), chosen.size());
+  const TimelineFile log = read_timeline_file(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(log.runs.size(), chosen.size());
+  EXPECT_EQ(log.header["seed"], request.seed);
+  EXPECT_EQ(log.zone_names.size(), static_cast<std::size_t>(log.header["trace"]["zones"].get<int>()));
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    const RunResult& main_run = report.runs[chosen[k]];
+    expect_same_run(rerun[k], main_run);
+    const TimelineRun& run = log.runs[k];
+    EXPECT_EQ(run.replication, chosen[k]);
+    EXPECT_TRUE(run.finished);
+    EXPECT_EQ(run.completed, main_run.completed);
+    EXPECT_NEAR(run.end, main_run.completion_hours, 1e-9);
+    EXPECT_NEAR(run.cost, main_run.cost_total, 1e-9 * std::max(1.0, main_run.cost_total));
+    const LogTotals t = totals_of(run);
+    EXPECT_NEAR(t.held_hours, main_run.spot_hours + main_run.on_demand_hours, 1e-9);
+    EXPECT_EQ(t.preemptions, main_run.preemptions);
+    EXPECT_EQ(t.checkpoints, main_run.checkpoints);
+    EXPECT_EQ(t.migrations, main_run.migrations);
+    *migrations_seen += t.migrations;
+  }
+}
+
+TEST(Timeline, ReRunEqualsTheMonteCarloRunAndItsLogAddsUp) {
+  int migrations = 0;
+  check_rerun(request_on("us-west1.json", "adaptive"), {0, 3, 7, 11}, &migrations);
+  check_rerun(request_on("us-west1.json", "spot-only"), {1, 2}, &migrations);
+}
+
+TEST(Timeline, MultiRegionRunsShowZoneNamesAndMigrations) {
+  SimulationRequest request = request_on("gcp-h100-13-zones.json", "cost-aware");
+  request.job.checkpoint_size_gb = 50;
+  int migrations = 0;
+  check_rerun(request, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, &migrations);
+  EXPECT_GT(migrations, 0) << "expected the multi-region policy to move the state at least once in 12 runs";
+}
+
+TEST(Timeline, NoObserverAndAnObserverGiveTheSameRun) {
+  // An observer that counts: attached or not, the run is the same, and it hears every phase change.
+  struct Counter final : EventObserver {
+    int events = 0, finished = 0;
+    void on_event(const TimelineEvent& e) override {
+      ++events;
+      finished += e.kind == TimelineEventKind::kFinished;
+    }
+  } counter;
+  const SimulationRequest request = request_on("us-west1.json", "adaptive");
+  const PreparedSimulation prepared = prepare_simulation(request);
+  auto selection = prepared.factories.selection();
+  auto checkpoint = prepared.factories.checkpoint();
+  JobSimulation simulation(*prepared.scenario, *selection, *checkpoint);
+  const RunResult plain = simulation.run(request.seed, 5);
+  simulation.set_observer(&counter);
+  const RunResult observed = simulation.run(request.seed, 5);
+  simulation.set_observer(nullptr);
+  const RunResult again = simulation.run(request.seed, 5);
+  expect_same_run(plain, observed);
+  expect_same_run(plain, again);
+  EXPECT_EQ(counter.finished, 1);
+  EXPECT_GT(counter.events, 2 * plain.checkpoints);
+}
+
+TEST(Timeline, ReplicationListsAreChecked) {
+  EXPECT_EQ(parse_timeline_replications("0,3,7", 10), (std::vector<std::uint64_t>{0, 3, 7}));
+  EXPECT_EQ(default_timeline_replications(2), (std::vector<std::uint64_t>{0, 1}));
+  EXPECT_EQ(default_timeline_replications(1000), (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_THROW(parse_timeline_replications("10", 10), InputError);
+  EXPECT_THROW(parse_timeline_replications("1,1", 10), InputError);
+  EXPECT_THROW(parse_timeline_replications("1,,2", 10), InputError);
+  EXPECT_THROW(parse_timeline_replications("-1", 10), InputError);
+  std::string many = "0";
+  for (int r = 1; r <= 100; ++r) {
+    many += ',';
+    many += std::to_string(r);
+  }
+  EXPECT_THROW(parse_timeline_replications(many, 1000), InputError);
+  SimulationRequest elastic = request_on("us-west1.json", "spot-nodes");
+  elastic.job.nodes = 4;
+  elastic.job.elastic.min_nodes = 2;
+  EXPECT_THROW(check_timeline_supported(elastic), InputError);
+}
+
+}  // namespace
+}  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// `simulate --format json` carries its first three runs' timelines, and the report draws them from the JSON alone:
+// the same log --timeline writes for those replications.
+TEST(Timeline, SimulateJsonCarriesTheFirstRunsTimelinesForTheReport) {
+  const SimulationRequest request = request_on("us-west1.json", "adaptive");
+  const std::string json_path = temp_path("embedded.json"), log_path = temp_path("embedded.jsonl");
+  std::ostringstream unused;
+  write_simulation(request, "json", json_path, unused);
+  write_timeline(request, {0, 1, 2}, log_path);
+  const ReportInput input = read_report_input(json_path);
+  const TimelineFile embedded = read_timeline_text(input.embedded_timeline, json_path);
+  const TimelineFile file = read_timeline_file(log_path);
+  std::filesystem::remove(json_path);
+  std::filesystem::remove(log_path);
+  ASSERT_EQ(embedded.runs.size(), 3u);
+  ASSERT_EQ(file.runs.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(embedded.runs[k].replication, k);
+    EXPECT_TRUE(embedded.runs[k].finished);
+    EXPECT_EQ(embedded.runs[k].end, file.runs[k].end);
+    EXPECT_EQ(embedded.runs[k].cost, file.runs[k].cost);
+    EXPECT_EQ(embedded.runs[k].held.size(), file.runs[k].held.size());
+    EXPECT_EQ(embedded.runs[k].marks.size(), file.runs[k].marks.size());
+  }
+}
+
+// Engines that do not report events leave the JSON without a timeline (and the report says how to get one).
+TEST(Timeline, SimulateJsonOfTheElasticEngineHasNoTimeline) {
+  SimulationRequest request = request_on("aws-p3-bamboo-32-node.json", "spot-nodes");
+  request.job.nodes = 8;
+  request.job.elastic.min_nodes = 4;
+  const std::string json_path = temp_path("elastic.json");
+  std::ostringstream unused;
+  write_simulation(request, "json", json_path, unused);
+  const ReportInput input = read_report_input(json_path);
+  std::filesystem::remove(json_path);
+  EXPECT_TRUE(input.embedded_timeline.empty());
+}
+
+}  // namespace
+}  // namespace spotsim
