@@ -34,7 +34,7 @@ std::string summary_table(const ReportInput& input, const std::vector<std::strin
   if (regret) html += "<th>regret to optimum</th>";
   html += "<th>Pareto</th></tr></thead><tbody>\n";
   for (std::size_t i = 0; i < input.configurations.size(); ++i) {
-    const ConfigurationResult& c = input.configurations[i];
+    const ReportConfiguration& c = input.configurations[i];
     html += "<tr><td>" + html_escape(labels[i]) + "</td><td class=\"num\">" + std::to_string(c.replications) +
             "</td><td class=\"num\">" + with_interval(c.cost, 2) + "</td><td class=\"num\">" +
             with_interval(c.completion, 2) + "</td><td class=\"num\">" + with_interval(c.completed, 3) +

@@ -33,7 +33,7 @@ Estimate estimate_of(const nlohmann::json& summary, const char* metric, const st
   return e;
 }
 
-void read_estimates(ConfigurationResult& c, const nlohmann::json& summary, const std::string& file,
+void read_estimates(ReportConfiguration& c, const nlohmann::json& summary, const std::string& file,
                     const std::string& where) {
   if (!summary.is_object()) throw InputError(file + ": field '" + where + "': expected an object of metric summaries");
   c.cost = estimate_of(summary, "cost_total", file, where);
@@ -95,7 +95,7 @@ ReportInput read_simulate_output(const std::string& path) {
   input.source = path;
   input.command = "simulate";
   input.manifest = doc["manifest"];
-  ConfigurationResult c;
+  ReportConfiguration c;
   c.trace = string_field(input.manifest, "trace");
   c.policy = string_field(input.manifest, "policy");
   c.checkpoint = string_field(input.manifest, "checkpoint");
@@ -121,7 +121,7 @@ ReportInput read_simulate_output(const std::string& path) {
 }
 
 // runs.csv of a sweep: the first kMaxRunsPerConfiguration runs of each configuration.
-void read_sweep_runs(const std::string& path, std::vector<ConfigurationResult>& configurations) {
+void read_sweep_runs(const std::string& path, std::vector<ReportConfiguration>& configurations) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return;  // the distributions are left out; the summary is enough for the rest
   CsvRecordReader reader(in, path);
@@ -154,7 +154,7 @@ void read_sweep_runs(const std::string& path, std::vector<ConfigurationResult>& 
       throw InputError(path + ": line " + std::to_string(reader.line()) + ": configuration " + row[column["configuration"]] +
                        " is not in summary.json");
     }
-    ConfigurationResult& c = configurations[static_cast<std::size_t>(index)];
+    ReportConfiguration& c = configurations[static_cast<std::size_t>(index)];
     if (c.run_costs.size() >= kMaxRunsPerConfiguration) continue;
     c.run_costs.push_back(number("cost_total"));
     c.run_completions.push_back(number("completion_hours"));
@@ -183,7 +183,7 @@ ReportInput read_sweep_directory(const std::string& dir) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string where = "configurations[" + std::to_string(i) + "]";
     if (!list[i].is_object()) throw InputError(summary_path + ": field '" + where + "': expected an object");
-    ConfigurationResult c;
+    ReportConfiguration c;
     c.trace = string_field(list[i], "trace");
     c.policy = string_field(list[i], "policy");
     c.checkpoint = string_field(list[i], "checkpoint");
@@ -198,7 +198,7 @@ ReportInput read_sweep_directory(const std::string& dir) {
 
 }  // namespace
 
-void mark_pareto_frontier(std::vector<ConfigurationResult>& configurations) {
+void mark_pareto_frontier(std::vector<ReportConfiguration>& configurations) {
   std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < configurations.size(); ++i) {
     groups[{configurations[i].trace, configurations[i].job}].push_back(i);

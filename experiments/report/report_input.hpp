@@ -20,7 +20,7 @@ struct Estimate {
   bool present() const { return !std::isnan(mean); }
 };
 
-struct ConfigurationResult {
+struct ReportConfiguration {
   std::string trace, job, policy, checkpoint;
   Estimate cost, completion, completed, deadline_met, preemptions, checkpoints, regret;
   std::uint64_t replications = 0;
@@ -32,7 +32,7 @@ struct ReportInput {
   std::string source;   // the path read
   std::string command;  // "simulate" or "sweep"
   nlohmann::json manifest;
-  std::vector<ConfigurationResult> configurations;
+  std::vector<ReportConfiguration> configurations;
   // A simulate JSON's own `timeline` (the event log of its first replications, docs/outputs.md#timeline) as the
   // JSON lines of a --timeline file; empty when the result has none.
   std::string embedded_timeline;
@@ -44,6 +44,6 @@ ReportInput read_report_input(const std::string& path);
 
 // The Pareto flags of `configurations`, computed among those sharing trace and job (simulate outputs have one
 // configuration; sweeps carry their own flags but the report recomputes them the same way for both).
-void mark_pareto_frontier(std::vector<ConfigurationResult>& configurations);
+void mark_pareto_frontier(std::vector<ReportConfiguration>& configurations);
 
 }  // namespace spotsim

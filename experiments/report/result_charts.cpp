@@ -25,14 +25,14 @@ struct Range {
 };
 }  // namespace
 
-std::string configuration_label(const ConfigurationResult& c, bool with_trace, bool with_job) {
+std::string configuration_label(const ReportConfiguration& c, bool with_trace, bool with_job) {
   std::string label = c.policy + " + " + c.checkpoint;
   if (with_job) label += " \xC2\xB7 " + c.job;
   if (with_trace) label += " \xC2\xB7 " + c.trace;
   return label;
 }
 
-std::vector<std::size_t> frontier_order(const std::vector<ConfigurationResult>& configurations,
+std::vector<std::size_t> frontier_order(const std::vector<ReportConfiguration>& configurations,
                                         const std::vector<std::size_t>& members) {
   std::vector<std::size_t> on;
   for (const std::size_t i : members) {
@@ -47,12 +47,12 @@ std::vector<std::size_t> frontier_order(const std::vector<ConfigurationResult>& 
   return on;
 }
 
-std::string cost_time_chart(const std::vector<ConfigurationResult>& configurations,
+std::string cost_time_chart(const std::vector<ReportConfiguration>& configurations,
                             const std::vector<std::size_t>& members, const std::vector<std::string>& labels,
                             const std::string& title) {
   Range x, y;
   for (const std::size_t i : members) {
-    const ConfigurationResult& c = configurations[i];
+    const ReportConfiguration& c = configurations[i];
     for (const double v : {c.completion.mean, c.completion.ci_low, c.completion.ci_high}) x.add(v);
     for (const double v : {c.cost.mean, c.cost.ci_low, c.cost.ci_high}) y.add(v);
   }
@@ -64,14 +64,14 @@ std::string cost_time_chart(const std::vector<ConfigurationResult>& configuratio
     // The frontier as a staircase: between two of its points, a cost is only reached by waiting longer.
     std::string points;
     for (std::size_t k = 0; k < frontier.size(); ++k) {
-      const ConfigurationResult& c = configurations[frontier[k]];
+      const ReportConfiguration& c = configurations[frontier[k]];
       if (k > 0) points += svg_number(frame.x(c.completion.mean)) + "," + svg_number(frame.y(configurations[frontier[k - 1]].cost.mean)) + " ";
       points += svg_number(frame.x(c.completion.mean)) + "," + svg_number(frame.y(c.cost.mean)) + " ";
     }
     svg += "<polyline class=\"frontier\" points=\"" + points + "\"/>\n";
   }
   for (std::size_t k = 0; k < members.size(); ++k) {
-    const ConfigurationResult& c = configurations[members[k]];
+    const ReportConfiguration& c = configurations[members[k]];
     const std::string px = svg_number(frame.x(c.completion.mean)), py = svg_number(frame.y(c.cost.mean));
     svg += "<g class=\"point\" style=\"color:" + std::string(colour(members[k])) + "\"><title>" +
            html_escape(labels[members[k]]) + ": " + display_number(c.cost.mean, 2) + " USD [" +

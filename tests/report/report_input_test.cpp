@@ -58,7 +58,7 @@ TEST_F(ReportInputTest, SimulateJsonGivesItsSummaryAndEveryRun) {
   const ReportInput input = read_report_input(write("r.json", report_json(report)));
   EXPECT_EQ(input.command, "simulate");
   ASSERT_EQ(input.configurations.size(), 1u);
-  const ConfigurationResult& c = input.configurations[0];
+  const ReportConfiguration& c = input.configurations[0];
   EXPECT_EQ(c.policy, "adaptive");
   EXPECT_EQ(c.replications, 40u);
   ASSERT_EQ(c.run_costs.size(), 40u);

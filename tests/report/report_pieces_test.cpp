@@ -86,8 +86,8 @@ TEST(HtmlText, UserStringsAreEscaped) {
   EXPECT_EQ(display_number(-0.0001, 2), "0.00");
 }
 
-ConfigurationResult point(const char* policy, double cost, double hours, const char* trace = "t") {
-  ConfigurationResult c;
+ReportConfiguration point(const char* policy, double cost, double hours, const char* trace = "t") {
+  ReportConfiguration c;
   c.trace = trace;
   c.job = "job";
   c.policy = policy;
@@ -98,7 +98,7 @@ ConfigurationResult point(const char* policy, double cost, double hours, const c
 }
 
 TEST(ParetoFrontier, MarkedPerTraceAndJoinedByCompletionTime) {
-  std::vector<ConfigurationResult> c = {point("a", 100, 50), point("b", 80, 60), point("c", 90, 65),
+  std::vector<ReportConfiguration> c = {point("a", 100, 50), point("b", 80, 60), point("c", 90, 65),
                                         point("d", 120, 40), point("e", 500, 500, "other")};
   mark_pareto_frontier(c);
   EXPECT_TRUE(c[0].pareto);
@@ -110,7 +110,7 @@ TEST(ParetoFrontier, MarkedPerTraceAndJoinedByCompletionTime) {
 }
 
 TEST(ResultCharts, CostTimeChartDrawsEveryPointWithIntervalsAndFrontier) {
-  std::vector<ConfigurationResult> c = {point("a", 100, 50), point("b", 80, 60), point("<c>", 90, 65)};
+  std::vector<ReportConfiguration> c = {point("a", 100, 50), point("b", 80, 60), point("<c>", 90, 65)};
   mark_pareto_frontier(c);
   const std::vector<std::string> labels = {"a", "b", "<c>"};
   const std::string svg = cost_time_chart(c, {0, 1, 2}, labels, "title");
