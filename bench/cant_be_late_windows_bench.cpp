@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "bench/replication_loop.hpp"
 #include "experiments/sweep/run_rows.hpp"
 #include "experiments/sweep/sweep_runner.hpp"
 
@@ -37,6 +38,7 @@ SweepPlan cant_be_late_plan(const char* policy, LoadedTraces& traces) {
 }
 
 void BM_CantBeLateWindows(benchmark::State& state, const char* policy) {
+  bench::load_example_plugin_for(policy);
   LoadedTraces traces;
   const SweepPlan plan = cant_be_late_plan(policy, traces);
   const SweepExecutor executor(plan, traces.markets);
@@ -57,6 +59,9 @@ void BM_CantBeLateWindows(benchmark::State& state, const char* policy) {
 }
 BENCHMARK_CAPTURE(BM_CantBeLateWindows, greedy, "greedy")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CantBeLateWindows, uniform_progress, "uniform-progress")->Unit(benchmark::kMillisecond);
+// Spot-only built in and as the example's compiled plugin (policies/examples/plugin/): the cost of the C ABI.
+BENCHMARK_CAPTURE(BM_CantBeLateWindows, spot_only, "spot-only")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CantBeLateWindows, plugin_spot_only, "plugin-spot-only")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace spotsim

@@ -62,6 +62,8 @@ void BM_WeekLongBathtubJob(benchmark::State& state, const char* selection) {
 }
 BENCHMARK_CAPTURE(BM_WeekLongBathtubJob, spot_only, "spot-only");
 BENCHMARK_CAPTURE(BM_WeekLongBathtubJob, adaptive, "adaptive");
+// The same spot-only policy as a compiled plugin (policies/examples/plugin/): the cost of the C ABI.
+BENCHMARK_CAPTURE(BM_WeekLongBathtubJob, plugin_spot_only, "plugin-spot-only");
 
 void BM_BathtubSample(benchmark::State& state) {
   const BathtubLifetime model({0.4198, 0.975, 0.372, 24.33, 25.0});

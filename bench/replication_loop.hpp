@@ -6,12 +6,18 @@
 
 #include <benchmark/benchmark.h>
 
+#include "policies/plugin/plugin_loader.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/job_simulation.hpp"
 #include "sim/scenario.hpp"
 #include "sim/tick_simulation.hpp"
 
 namespace spotsim::bench {
+
+// Policies named plugin-* come from the example plugin (policies/examples/plugin/), loaded on first use.
+inline void load_example_plugin_for(const std::string& policy) {
+  if (policy.rfind("plugin-", 0) == 0) load_policy_plugin(SPOTSIM_EXAMPLE_PLUGIN);
+}
 
 struct ReplicationCounts {
   std::uint64_t replications = 0;
@@ -20,7 +26,9 @@ struct ReplicationCounts {
 
 inline ReplicationCounts time_replications(benchmark::State& state, const Scenario& scenario, const std::string& selection,
                                            const std::string& checkpoint) {
-  const PolicyRegistry registry = builtin_policy_registry();
+  load_example_plugin_for(selection);
+  load_example_plugin_for(checkpoint);
+  const PolicyRegistry registry = policy_registry();
   auto select = registry.selection_factory(selection)();
   auto checkpointing = registry.checkpoint_factory(checkpoint)();
   ReplicationCounts counts;

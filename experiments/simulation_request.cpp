@@ -51,7 +51,7 @@ PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   prepared.market = std::make_unique<SpotMarket>(select_zones(read_trace_file(trace_path), request.zones,
                                          request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones"));
   const SpotMarket& market = *prepared.market;
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   PolicyFactories& factories = prepared.factories;
   const std::string policy_name = request.policy.substr(0, request.policy.find(':'));
   if (!request.job.elastic.active() && registry.is_node_policy(request.policy)) {

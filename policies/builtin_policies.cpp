@@ -1,6 +1,8 @@
 // The list of policies that ship with spotsim: one line per policy.
 #include "policies/policy_registry.hpp"
 
+#include "policies/plugin/plugin_loader.hpp"
+
 namespace spotsim {
 
 void register_spot_only(PolicyRegistry&);
@@ -42,6 +44,16 @@ PolicyRegistry builtin_policy_registry() {
   register_hazard_checkpoint(registry);
   register_optimal_dp_checkpoint(registry);
   register_node_policies(registry);
+  return registry;
+}
+
+}  // namespace spotsim
+
+namespace spotsim {
+
+PolicyRegistry policy_registry() {
+  PolicyRegistry registry = builtin_policy_registry();
+  add_plugin_policies(registry);
   return registry;
 }
 

@@ -48,5 +48,8 @@ class PolicyRegistry {
 
 // Every policy that ships with spotsim.
 PolicyRegistry builtin_policy_registry();
+// The built-in policies and those of every loaded plugin (policies/plugin/plugin_loader.hpp): what the commands
+// and the Python module offer by name.
+PolicyRegistry policy_registry();
 
 }  // namespace spotsim

@@ -84,6 +84,7 @@ po::options_description advise_options() {
       ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
       ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
       ("help,h", "show this help and exit");
+  add_plugin_option(mc);
   po::options_description all;
   all.add(job).add(offers).add(sets).add(mc);
   return all;
@@ -271,6 +272,7 @@ int advise_command(int argc, const char* const* argv) {
                 << options << "\n";
       return 0;
     }
+    load_plugin_options(vm);
     const std::string format = output_format_option(vm);
     if (vm.count("region-sets")) return run_region_sets(vm, format, program);
     for (const char* option : {"trace", "work", "checkpoint-size", "checkpoint-size-gb"}) {

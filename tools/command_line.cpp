@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "experiments/atomic_file.hpp"
+#include "policies/plugin/plugin_loader.hpp"
 #include "sim/data_size.hpp"
 #include "sim/errors.hpp"
 #include "sim/file_checks.hpp"
@@ -123,6 +124,17 @@ void emit_output(const po::variables_map& vm, const std::string& text, const std
   } else {
     std::cout << text;
   }
+}
+
+void add_plugin_option(boost::program_options::options_description& options) {
+  options.add_options()("plugin", boost::program_options::value<std::vector<std::string>>()->composing(),
+                        "load policies from a shared library built against policies/plugin/spotsim_plugin.h "
+                        "(repeatable; docs/plugins.md)");
+}
+
+void load_plugin_options(const boost::program_options::variables_map& vm) {
+  if (!vm.count("plugin")) return;
+  for (const std::string& file : vm["plugin"].as<std::vector<std::string>>()) load_policy_plugin(file);
 }
 
 }  // namespace spotsim

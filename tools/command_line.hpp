@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/errors.hpp"
 
@@ -45,5 +46,10 @@ std::string output_format_option(const boost::program_options::variables_map& vm
 
 // Writes a command's result to --output (atomically: never a half-written file) or to stdout.
 void emit_output(const boost::program_options::variables_map& vm, const std::string& text, const std::string& program);
+
+// --plugin FILE (repeatable): policy plugins (docs/plugins.md), loaded by load_plugin_options() before anything
+// asks for a policy by name, --list-policies included.
+void add_plugin_option(boost::program_options::options_description& options);
+void load_plugin_options(const boost::program_options::variables_map& vm);
 
 }  // namespace spotsim

@@ -30,7 +30,7 @@ namespace po = boost::program_options;
 namespace {
 
 void print_policies(std::ostream& out) {
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   out << "Selection policies (--policy NAME[:key=value,...]):\n";
   for (const auto& p : registry.selection_policies()) {
     out << "  " << p.name << "\n      " << p.description << "\n";
@@ -54,6 +54,7 @@ po::options_description simulate_options() {
       ("help,h", "show this help and exit")
       ("version", "print the version and exit")
       ("list-policies", "list selection and checkpoint policies with their parameters and exit");
+  add_plugin_option(general);
   po::options_description run("Scenario");
   run.add_options()
       ("trace,t", po::value<std::string>()->default_value("us-west1"),
@@ -223,6 +224,7 @@ int simulate_command(int argc, const char* const* argv) {
       std::cout << "spotsim " << kVersion << " (" << kGitRevision << ")\n";
       return 0;
     }
+    load_plugin_options(vm);
     if (vm.count("list-policies")) {
       print_policies(std::cout);
       return 0;

@@ -62,6 +62,7 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
       ("stop-after-chunks", po::value<std::string>(), "stop as if interrupted after computing K chunks (to test "
                                                         "--resume); exit code 3")
       ("spec", po::value<std::string>(), "the experiment spec JSON (positional)");
+  add_plugin_option(options);
   po::positional_options_description positional;
   positional.add("spec", 1);
   const po::variables_map vm = parse_command_line(argc, argv, options, positional);
@@ -89,6 +90,7 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   if (vm.count("stop-after-chunks")) {
     run_options.stop_after_chunks = count_option(vm, "stop-after-chunks", 1, std::numeric_limits<std::uint64_t>::max());
   }
+  load_plugin_options(vm);  // before the spec's policy names are checked
   const ExperimentSpec spec = read_experiment_spec(spec_file);
   LoadedTraces traces = load_traces(spec, spec_file);
   const SweepPlan plan = plan_sweep(spec, traces.info);

@@ -149,7 +149,7 @@ AdviceReport run_advice(const AdviceRequest& request) {
   if (!(request.cross_instance_efficiency > 0.0 && request.cross_instance_efficiency <= 1.0)) {
     throw InputError("--cross-instance-efficiency: expected a number in (0, 1]");
   }
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   std::vector<PolicyFactories> factories;
   for (const std::string& policy : request.policies) {
     factories.push_back({registry.selection_factory(policy), registry.checkpoint_factory(request.checkpoint)});

@@ -210,7 +210,7 @@ RegionSetReport rank_region_sets(const RegionSetRequest& request) {
     select_zones(market, ZoneSelection{ZoneSelection::By::kRegions, request.candidates}, "--region");
     candidates = in_order(request.candidates, trace_regions);
   }
-  builtin_policy_registry().selection_factory(request.simulation.policy);  // an unknown policy fails before any run
+  policy_registry().selection_factory(request.simulation.policy);  // an unknown policy fails before any run
 
   std::map<std::vector<std::string>, std::unique_ptr<RegionSetRow>> evaluated;  // memo: each set simulated once
   const RegionSetEvaluator evaluate = [&](const std::vector<std::string>& regions) -> const RegionSetRow& {

@@ -26,7 +26,7 @@ ExperimentResults rerun_experiment(const ExperimentSpec& spec, const std::string
   LoadedTraces traces = load_traces(spec, file);
   SweepPlan plan = plan_sweep(spec, traces.info);
   SweepPlan executed = plan;
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   for (const PolicySubstitution& s : substitutions) {
     const std::string where = "--substitute '" + s.from + "=>" + s.to + "'";
     auto& policies = executed.spec.policies;

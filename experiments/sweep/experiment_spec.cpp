@@ -173,7 +173,7 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   for (const TraceEntry& entry : spec.trace_entries) spec.traces.push_back(entry.ref);
   spec.policies = string_list(f, "policies");
 
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   for (std::size_t i = 0; i < spec.policies.size(); ++i) {
     check_policy_spec(f, "policies[" + std::to_string(i) + "]", [&] {
       if (registry.is_node_policy(spec.policies[i])) {

@@ -22,7 +22,7 @@ SweepExecutor::SweepExecutor(const SweepPlan& plan, const std::vector<SpotMarket
       scenarios_.back()->compute_optimum(plan.spec.regret);
     }
   }
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   for (const std::string& policy : plan.spec.policies) {
     // A multi-node policy serves the spec's jobs with min_nodes (the elastic engine); the runner refuses a
     // pairing of the wrong kinds by name.

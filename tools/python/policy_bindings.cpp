@@ -23,7 +23,7 @@ void append_rows(py::list& rows, const char* kind, const std::vector<PolicyEntry
 }
 
 py::list policy_rows() {
-  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyRegistry registry = policy_registry();
   py::list rows;
   append_rows(rows, "selection", registry.selection_policies());
   append_rows(rows, "multi-node", registry.node_policies());
@@ -45,7 +45,7 @@ void bind_policies(py::module_& m) {
   m.def(
       "check_policies",
       [](const std::string& policy, const std::string& checkpoint) {
-        const PolicyRegistry registry = builtin_policy_registry();
+        const PolicyRegistry registry = policy_registry();
         registry.selection_factory(policy);
         registry.checkpoint_factory(checkpoint);
       },

@@ -16,4 +16,5 @@ PYBIND11_MODULE(_spotsim, m) {
   spotsim::python::bind_traces(m);
   spotsim::python::bind_lifetimes(m);
   spotsim::python::bind_steptime(m);
+  spotsim::python::bind_plugins(m);
 }

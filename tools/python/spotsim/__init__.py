@@ -12,7 +12,8 @@ from ._environment import check_interpreter
 
 check_interpreter()  # before numpy or the extension: a clear message from the wrong python3
 
-from ._spotsim import InputError, LifetimeModel, __version__, daly_interval, git_revision, young_interval
+from ._spotsim import (InputError, LifetimeModel, __version__, daly_interval, git_revision, load_plugin,
+                       loaded_plugins, young_interval)
 from .analysis import pareto_front, quantile_ci
 from .catalog import gpu_specs, metrics, policies, trace_document, trace_zones, traces, write_trace
 from .data import shared_dir
@@ -29,7 +30,8 @@ InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name
 __all__ = [
     "InputError", "KinetoProfile", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
     "checkpoint_cost", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
-    "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records", "metrics",
+    "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
+    "load_plugin", "loaded_plugins", "metrics",
     "paired_difference", "pareto_front", "policies", "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",
     "write_trace", "young_interval",
 ]

@@ -1,0 +1,175 @@
+#include "policies/plugin/plugin_loader.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+
+#include "policies/plugin/plugin_policies.hpp"
+#include "sim/errors.hpp"
+
+namespace spotsim {
+
+namespace {
+
+struct PluginCatalog {
+  std::mutex mutex;
+  std::vector<std::string> files;  // canonical paths
+  PolicyRegistry policies;         // the plugins' policies only
+};
+
+PluginCatalog& catalog() {
+  static PluginCatalog instance;
+  return instance;
+}
+
+// What one spotsim_plugin_register() call adds, checked before any of it joins the catalogue.
+struct Registration {
+  std::string file;
+  const PolicyRegistry* taken;  // built-ins and earlier plugins
+  PolicyRegistry added;
+  std::string refusal;  // the first policy refused, reported even if the plugin ignores the return code
+};
+
+template <typename Entries>
+bool has_name(const Entries& entries, const std::string& name) {
+  return std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.name == name; });
+}
+
+bool name_taken(const PolicyRegistry& registry, const std::string& name) {
+  return has_name(registry.selection_policies(), name) || has_name(registry.checkpoint_policies(), name) ||
+         has_name(registry.node_policies(), name);
+}
+
+
+void copy_message(const std::string& message, char* error, size_t size) {
+  if (error == nullptr || size == 0) return;
+  const std::size_t n = std::min(message.size(), size - 1);
+  std::memcpy(error, message.data(), n);
+  error[n] = '\0';
+}
+
+int32_t refuse(Registration& r, const std::string& message, char* error, size_t size) {
+  if (r.refusal.empty()) r.refusal = message;
+  copy_message(message, error, size);
+  return 1;
+}
+
+// Checks shared by both kinds of table; "" when the table is acceptable.
+template <typename Table>
+std::string table_problem(const Table* table, const Registration& r, const char* kind) {
+  if (table == nullptr) return std::string("a null ") + kind + " policy table";
+  if (table->abi_version != SPOTSIM_PLUGIN_ABI_VERSION) {
+    return std::string("policy '") + (table->name ? table->name : "?") + "' was built against spotsim plugin ABI " +
+           std::to_string(table->abi_version) + ", but this spotsim speaks ABI " +
+           std::to_string(SPOTSIM_PLUGIN_ABI_VERSION) + "; rebuild the plugin against this spotsim's "
+           "policies/plugin/spotsim_plugin.h";
+  }
+  if (table->struct_size != sizeof(Table)) {
+    return std::string("policy '") + (table->name ? table->name : "?") + "': struct_size " +
+           std::to_string(table->struct_size) + ", expected " + std::to_string(sizeof(Table)) +
+           " (set it to sizeof the table)";
+  }
+  if (table->name == nullptr || table->name[0] == '\0') return std::string("a ") + kind + " policy without a name";
+  const std::string name = table->name;
+  if (name.find_first_of(":,= \t\n") != std::string::npos) {
+    return "policy name '" + name + "' contains ':', ',', '=' or a space; expected a plain name";
+  }
+  if (name_taken(*r.taken, name) || name_taken(r.added, name)) return "policy name '" + name + "' is already taken";
+  if (table->create == nullptr) return "policy '" + name + "' has no create()";
+  return "";
+}
+
+int32_t add_selection(void* context, const spotsim_selection_policy* table, char* error, size_t size) {
+  auto& r = *static_cast<Registration*>(context);
+  try {
+    std::string problem = table_problem(table, r, "selection");
+    if (problem.empty() && table->decide == nullptr) problem = std::string("policy '") + table->name + "' has no decide()";
+    if (!problem.empty()) return refuse(r, problem, error, size);
+    r.added.add(plugin_selection_entry(*table, r.file));
+    return 0;
+  } catch (const std::exception& e) {
+    return refuse(r, e.what(), error, size);
+  }
+}
+
+int32_t add_checkpoint(void* context, const spotsim_checkpoint_policy* table, char* error, size_t size) {
+  auto& r = *static_cast<Registration*>(context);
+  try {
+    std::string problem = table_problem(table, r, "checkpoint");
+    if (problem.empty() && table->next_interval == nullptr) {
+      problem = std::string("policy '") + table->name + "' has no next_interval()";
+    }
+    if (!problem.empty()) return refuse(r, problem, error, size);
+    r.added.add(plugin_checkpoint_entry(*table, r.file));
+    return 0;
+  } catch (const std::exception& e) {
+    return refuse(r, e.what(), error, size);
+  }
+}
+
+}  // namespace
+
+void load_policy_plugin(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw InputError("--plugin " + path + ": no such file; expected a shared library (.so) built against "
+                     "policies/plugin/spotsim_plugin.h");
+  }
+  const std::string file = std::filesystem::canonical(path).string();
+  PluginCatalog& c = catalog();
+  std::lock_guard lock(c.mutex);
+  if (std::find(c.files.begin(), c.files.end(), file) != c.files.end()) return;
+
+  // RTLD_LOCAL: two plugins may define the same internal symbols. Never dlclose()d: the policies' code lives there.
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    throw InputError("--plugin " + path + ": cannot load it: " + (why ? why : "unknown error"));
+  }
+  auto register_policies = reinterpret_cast<spotsim_plugin_register_fn>(dlsym(handle, "spotsim_plugin_register"));
+  if (register_policies == nullptr) {
+    dlclose(handle);
+    throw InputError("--plugin " + path + ": exports no spotsim_plugin_register(); expected "
+                     "`SPOTSIM_PLUGIN_EXPORT int32_t spotsim_plugin_register(const spotsim_host*)` (extern \"C\" in C++)");
+  }
+
+  PolicyRegistry taken = builtin_policy_registry();
+  for (const auto& e : c.policies.selection_policies()) taken.add(e);
+  for (const auto& e : c.policies.checkpoint_policies()) taken.add(e);
+  Registration registration{path, &taken, {}, {}};
+  const spotsim_host host{
+      SPOTSIM_PLUGIN_ABI_VERSION, &registration,
+      [](void* ctx, const spotsim_selection_policy* t, char* error, size_t size) -> int32_t {
+        return add_selection(ctx, t, error, size);
+      },
+      [](void* ctx, const spotsim_checkpoint_policy* t, char* error, size_t size) -> int32_t {
+        return add_checkpoint(ctx, t, error, size);
+      }};
+  const int32_t status = register_policies(&host);
+  if (!registration.refusal.empty()) throw InputError("--plugin " + path + ": " + registration.refusal);
+  if (status != 0) {
+    throw InputError("--plugin " + path + ": spotsim_plugin_register() returned " + std::to_string(status) +
+                     " (a policy was refused, or the plugin failed; see its messages)");
+  }
+  for (const auto& e : registration.added.selection_policies()) c.policies.add(e);
+  for (const auto& e : registration.added.checkpoint_policies()) c.policies.add(e);
+  c.files.push_back(file);
+}
+
+std::vector<std::string> loaded_policy_plugins() {
+  PluginCatalog& c = catalog();
+  std::lock_guard lock(c.mutex);
+  return c.files;
+}
+
+void add_plugin_policies(PolicyRegistry& registry) {
+  PluginCatalog& c = catalog();
+  std::lock_guard lock(c.mutex);
+  for (const auto& e : c.policies.selection_policies()) registry.add(e);
+  for (const auto& e : c.policies.checkpoint_policies()) registry.add(e);
+}
+
+}  // namespace spotsim
