@@ -23,13 +23,27 @@ if [ "$(cat "$out/obj/.headers" 2>/dev/null)" != "$headers_sum" ]; then
   echo "$headers_sum" > "$out/obj/.headers"
 fi
 
+# Compiles on every core (CI has two): up to $jobs clang++ at once; a failed compile stops the script.
+jobs=$(nproc 2>/dev/null || echo 2)
+running=()
+run_limited() {  # command... : in the background, waiting for the oldest first when $jobs are running
+  if [ "${#running[@]}" -ge "$jobs" ]; then wait "${running[0]}"; running=("${running[@]:1}"); fi
+  "$@" &
+  running+=("$!")
+}
+wait_all() {
+  for pid in "${running[@]}"; do wait "$pid"; done
+  running=()
+}
+
 compile_objects() {  # sources... -> appends to the array named by $1
   local -n into="$1"; shift
   for src in "$@"; do
     obj="$out/obj/$(echo "$src" | tr '/' '_').o"
-    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then clang++ "${flags[@]}" -c "$src" -o "$obj"; fi
+    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then run_limited clang++ "${flags[@]}" -c "$src" -o "$obj"; fi
     into+=("$obj")
   done
+  wait_all
 }
 
 status=0
@@ -70,11 +84,14 @@ declare -A seeds=(
   [aws-spot-prices]="tests/traces/fixtures/aws_spot_price_history.json"
   [gcp-preemptions]="tests/traces/fixtures/gcp_preemption_operations.json"
 )
+for format in "${!seeds[@]}"; do  # every target built first, in parallel; then each fuzzed in turn
+  run_limited clang++ "${flags[@]}" -fsanitize=fuzzer -DSPOTSIM_FUZZ_FORMAT="\"$format\"" tests/fuzz/trace_input_fuzzer.cpp \
+    "${objects[@]}" -o "$out/fuzz_${format//-/_}"
+done
+wait_all
 for format in "${!seeds[@]}"; do
-  target="$out/fuzz_${format//-/_}"
-  clang++ "${flags[@]}" -fsanitize=fuzzer -DSPOTSIM_FUZZ_FORMAT="\"$format\"" tests/fuzz/trace_input_fuzzer.cpp "${objects[@]}" -o "$target"
   # shellcheck disable=SC2086  # seed lists are space-separated paths without spaces
-  fuzz "$format" "$target" ${seeds[$format]}
+  fuzz "$format" "$out/fuzz_${format//-/_}" ${seeds[$format]}
 done
 
 # The Kineto (PyTorch profiler) trace reader of `spotsim steptime`, seeded with the plain-JSON test fixtures.
