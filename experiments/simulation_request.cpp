@@ -54,19 +54,26 @@ PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   const PolicyRegistry registry = policy_registry();
   PolicyFactories& factories = prepared.factories;
   const std::string policy_name = request.policy.substr(0, request.policy.find(':'));
-  if (!request.job.elastic.active() && registry.is_node_policy(request.policy)) {
+  const bool custom_selection = static_cast<bool>(request.custom_policies.selection);
+  if (custom_selection && request.job.elastic.active()) {
+    throw InputError("--policy '" + policy_name + "': a policy object selects for one-node jobs, not --min-nodes");
+  }
+  if (!custom_selection && !request.job.elastic.active() && registry.is_node_policy(request.policy)) {
     throw InputError("--policy '" + policy_name + "' is a multi-node policy: give the job --min-nodes (docs/elastic.md)");
   }
-  if (request.job.elastic.active() && !registry.is_node_policy(request.policy)) {
+  if (!custom_selection && request.job.elastic.active() && !registry.is_node_policy(request.policy)) {
     throw InputError("--policy '" + policy_name + "': with --min-nodes (the elastic engine) expected a multi-node policy: " +
                      "spot-nodes, deadline-nodes or on-demand-nodes (docs/elastic.md)");
   }
-  if (request.job.elastic.active()) {
+  if (custom_selection) {
+    factories.selection = request.custom_policies.selection;
+  } else if (request.job.elastic.active()) {
     factories.nodes = registry.node_factory(request.policy);
   } else {
     factories.selection = registry.selection_factory(request.policy);
   }
-  factories.checkpoint = registry.checkpoint_factory(request.checkpoint);
+  factories.checkpoint = request.custom_policies.checkpoint ? request.custom_policies.checkpoint
+                                                            : registry.checkpoint_factory(request.checkpoint);
   JobSpec job = resolve_job_instances(request.job, market, "job on " + trace_path);
   std::string job_gpu;
   if (request.gpu_step_times) {

@@ -42,6 +42,9 @@ struct SimulationRequest {
   // Also log the first three replications' events into SimulationReport::timeline (the JSON output carries them,
   // for `spotsim report`); only the single-job event engine reports events.
   bool with_timeline = false;
+  // Policies that are objects rather than registry names (the Python module's policy classes): a set factory
+  // replaces the registry's lookup of `policy` / `checkpoint`, which then only name it in the manifest.
+  PolicyFactories custom_policies;
 };
 
 struct SimulationReport {

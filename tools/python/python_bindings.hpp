@@ -12,5 +12,6 @@ void bind_traces(pybind11::module_& m);      // shipped traces, trace summaries
 void bind_lifetimes(pybind11::module_& m);   // lifetime records, Kaplan-Meier, model fits, lifetime models
 void bind_steptime(pybind11::module_& m);    // Kineto step profiles, step-time prediction, GPU specs
 void bind_plugins(pybind11::module_& m);     // compiled policy plugins (--plugin)
+void bind_windows(pybind11::module_& m);     // one run per given trace start (strategy scoring)
 
 }  // namespace spotsim::python

@@ -13,6 +13,7 @@
 #include "sim/statistics.hpp"
 #include "tools/python/json_to_python.hpp"
 #include "tools/python/python_bindings.hpp"
+#include "tools/python/python_policy.hpp"
 #include "tools/python/simulate_options.hpp"
 
 namespace py = pybind11;
@@ -94,13 +95,20 @@ void bind_simulation(py::module_& m) {
 
   m.def(
       "simulate",
-      [](const py::dict& options) {
+      [](const py::dict& options, const py::object& policy, const py::object& checkpoint) {
         SimulationRequest request = simulation_request_from(options);
-        request.with_timeline = true;  // to_json() is the CLI's JSON, which carries the first runs' timelines
+        request.custom_policies = python_policy_factories(policy, checkpoint);
+        const bool python_policy = !policy.is_none() || !checkpoint.is_none();
+        // to_json() is the CLI's JSON, which carries the first runs' timelines; a Python policy is not re-run for
+        // them (its runs cost the most).
+        request.with_timeline = !python_policy;
+        if (python_policy) request.threads = 1;  // it holds the GIL; the thread count never changes a result
         py::gil_scoped_release release;
         return run_simulation(request);
       },
-      py::arg("options"), "run `spotsim simulate` with these options (CLI long names, '-' as '_')");
+      py::arg("options"), py::arg("policy") = py::none(), py::arg("checkpoint") = py::none(),
+      "run `spotsim simulate` with these options (CLI long names, '-' as '_'); policy / checkpoint: Python "
+      "policy objects replacing the named ones");
   m.def("metrics", &metric_rows, "the per-run metrics: name, unit, label");
   // The summaries' own statistics, so that analyses done in Python (paired differences) use the same formulas.
   m.def(

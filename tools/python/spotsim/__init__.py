@@ -12,14 +12,15 @@ from ._environment import check_interpreter
 
 check_interpreter()  # before numpy or the extension: a clear message from the wrong python3
 
-from ._spotsim import (InputError, LifetimeModel, __version__, daly_interval, git_revision, load_plugin,
-                       loaded_plugins, young_interval)
+from ._spotsim import (InputError, LifetimeModel, PolicyError, __version__, daly_interval, git_revision,
+                       load_plugin, loaded_plugins, young_interval)
 from .analysis import pareto_front, quantile_ci
 from .catalog import gpu_specs, metrics, policies, trace_document, trace_zones, traces, write_trace
 from .data import shared_dir
 from .intervals import interval_hours
 from .lifetimes import empirical_cdf, fit_lifetimes, kaplan_meier, lifetime_model, lifetime_records
 from .paired import paired_difference
+from .python_policies import Observation, Phase, Purchase, SelectionDecision
 from .simulation import SimulationResult, simulate
 from .steptime import KinetoProfile, checkpoint_cost, read_kineto
 from .sweeps import SweepResult, fixed_interval, sweep
@@ -28,7 +29,7 @@ from .tuning import checkpoint_tuning
 InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name users catch
 
 __all__ = [
-    "InputError", "KinetoProfile", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
+    "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
     "checkpoint_cost", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
     "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
     "load_plugin", "loaded_plugins", "metrics",

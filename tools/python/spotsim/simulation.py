@@ -7,6 +7,7 @@ import pandas as pd
 from . import _spotsim
 from .intervals import interval_hours
 from .options import cli_options
+from .python_policies import policy_spec
 
 
 class SimulationResult:
@@ -78,11 +79,17 @@ def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, job=None
     as "48h"), trace_start ("random" or a duration), seed, replications, threads (0 = all cores; never changes a
     result), mode ("event" or "cant-be-late"), tick (its tick), regret (also compute each window's offline optimum:
     columns optimum_cost and regret). The same options and seed give the CLI's numbers exactly.
+
+    policy and checkpoint may also be Python policy objects (docs/plugins.md#python-policies): an object with
+    decide(observation) -> SelectionDecision, or next_interval(observation) -> seconds or None, and optionally
+    reset(). The run is then single-threaded (the policy holds the GIL), with the same results for a seed.
     """
+    policy, policy_object = policy_spec(policy)
+    checkpoint, checkpoint_object = policy_spec(checkpoint)
     options = cli_options(trace=trace, policy=policy, checkpoint=checkpoint, job=job, work=work, steps=steps,
                           step_time=step_time, nodes=nodes, min_nodes=min_nodes, reconfigure=reconfigure,
                           network_gbps=network_gbps, checkpoint_write=checkpoint_write, restore=restore,
                           startup=startup, deadline=deadline, give_up_after=give_up_after, trace_start=trace_start,
                           seed=seed, replications=replications, threads=threads, mode=mode, tick=tick,
                           regret=regret)
-    return SimulationResult(_spotsim.simulate(options))
+    return SimulationResult(_spotsim.simulate(options, policy_object, checkpoint_object))

@@ -13,6 +13,7 @@ from . import _spotsim
 from .options import JOB_OPTIONS, duration_text
 from .paired import paired_difference
 from .progress import progress_bar
+from .python_policies import policy_spec
 from .simulation import simulate
 
 CONFIGURATION = ["trace", "policy", "checkpoint", "job"]
@@ -111,16 +112,21 @@ def sweep(traces=("us-west1",), policies=("adaptive",), checkpoints=("young-daly
         if isinstance(values, str) or len(values) == 0:
             raise _spotsim.InputError(f"{name}: expected a non-empty list")
     # Every spec is checked before the first simulation, so a typo in the last one does not cost the whole sweep.
-    for policy, checkpoint in itertools.product(policies, checkpoints):
-        _spotsim.check_policies(policy, checkpoint)
-    cells = list(itertools.product(traces, policies, checkpoints, jobs))
+    # Python policy objects (docs/plugins.md) are labelled "python:NAME" and run single-threaded.
+    labelled = {spec: spec if obj is None else obj for spec, obj in map(policy_spec, policies)}
+    labelled_checkpoints = {spec: spec if obj is None else obj for spec, obj in map(policy_spec, checkpoints)}
+    for policy in (p for p in labelled.values() if isinstance(p, str)):
+        _spotsim.check_policies(policy, "young-daly")
+    for checkpoint in (c for c in labelled_checkpoints.values() if isinstance(c, str)):
+        _spotsim.check_policies("adaptive", checkpoint)
+    cells = list(itertools.product(traces, labelled, labelled_checkpoints, jobs))
     bar = progress_bar(len(cells), "sweep", progress)
     results = {}
     try:
         for trace, policy, checkpoint, job in cells:
             options = {**job_options, **jobs[job]}
             results[(trace, policy, checkpoint, job)] = simulate(
-                trace, policy, checkpoint, seed=seed, replications=replications, threads=threads,
+                trace, labelled[policy], labelled_checkpoints[checkpoint], seed=seed, replications=replications, threads=threads,
                 trace_start=trace_start, **options)
             bar.update()
     finally:

@@ -1,0 +1,103 @@
+"""Score a strategy the way the Can't Be Late benchmarks do (ADRS/OpenEvolve, GEPA, Frontier-CS), so an evolution
+loop can call spotsim instead of the authors' simulator (docs/plugins.md#scoring):
+
+    python3 -m spotsim.score strategy.py --trace T.json --windows windows.csv --deadline-hours 52
+
+runs the strategy file in the Can't Be Late compatibility mode on each window (one start each), and prints JSON:
+mean cost over the windows, the on-demand-only and spot-only mean costs on the same windows and deadline, and the
+normalised score (OD - cost) / (OD - spot_only): 1 = as cheap as spot alone, 0 = no saving over on-demand.
+
+Deadline misses: a window whose deadline is missed is charged its cost plus a penalty (by default the on-demand-
+only mean cost: a miss is always worse than having paid for on-demand throughout); `mean_cost` is the raw mean,
+`score` uses the penalised one, and `deadline_misses` counts them. The spot-only normaliser is its raw cost (it
+often misses: it is the price floor, not a competitor).
+"""
+import argparse
+import csv
+import json
+import sys
+
+import numpy as np
+
+from . import _spotsim
+from .options import cli_options
+from .strategy_files import strategy_policy
+
+# The paper's single-region job (Wu et al., NSDI'24 §6): 48 h of lossless work, restart overhead 0.2 h.
+PAPER_JOB = {"work_hours": 48.0, "restart_overhead_hours": 0.2}
+
+
+def window_starts(windows, tick_s, pair=None):
+    """Trace starts in seconds from a windows CSV: a start_s column, or start_tick (x the tick); rows filtered by
+    `pair` when the file has a pair column (the reference windows.csv)."""
+    with open(windows, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if pair is not None:
+        rows = [r for r in rows if r.get("pair") == pair]
+    if not rows:
+        raise ValueError(f"{windows}: expected windows" + (f" of pair {pair!r}" if pair else ""))
+    if "start_s" in rows[0]:
+        return [float(r["start_s"]) for r in rows]
+    return [int(r["start_tick"]) * tick_s for r in rows]
+
+
+def trace_tick_s(trace):
+    with open(trace) as f:
+        tick = json.load(f).get("tick_s")
+    if not tick:
+        raise ValueError(f"{trace}: expected a trace with a tick (field tick_s) for the Can't Be Late mode")
+    return float(tick)
+
+
+def run_windows(trace, starts_s, policy, deadline_hours, work_hours=48.0, restart_overhead_hours=0.2):
+    """One Can't Be Late mode run per start: {cost_total, completion_hours, deadline_met, fingerprint, ...} arrays.
+    `policy` is a built-in policy name or a Python policy object."""
+    name, obj = (policy, None) if isinstance(policy, str) else ("python:" + getattr(policy, "name", "policy"), policy)
+    options = cli_options(trace=str(trace), policy=name, checkpoint="continuous", mode="cant-be-late",
+                          work=f"{work_hours * 3600:.0f}s", startup=f"{restart_overhead_hours * 3600:.0f}s",
+                          restore="0s", checkpoint_write="0s", deadline=f"{deadline_hours * 3600:.0f}s",
+                          replications=1, threads=1)
+    return _spotsim.simulate_windows(options, list(starts_s), obj)
+
+
+def score_strategy(strategy, trace, windows, deadline_hours, *, pair=None, name=None, args=(), spec_path=None,
+                   miss_penalty_usd=None, work_hours=PAPER_JOB["work_hours"],
+                   restart_overhead_hours=PAPER_JOB["restart_overhead_hours"]):
+    """The scoring command's JSON document as a dict (see the module's docstring)."""
+    starts = window_starts(windows, trace_tick_s(trace), pair)
+    job = dict(deadline_hours=deadline_hours, work_hours=work_hours, restart_overhead_hours=restart_overhead_hours)
+    runs = run_windows(trace, starts, strategy_policy(strategy, name, args, spec_path), **job)
+    od = float(np.mean(run_windows(trace, starts, "on-demand", **job)["cost_total"]))
+    spot_only = float(np.mean(run_windows(trace, starts, "spot-only", **job)["cost_total"]))
+    penalty = od if miss_penalty_usd is None else float(miss_penalty_usd)
+    missed = ~runs["deadline_met"]
+    penalised = float(np.mean(runs["cost_total"] + penalty * missed))
+    return {"strategy": str(strategy), "windows": len(starts), "deadline_hours": deadline_hours,
+            "mean_cost": float(np.mean(runs["cost_total"])), "deadline_misses": int(missed.sum()),
+            "miss_penalty_usd": penalty, "mean_penalised_cost": penalised, "on_demand_cost": od,
+            "spot_only_cost": spot_only, "score": (od - penalised) / (od - spot_only) if od != spot_only else None}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m spotsim.score", description=__doc__.split("\n\n")[0])
+    p.add_argument("strategy", help="a sky_spot strategy file")
+    p.add_argument("--trace", required=True, help="a spotsim trace file with a tick (spotsim trace convert)")
+    p.add_argument("--windows", required=True, help="CSV with start_tick (or start_s) per window")
+    p.add_argument("--pair", help="only the rows of this pair (a windows CSV with a pair column)")
+    p.add_argument("--deadline-hours", type=float, required=True)
+    p.add_argument("--work-hours", type=float, default=PAPER_JOB["work_hours"])
+    p.add_argument("--restart-overhead-hours", type=float, default=PAPER_JOB["restart_overhead_hours"])
+    p.add_argument("--miss-penalty-usd", type=float, help="charged per missed deadline (default: the OD mean cost)")
+    p.add_argument("--name", help="the strategy's NAME when the file defines several")
+    p.add_argument("--spec", help="passed to the strategy's solve(spec_path) (Frontier-CS)")
+    p.add_argument("--strategy-arg", action="append", default=[], help="an option for the strategy's _from_args")
+    a = p.parse_args(argv)
+    result = score_strategy(a.strategy, a.trace, a.windows, a.deadline_hours, pair=a.pair, name=a.name,
+                            args=a.strategy_arg, spec_path=a.spec, miss_penalty_usd=a.miss_penalty_usd,
+                            work_hours=a.work_hours, restart_overhead_hours=a.restart_overhead_hours)
+    json.dump(result, sys.stdout, indent=2)
+    print()
+
+
+if __name__ == "__main__":
+    main()

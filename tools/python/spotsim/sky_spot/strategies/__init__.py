@@ -1,0 +1,2 @@
+"""`from sky_spot.strategies import strategy` as strategy files write it."""
+from . import strategy  # noqa: F401
