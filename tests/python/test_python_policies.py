@@ -117,3 +117,48 @@ def test_score_command(reference):
     assert s["windows"] == 20 and s["deadline_misses"] == 0
     assert s["spot_only_cost"] < s["mean_cost"] < s["on_demand_cost"]
     assert s["score"] == pytest.approx((s["on_demand_cost"] - s["mean_cost"]) / (s["on_demand_cost"] - s["spot_only_cost"]))
+
+
+class SpotOnlyInPython:
+    """The built-in spot-only, as a Python class: spot in the cheapest zone where it is obtainable, else wait."""
+
+    def decide(self, obs):
+        if obs.purchase == spotsim.Purchase.SPOT:
+            return SD.spot(obs.zone)
+        zones = [z for z, available in enumerate(obs.spot_available) if available]
+        if not zones:
+            return SD.wait()
+        return SD.spot(min(zones, key=lambda z: obs.spot_prices[z]))
+
+
+class EveryFortyFiveMinutes:
+    """The built-in fixed:interval=45m, as a Python checkpoint policy."""
+    varies_within_instance = False
+
+    def next_interval(self, obs):
+        return 45 * 60.0
+
+
+class NeverCheckpoints:
+    def next_interval(self, obs):
+        return None
+
+
+def test_python_selection_and_checkpoint_policies_give_the_builtins_runs_exactly():
+    builtin = spotsim.simulate("us-west1", "spot-only", "fixed:interval=45m", work="30h", replications=50, seed=9)
+    python = spotsim.simulate("us-west1", SpotOnlyInPython(), EveryFortyFiveMinutes(), work="30h", replications=50,
+                              seed=9)
+    assert list(python.runs["fingerprint"]) == list(builtin.runs["fingerprint"])
+    assert list(python.runs["cost_total"]) == list(builtin.runs["cost_total"])
+    assert (python.runs["checkpoints"] > 0).all()
+
+
+def test_a_checkpoint_policy_returning_none_never_checkpoints_and_garbage_is_refused():
+    none = spotsim.simulate("us-west1", "spot-only", NeverCheckpoints(), work="12h", replications=20, seed=2)
+    assert (none.runs["checkpoints"] == 0).all()
+
+    class Negative:
+        def next_interval(self, obs):
+            return -5.0
+    with pytest.raises(ValueError, match="Negative"):
+        spotsim.simulate("us-west1", "spot-only", Negative(), work="12h", replications=1)
