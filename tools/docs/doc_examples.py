@@ -16,7 +16,8 @@ matches replaced (timings, absolute paths); `timeout=SECONDS` (default 600).
 `--update` keeps each `...` and rewrites the shown lines: a shown stretch is found again in the new output by its first
 line's first two words (a table row's label), and an example whose stretch cannot be found is left for a person.
 
-The commands run with build/tools first on PATH (so `spotsim` and `simulate` are this build's), in a scratch
+The commands run with build/tools first on PATH (so `spotsim` and `simulate` are this build's) and build/python on
+PYTHONPATH (so is the Python module), in a scratch
 directory whose entries link to the repository's top level and whose parent holds a link `shared` to ../shared, so
 `traces/library/...`, `experiments/...` and `../shared/...` resolve as they do from the repository root, and files an
 example writes do not land in the repository. Commands of one file run in order in the same directory (an example
@@ -139,15 +140,36 @@ def scratch_directory():
 BOUNDARY = "@@spotsim-doc-example-step-done@@"
 
 
+def module_interpreter(build):
+    """The directory of a `python3` that is the interpreter the module was built for (CMake's Python3_EXECUTABLE),
+    so examples run it whatever python3 comes first on the user's PATH; None when the cache does not say."""
+    cache = build / "CMakeCache.txt"
+    if not cache.exists():
+        return None
+    found = re.search(r"^Python3_EXECUTABLE:FILEPATH=(.+)$", cache.read_text(), re.M)
+    if not found:
+        return None
+    shim = Path(tempfile.mkdtemp(prefix="spotsim-doc-python-"))
+    (shim / "python3").symlink_to(found.group(1).strip())
+    return shim
+
+
 def run(example, work, build):
     """The output of each step. One shell runs the whole block, so a later command sees an earlier one's variables
     and exit status (`echo $?`); a boundary line after each command splits the output."""
     env = dict(os.environ)
     env["PATH"] = f"{build / 'tools'}:{build / 'experiments'}:{env.get('PATH', '')}"
+    python = module_interpreter(build)
+    if python is not None:
+        env["PATH"] = f"{python}:{env['PATH']}"
+    # `python3 -c 'import spotsim'` and `python3 -m spotsim.score` use this build's module too.
+    env["PYTHONPATH"] = f"{build / 'python'}:{env['PYTHONPATH']}" if env.get("PYTHONPATH") else str(build / "python")
     env.pop("COLUMNS", None)
     script = "".join(f"{step.command}\n__status=$?; echo {BOUNDARY}; (exit $__status)\n" for step in example.steps)
     done = subprocess.run(["bash", "-c", script], cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=float(example.options.get("timeout", 600)), stdin=subprocess.DEVNULL)
+    if python is not None:
+        shutil.rmtree(python, ignore_errors=True)
     outputs, current = [], []
     for line in done.stdout.split("\n"):
         if line == BOUNDARY:
