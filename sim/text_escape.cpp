@@ -78,6 +78,28 @@ std::string escape_markdown_cell(std::string_view text) {
   return out;
 }
 
+std::string escape_markup(std::string_view text, std::string_view apostrophe) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += apostrophe; break;
+      case '\t': case '\n': case '\r': out += c; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += "\xEF\xBF\xBD";  // U+FFFD
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
 bool csv_needs_quoting(std::string_view text) {
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);

@@ -17,6 +17,11 @@ std::string escape_control_characters(std::string_view text);
 // A cell of a markdown table: escaped as above, with '|' (which would end the cell) written as '\|'.
 std::string escape_markdown_cell(std::string_view text);
 
+// Text inside XML or HTML (the report, JUnit files): & < > " as entities and ' as `apostrophe` ("&apos;" in XML,
+// "&#39;" in HTML); tab, newline and carriage return kept; every other C0 control and DEL as U+FFFD, which neither
+// format may carry.
+std::string escape_markup(std::string_view text, std::string_view apostrophe);
+
 // Whether a CSV field must be quoted (RFC 4180): it holds a comma, a double quote, a line break (\n or \r) or
 // any other C0 control character (NUL included), which some CSV readers otherwise mangle.
 bool csv_needs_quoting(std::string_view text);

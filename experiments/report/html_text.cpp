@@ -3,28 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/text_escape.hpp"
+
 namespace spotsim {
 
-std::string html_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 8);
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default:
-        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-          out += "\xEF\xBF\xBD";
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
+std::string html_escape(std::string_view text) { return escape_markup(text, "&#39;"); }
 
 std::string svg_number(double value) {
   if (!std::isfinite(value)) value = 0.0;

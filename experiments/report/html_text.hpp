@@ -6,8 +6,7 @@
 
 namespace spotsim {
 
-// & < > " ' as character references; other control characters (except tab and newline) as U+FFFD, since HTML
-// forbids them.
+// escape_markup() (sim/text_escape.hpp) with ' as &#39;.
 std::string html_escape(std::string_view text);
 
 // A number for SVG coordinates: fixed, two decimals, no "-0.00".

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "experiments/sweep/regression_report.hpp"
+#include "sim/text_escape.hpp"
 
 namespace spotsim {
 
@@ -88,24 +89,7 @@ std::string suite(const BaselineOutcome& b, const RegressionReport& report) {
 
 }  // namespace
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char ch : text) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\t': case '\n': case '\r': out += ch; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) out += "\xEF\xBF\xBD";  // U+FFFD: XML 1.0 cannot carry it
-        else out += ch;
-    }
-  }
-  return out;
-}
+std::string xml_escape(const std::string& text) { return escape_markup(text, "&apos;"); }
 
 std::string regression_junit(const RegressionReport& report) {
   std::size_t tests = 0, skipped = 0;

@@ -60,8 +60,7 @@ std::string regression_text(const RegressionReport& report, bool all);
 nlohmann::json regression_json(const RegressionReport& report);
 std::string regression_junit(const RegressionReport& report);
 
-// Text safe inside an XML attribute or element: & < > " ' escaped; control characters that XML 1.0 cannot carry
-// (all below U+0020 but tab, newline, carriage return) replaced by U+FFFD.
+// Text safe inside an XML attribute or element: escape_markup() (sim/text_escape.hpp) with ' as &apos;.
 std::string xml_escape(const std::string& text);
 
 }  // namespace spotsim

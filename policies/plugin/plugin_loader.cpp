@@ -82,32 +82,30 @@ std::string table_problem(const Table* table, const Registration& r, const char*
   return "";
 }
 
-int32_t add_selection(void* context, const spotsim_selection_policy* table, char* error, size_t size) {
+// The host's add_*_policy: checks the table, then keeps its entry; `callback` names the call the kind requires.
+template <typename Table, typename MakeEntry>
+int32_t add_policy(void* context, const Table* table, char* error, size_t size, const char* kind,
+                   bool has_callback, const char* callback, MakeEntry make_entry) {
   auto& r = *static_cast<Registration*>(context);
   try {
-    std::string problem = table_problem(table, r, "selection");
-    if (problem.empty() && table->decide == nullptr) problem = std::string("policy '") + table->name + "' has no decide()";
+    std::string problem = table_problem(table, r, kind);
+    if (problem.empty() && !has_callback) problem = std::string("policy '") + table->name + "' has no " + callback;
     if (!problem.empty()) return refuse(r, problem, error, size);
-    r.added.add(plugin_selection_entry(*table, r.file));
+    r.added.add(make_entry(*table, r.file));
     return 0;
   } catch (const std::exception& e) {
     return refuse(r, e.what(), error, size);
   }
 }
 
+int32_t add_selection(void* context, const spotsim_selection_policy* table, char* error, size_t size) {
+  return add_policy(context, table, error, size, "selection", table != nullptr && table->decide != nullptr,
+                    "decide()", plugin_selection_entry);
+}
+
 int32_t add_checkpoint(void* context, const spotsim_checkpoint_policy* table, char* error, size_t size) {
-  auto& r = *static_cast<Registration*>(context);
-  try {
-    std::string problem = table_problem(table, r, "checkpoint");
-    if (problem.empty() && table->next_interval == nullptr) {
-      problem = std::string("policy '") + table->name + "' has no next_interval()";
-    }
-    if (!problem.empty()) return refuse(r, problem, error, size);
-    r.added.add(plugin_checkpoint_entry(*table, r.file));
-    return 0;
-  } catch (const std::exception& e) {
-    return refuse(r, e.what(), error, size);
-  }
+  return add_policy(context, table, error, size, "checkpoint", table != nullptr && table->next_interval != nullptr,
+                    "next_interval()", plugin_checkpoint_entry);
 }
 
 }  // namespace
@@ -140,14 +138,7 @@ void load_policy_plugin(const std::string& path) {
   for (const auto& e : c.policies.selection_policies()) taken.add(e);
   for (const auto& e : c.policies.checkpoint_policies()) taken.add(e);
   Registration registration{path, &taken, {}, {}};
-  const spotsim_host host{
-      SPOTSIM_PLUGIN_ABI_VERSION, &registration,
-      [](void* ctx, const spotsim_selection_policy* t, char* error, size_t size) -> int32_t {
-        return add_selection(ctx, t, error, size);
-      },
-      [](void* ctx, const spotsim_checkpoint_policy* t, char* error, size_t size) -> int32_t {
-        return add_checkpoint(ctx, t, error, size);
-      }};
+  const spotsim_host host{SPOTSIM_PLUGIN_ABI_VERSION, &registration, add_selection, add_checkpoint};
   const int32_t status = register_policies(&host);
   if (!registration.refusal.empty()) throw InputError("--plugin " + path + ": " + registration.refusal);
   if (status != 0) {

@@ -79,6 +79,38 @@ void* create_state(const Table& table, const PluginIdentity& id, const PolicyPar
   return state;
 }
 
+// One policy made by a plugin: its state (created by the table's create(), reset and destroyed through it) and the
+// buffers each call reuses, so a decision allocates nothing.
+template <typename Table>
+class PluginInstance {
+ public:
+  PluginInstance(std::shared_ptr<const Table> table, void* state) : table_(std::move(table)), state_(state) {}
+  ~PluginInstance() {
+    if (table_->api.destroy != nullptr) table_->api.destroy(state_);
+  }
+  PluginInstance(const PluginInstance&) = delete;
+  PluginInstance& operator=(const PluginInstance&) = delete;
+
+  void reset() {
+    if (table_->api.reset != nullptr) table_->api.reset(state_);
+  }
+  // The ABI's snapshot of `obs`, with the error buffer cleared for the call that follows.
+  spotsim_observation observe(const Observation& obs) {
+    error_[0] = '\0';
+    return plugin_observation(obs, zones_);
+  }
+  const decltype(Table::api)& api() const { return table_->api; }
+  const PluginIdentity& id() const { return table_->id; }
+  void* state() const { return state_; }
+  char* error() { return error_; }
+
+ private:
+  std::shared_ptr<const Table> table_;
+  void* state_;
+  std::vector<spotsim_zone_view> zones_;
+  char error_[kErrorSize] = {};
+};
+
 struct SelectionTable {
   spotsim_selection_policy api;
   PluginIdentity id;
@@ -86,31 +118,22 @@ struct SelectionTable {
 
 class PluginSelectionPolicy final : public SelectionPolicy {
  public:
-  PluginSelectionPolicy(std::shared_ptr<const SelectionTable> table, void* state)
-      : table_(std::move(table)), state_(state) {}
-  ~PluginSelectionPolicy() override {
-    if (table_->api.destroy != nullptr) table_->api.destroy(state_);
-  }
-  PluginSelectionPolicy(const PluginSelectionPolicy&) = delete;
-  PluginSelectionPolicy& operator=(const PluginSelectionPolicy&) = delete;
+  PluginSelectionPolicy(std::shared_ptr<const SelectionTable> table, void* state) : plugin_(std::move(table), state) {}
 
-  void reset() override {
-    if (table_->api.reset != nullptr) table_->api.reset(state_);
-  }
+  void reset() override { plugin_.reset(); }
 
   SelectionDecision decide(const Observation& obs) override {
-    const spotsim_observation view = plugin_observation(obs, zones_);
+    const spotsim_observation view = plugin_.observe(obs);
     spotsim_selection_decision out{SPOTSIM_PURCHASE_NONE, 0, SPOTSIM_NEVER, 1, 0};
-    error_[0] = '\0';
-    if (table_->api.decide(state_, &view, &out, error_, sizeof error_) != 0) {
-      table_->id.fail_at(obs.elapsed, message_or(error_, "decide() failed (no message)"));
+    if (plugin_.api().decide(plugin_.state(), &view, &out, plugin_.error(), kErrorSize) != 0) {
+      plugin_.id().fail_at(obs.elapsed, message_or(plugin_.error(), "decide() failed (no message)"));
     }
     return checked(out, obs);
   }
 
  private:
   SelectionDecision checked(const spotsim_selection_decision& out, const Observation& obs) const {
-    const PluginIdentity& id = table_->id;
+    const PluginIdentity& id = plugin_.id();
     if (out.purchase < SPOTSIM_PURCHASE_NONE || out.purchase > SPOTSIM_PURCHASE_ON_DEMAND) {
       id.fail_at(obs.elapsed, "decide() returned purchase " + std::to_string(out.purchase) +
                                   "; expected SPOTSIM_PURCHASE_NONE (0), _SPOT (1) or _ON_DEMAND (2)");
@@ -131,10 +154,7 @@ class PluginSelectionPolicy final : public SelectionPolicy {
                              purchase == Purchase::kNone || out.wake_on_spot != 0};
   }
 
-  std::shared_ptr<const SelectionTable> table_;
-  void* state_;
-  std::vector<spotsim_zone_view> zones_;
-  char error_[kErrorSize] = {};
+  PluginInstance<SelectionTable> plugin_;
 };
 
 struct CheckpointTable {
@@ -145,28 +165,20 @@ struct CheckpointTable {
 class PluginCheckpointPolicy final : public CheckpointPolicy {
  public:
   PluginCheckpointPolicy(std::shared_ptr<const CheckpointTable> table, void* state)
-      : table_(std::move(table)), state_(state),
-        flags_(table_->api.flags != nullptr ? table_->api.flags(state) : 0u) {}
-  ~PluginCheckpointPolicy() override {
-    if (table_->api.destroy != nullptr) table_->api.destroy(state_);
-  }
-  PluginCheckpointPolicy(const PluginCheckpointPolicy&) = delete;
-  PluginCheckpointPolicy& operator=(const PluginCheckpointPolicy&) = delete;
+      : plugin_(std::move(table), state),
+        flags_(plugin_.api().flags != nullptr ? plugin_.api().flags(state) : 0u) {}
 
-  void reset() override {
-    if (table_->api.reset != nullptr) table_->api.reset(state_);
-  }
+  void reset() override { plugin_.reset(); }
 
   Millis next_interval(const Observation& obs) override {
-    const spotsim_observation view = plugin_observation(obs, zones_);
+    const spotsim_observation view = plugin_.observe(obs);
     int64_t interval = SPOTSIM_NEVER;
-    error_[0] = '\0';
-    if (table_->api.next_interval(state_, &view, &interval, error_, sizeof error_) != 0) {
-      table_->id.fail_at(obs.elapsed, message_or(error_, "next_interval() failed (no message)"));
+    if (plugin_.api().next_interval(plugin_.state(), &view, &interval, plugin_.error(), kErrorSize) != 0) {
+      plugin_.id().fail_at(obs.elapsed, message_or(plugin_.error(), "next_interval() failed (no message)"));
     }
     if (interval <= 0) {
-      table_->id.fail_at(obs.elapsed, "next_interval() returned " + std::to_string(interval) +
-                                          " ms; expected a positive interval or SPOTSIM_NEVER");
+      plugin_.id().fail_at(obs.elapsed, "next_interval() returned " + std::to_string(interval) +
+                                            " ms; expected a positive interval or SPOTSIM_NEVER");
     }
     return interval >= kNever ? kNever : interval;
   }
@@ -176,11 +188,8 @@ class PluginCheckpointPolicy final : public CheckpointPolicy {
   bool can_checkpoint() const override { return (flags_ & SPOTSIM_CHECKPOINT_NEVER) == 0; }
 
  private:
-  std::shared_ptr<const CheckpointTable> table_;
-  void* state_;
+  PluginInstance<CheckpointTable> plugin_;
   std::uint32_t flags_;
-  std::vector<spotsim_zone_view> zones_;
-  char error_[kErrorSize] = {};
 };
 
 std::string text_or_empty(const char* text) { return text == nullptr ? std::string() : std::string(text); }

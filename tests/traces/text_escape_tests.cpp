@@ -54,4 +54,10 @@ TEST(TextEscape, CsvFieldsWithControlCharactersAreQuoted) {
 }
 
 }  // namespace
+TEST(EscapeMarkup, EntitiesTheChosenApostropheAndReplacementOfWhatXmlAndHtmlCannotCarry) {
+  EXPECT_EQ(escape_markup("<a href=\"x\">&'</a>", "&apos;"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+  EXPECT_EQ(escape_markup("it's", "&#39;"), "it&#39;s");
+  EXPECT_EQ(escape_markup(std::string("t\tn\nr\r" "\x01" "\x7f", 8), "'"), "t\tn\nr\r\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
 }  // namespace spotsim
