@@ -34,7 +34,8 @@ std::uint32_t JobSimulation::epoch_of(EventKind kind) const {
     case EventKind::kPreemption: return epochs_[kInstanceEpoch];
     case EventKind::kReview:
     case EventKind::kSpotObtainable: return epochs_[kReviewEpoch];
-    case EventKind::kGiveUp: return 0;
+    case EventKind::kGiveUp:
+    case EventKind::kMilestone: return 0;
   }
   return 0;
 }
@@ -46,6 +47,17 @@ void JobSimulation::schedule_timeline(Millis time, EventKind kind) {
 }
 
 RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+  const SpotMarket& market = scenario_.market();
+  const TraceStart& start = scenario_.trace_start();
+  Millis job_start = start.offset;
+  if (start.random && market.span != kNever) job_start = random_trace_start(market, seed, replication);
+  begin(seed, replication, job_start);
+  while (!finished_ && advance()) {
+  }
+  return result_;
+}
+
+void JobSimulation::begin(std::uint64_t seed, std::uint64_t replication, Millis start) {
   seed_ = seed;
   replication_ = replication;
   for (auto& s : lifetime_streams_) s.reset();
@@ -56,8 +68,10 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   result_.fingerprint = 0xcbf29ce484222325ULL;
   epochs_ = {};
   timeline_.active = false;
+  compute_target_.active = false;
   progress_ = committed_ = checkpoint_progress_ = 0;
-  emergency_checkpoint_ = switch_pending_ = finished_ = false;
+  emergency_checkpoint_ = switch_pending_ = finished_ = waiting_for_spot_ = false;
+  next_milestone_ = 0;
   purchase_ = Purchase::kNone;
   zone_ = data_zone_ = -1;
   migration_costs_ = scenario_.has_migration_costs();
@@ -75,10 +89,7 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   on_notice_ = checkpoint_.checkpoint_on_notice();
   phase_time_ = {};
 
-  const SpotMarket& market = scenario_.market();
-  const TraceStart& start = scenario_.trace_start();
-  job_start_ = start.offset;
-  if (start.random && market.span != kNever) job_start_ = random_trace_start(market, seed, replication);
+  job_start_ = start;
   result_.trace_start_hours = to_hours(job_start_);
   now_ = job_start_;
   phase_ = Phase::kIdle;
@@ -88,7 +99,11 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
 
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
   decide();
-  while (!finished_) {
+}
+
+// Pops the next live event and handles it; false when nothing is pending.
+bool JobSimulation::advance() {
+  for (;;) {
     EventKind kind;
     // The end of the work goes before anything else due at the same millisecond: a job whose last instant of work
     // coincides with a preemption or a policy's review (common on tick-aligned recordings) is done.
@@ -107,13 +122,69 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
       kind = timeline_.kind;
       now_ = timeline_.time;
     } else {
-      break;
+      return false;
     }
-    ++result_.events;
-    result_.fingerprint = mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(kind));
+    if (kind != EventKind::kMilestone) [[likely]] {
+      ++result_.events;
+      result_.fingerprint = mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(kind));
+    }
     dispatch(kind);
+    return true;
   }
-  return result_;
+}
+
+Millis JobSimulation::next_event_time() {
+  if (finished_) return kNever;
+  while (!queue_.empty()) {  // drop stale events first: their time is not the next event's
+    const auto& top = queue_.top();
+    if (top.payload.kind == EventKind::kGiveUp || top.payload.epoch == epoch_of(top.payload.kind)) break;
+    queue_.pop();
+  }
+  Millis next = timeline_.active ? timeline_.time : kNever;
+  if (!queue_.empty()) next = std::min(next, queue_.top().time);
+  return next;
+}
+
+void JobSimulation::step() {
+  if (!finished_) advance();
+}
+
+void JobSimulation::reclaim_spot(Millis now, Millis at) {
+  if (finished_ || purchase_ != Purchase::kSpot || at >= preempt_at_) return;
+  now_ = std::max(now_, now);
+  preempt_at_ = at;
+  const Millis notice = scenario_.market().zones[static_cast<std::size_t>(zone_)].spot.notice;
+  if (notice > 0) schedule(std::max(now_, at - notice), EventKind::kPreemptionNotice);
+  schedule(at, EventKind::kPreemption);
+}
+
+void JobSimulation::wake_for_spot(Millis at) {
+  if (finished_ || !waiting_for_spot_) return;
+  schedule(at, EventKind::kSpotObtainable);
+}
+
+void JobSimulation::stop(Millis at) {
+  if (finished_) return;
+  now_ = std::max(now_, at);
+  finish(false);
+}
+
+double JobSimulation::spend_at(Millis t) const {
+  double spent = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
+  if (purchase_ == Purchase::kNone) return spent;
+  if (varying_price_ != nullptr) return spent + scenario_.job().nodes * varying_price_->integrate_hours(acquired_at_, t);
+  return spent + price_per_ms_ * static_cast<double>(t - acquired_at_);
+}
+
+double JobSimulation::spend_rate_per_ms(Millis t) const {
+  if (purchase_ == Purchase::kNone) return 0.0;
+  if (varying_price_ != nullptr) return scenario_.job().nodes * varying_price_->at(t) / static_cast<double>(kMillisPerHour);
+  return price_per_ms_;
+}
+
+int JobSimulation::spot_held_by_others(int zone) const {
+  const int own = purchase_ == Purchase::kSpot && zone_ == zone ? scenario_.job().nodes : 0;
+  return capacity_->held(zone) - own;
 }
 
 void JobSimulation::dispatch(EventKind kind) {
@@ -133,6 +204,7 @@ void JobSimulation::dispatch(EventKind kind) {
     case EventKind::kReview:
     case EventKind::kSpotObtainable: decide(); break;
     case EventKind::kGiveUp: finish(false); break;
+    case EventKind::kMilestone: on_milestone(); break;
   }
 }
 
@@ -206,7 +278,9 @@ Millis JobSimulation::current_progress() const {
 
 bool JobSimulation::spot_obtainable(int zone, Millis t) const {
   const auto& available = scenario_.market().zones[static_cast<std::size_t>(zone)].spot.available;
-  return !available || available->at(t) >= scenario_.job().nodes;
+  if (!available) return true;
+  const int others = capacity_ == nullptr ? 0 : spot_held_by_others(zone);
+  return available->at(t) >= scenario_.job().nodes + others;
 }
 
 // The periodic checkpoint interval the checkpoint policy uses on on-demand, so that deadline-aware selection
@@ -244,12 +318,16 @@ Observation JobSimulation::observe() {
   obs.wait_time = phase_time_[static_cast<std::size_t>(Phase::kIdle)] + (phase_ == Phase::kIdle ? now_ - phase_entered_ : 0);
   obs.spot_time = spot_time_ + (purchase_ == Purchase::kSpot ? now_ - acquired_at_ : 0);
   obs.job = &scenario_.job();
+  if (capacity_ != nullptr) {  // what the other jobs hold is not obtainable
+    for (int z = 0; z < scenario_.zone_count(); ++z) zone_views_[static_cast<std::size_t>(z)].spot_available = spot_obtainable(z, now_);
+  }
   obs.zones = zone_views_;
   return obs;
 }
 
 void JobSimulation::decide() {
   if (finished_) return;
+  waiting_for_spot_ = false;
   apply(selection_.decide(observe()));
 }
 
@@ -274,16 +352,21 @@ void JobSimulation::apply(const SelectionDecision& decision) {
   if (decision.wake_on_spot && decision.purchase == Purchase::kOnDemand) wait_for_spot();
 }
 
-// Wake the policy when spot next becomes obtainable in a zone where it is not obtainable now.
+// Wake the policy when spot next becomes obtainable in a zone where it is not obtainable now. In a campaign, "next"
+// assumes the other jobs keep what they hold; the campaign wakes the job earlier when one of them releases spot.
 void JobSimulation::wait_for_spot() {
   Millis next = kNever;
   const int nodes = scenario_.job().nodes;
-  for (const Zone& zone : scenario_.market().zones) {
-    if (!zone.spot.available) continue;
-    if (zone.spot.available->at(now_) >= nodes) continue;
-    next = std::min(next, zone.spot.available->next_time_where(now_, [nodes](double v) { return v >= nodes; }));
+  const auto& zones = scenario_.market().zones;
+  for (std::size_t z = 0; z < zones.size(); ++z) {
+    const auto& available = zones[z].spot.available;
+    if (!available) continue;
+    const int needed = nodes + (capacity_ == nullptr ? 0 : spot_held_by_others(static_cast<int>(z)));
+    if (available->at(now_) >= needed) continue;
+    next = std::min(next, available->next_time_where(now_, [needed](double v) { return v >= needed; }));
   }
   if (next != kNever) schedule(next, EventKind::kSpotObtainable);
+  waiting_for_spot_ = true;
 }
 
 void JobSimulation::acquire(Purchase purchase, int zone) {
@@ -317,6 +400,7 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   preempt_at_ = kNever;
   if (purchase == Purchase::kSpot) {
     ++result_.spot_starts;
+    if (capacity_ != nullptr) capacity_->on_spot_acquired(job_index_, zone, scenario_.job().nodes, now_);
     preempt_at_ = draw_preemption_time(zone);
     if (preempt_at_ != kNever) {
       const Millis notice = scenario_.market().zones[static_cast<std::size_t>(zone)].spot.notice;
@@ -383,12 +467,15 @@ void JobSimulation::release() {
     book_instance(cost);
   }
   notify(TimelineEventKind::kInstanceReleased);  // billed, still naming the instance released
+  const Purchase released = purchase_;
+  const int released_zone = zone_;
   varying_price_ = nullptr;
   purchase_ = Purchase::kNone;
   zone_ = -1;
   preempt_at_ = kNever;
   ++epochs_[kInstanceEpoch];
   timeline_.active = false;
+  if (capacity_ != nullptr && released == Purchase::kSpot) capacity_->on_spot_released(job_index_, released_zone, nodes, now_);
 }
 
 // The released instance's share of the ledger. At a constant price: its time in each phase since it was acquired
@@ -416,7 +503,7 @@ void JobSimulation::book_instance(double billed) {
 
 void JobSimulation::begin_compute() {
   enter(Phase::kComputing);
-  if (continuous_) data_zone_ = zone_;  // a lossless job's state lives where it computes
+  if (continuous_) data_zone_ = zone_;
   const Millis remaining = scenario_.job().work - progress_;
   if (can_checkpoint_) {
     if (!interval_known_ || interval_varies_) {
@@ -425,10 +512,33 @@ void JobSimulation::begin_compute() {
     }
     if (interval_ < remaining) {
       schedule_timeline(now_ + std::max<Millis>(interval_, 1), EventKind::kCheckpointDue);
+      if (next_milestone_ < milestones_.size()) [[unlikely]] schedule_compute_stretch();
       return;
     }
   }
   schedule_timeline(now_ + remaining, EventKind::kWorkDone);
+  if (next_milestone_ < milestones_.size()) [[unlikely]] schedule_compute_stretch();
+}
+
+// A milestone reached before the stretch's end (a checkpoint due or the work's end) takes the timeline slot; the
+// stretch's end is kept aside with its sequence number, so that going on restores the very same event.
+void JobSimulation::schedule_compute_stretch() {
+  const Millis milestone_at = now_ + std::max<Millis>(0, milestones_[next_milestone_] - current_progress());
+  if (milestone_at > timeline_.time) return;
+  compute_target_ = timeline_;
+  timeline_ = TimelineSlot{true, EventKind::kMilestone, milestone_at, queue_.take_sequence()};
+}
+
+void JobSimulation::on_milestone() {
+  const int index = static_cast<int>(next_milestone_++);
+  if (!capacity_->on_milestone(job_index_, index, now_)) {
+    result_.stopped_early = true;
+    finish(false);
+    return;
+  }
+  timeline_ = compute_target_;
+  compute_target_.active = false;
+  if (next_milestone_ < milestones_.size()) schedule_compute_stretch();
 }
 
 void JobSimulation::start_checkpoint() {
@@ -532,8 +642,8 @@ void JobSimulation::discard_uncommitted(Millis lost) {
 
 void JobSimulation::finish(bool completed) {
   if (phase_ != Phase::kDone) enter(Phase::kDone);  // books the last stretch, including progress
-  if (completed) {
-    result_.ledger_compute += uncommitted_cost_;  // the job's last stretch needs no checkpoint
+  if (completed || result_.stopped_early) {
+    result_.ledger_compute += uncommitted_cost_;  // the last stretch needs no checkpoint (a stopped trial: its rung)
     uncommitted_cost_ = 0.0;
   } else {
     discard_uncommitted(continuous_ ? 0 : progress_ - committed_);
@@ -541,7 +651,8 @@ void JobSimulation::finish(bool completed) {
   if (purchase_ != Purchase::kNone) release();
   finished_ = true;
   result_.completed = completed;
-  result_.work_done_hours = to_hours(completed ? scenario_.job().work : committed_) * single_instance_speedup(scenario_.job());
+  const Millis kept = completed ? scenario_.job().work : result_.stopped_early ? progress_ : committed_;
+  result_.work_done_hours = to_hours(kept) * single_instance_speedup(scenario_.job());
   const auto cost_in = [this](Phase p) { return phase_cost_[static_cast<std::size_t>(p)]; };
   result_.ledger_startup = cost_in(Phase::kStarting);
   result_.ledger_restore = cost_in(Phase::kRestoring);

@@ -21,6 +21,11 @@
 //
 // An EventObserver (sim/event_observer.hpp) may be attached to hear the run's timeline; without one, each place
 // that would notify costs a null test.
+//
+// Campaigns (sim/campaign/) step many jobs on one clock: begin(), next_event_time() and step() instead of run(),
+// with a SharedCapacity attached so that spot obtainable means "within what the zone's count leaves after the
+// other jobs", and with early-stopping milestones (progress points at which the campaign may stop the job). With
+// no SharedCapacity and no milestones a job behaves exactly as in run().
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -33,6 +38,7 @@
 #include "sim/random_streams.hpp"
 #include "sim/run_result.hpp"
 #include "sim/scenario.hpp"
+#include "sim/shared_capacity.hpp"
 
 namespace spotsim {
 
@@ -42,6 +48,36 @@ class JobSimulation {
 
   RunResult run(std::uint64_t seed, std::uint64_t replication);
 
+  // Stepping, for campaigns. begin() starts a replication at `start` (in the trace's frame) and makes the first
+  // decision; next_event_time() is the time of the next event (kNever when finished or nothing is pending);
+  // step() processes it. run() is begin() at the scenario's start, then step() until finished.
+  void begin(std::uint64_t seed, std::uint64_t replication, Millis start);
+  Millis next_event_time();
+  void step();
+  bool finished() const { return finished_; }
+  const RunResult& result() const { return result_; }
+
+  // Joins a campaign as job `index` (null: a job on its own). Set before begin().
+  void attach_capacity(SharedCapacity* capacity, int index) { capacity_ = capacity, job_index_ = index; }
+  // Progress points (ms of compute, increasing, below the work) at which SharedCapacity::on_milestone decides
+  // whether the job goes on. They add no event to RunResult::events or the fingerprint, and going on leaves the
+  // run exactly as without them.
+  void set_milestones(std::vector<Millis> milestones) { milestones_ = std::move(milestones); }
+  // The campaign's side of the job, all at time `at` >= the job's last event:
+  // reclaim the held spot instances at `at` (with the zone's notice before, as far as it still fits; no effect
+  // if they go earlier anyway or none is held); ask the policy again now that spot may be obtainable; stop the job
+  // (a budget cap), as not completed.
+  void reclaim_spot(Millis now, Millis at);
+  void wake_for_spot(Millis at);
+  void stop(Millis at);
+  // What the job holds now, and its spend so far and per ms from now at the held instance's current price.
+  Purchase purchase() const { return purchase_; }
+  int zone() const { return zone_; }
+  Millis acquired_at() const { return acquired_at_; }
+  Millis preemption_at() const { return preempt_at_; }
+  bool waiting_for_spot() const { return waiting_for_spot_; }
+  double spend_at(Millis t) const;
+  double spend_rate_per_ms(Millis t) const;
   // Hears every later run's events; null (the default) for none. Never changes a result.
   void set_observer(EventObserver* observer) { observer_ = observer; }
 
@@ -57,7 +93,8 @@ class JobSimulation {
     kReview,
     kSpotObtainable,
     kGiveUp,
-    kTransferDone,  // last, so that the fingerprint values of the kinds above are unchanged
+    kTransferDone,  // after the kinds above, so that their fingerprint values are unchanged
+    kMilestone,     // never mixed into the fingerprint
   };
   struct Event {
     EventKind kind;
@@ -65,6 +102,10 @@ class JobSimulation {
   };
 
   void dispatch(EventKind kind);
+  bool advance();
+  void schedule_compute_stretch();
+  void on_milestone();
+  int spot_held_by_others(int zone) const;
   void decide();
   void apply(const SelectionDecision& decision);
   void acquire(Purchase purchase, int zone);
@@ -102,6 +143,9 @@ class JobSimulation {
   SelectionPolicy& selection_;
   CheckpointPolicy& checkpoint_;
   EventObserver* observer_ = nullptr;
+  SharedCapacity* capacity_ = nullptr;
+  int job_index_ = 0;
+  std::vector<Millis> milestones_;
   EventQueue<Event> queue_;
   std::vector<std::optional<RandomStream>> lifetime_streams_;  // one per zone, created on first use
   std::vector<ZoneView> zone_views_;
@@ -130,6 +174,8 @@ class JobSimulation {
   Millis on_demand_interval_ = kNever;  // the checkpoint policy's interval on on-demand (probed per replication)
   bool interval_known_ = false;
   bool finished_ = false;
+  bool waiting_for_spot_ = false;  // a wait for spot is pending (campaigns: may be woken by another job's release)
+  std::size_t next_milestone_ = 0;  // index into milestones_
   // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.
   bool continuous_ = false, can_checkpoint_ = true, interval_varies_ = false, on_notice_ = false;
   std::array<Millis, 8> phase_time_{};  // wall time spent in each Phase, converted to hours at the end
@@ -149,6 +195,7 @@ class JobSimulation {
     Millis time = 0;
     std::uint64_t sequence = 0;
   } timeline_;
+  TimelineSlot compute_target_;  // the checkpoint due or the end of the work, while a milestone comes first
 };
 
 }  // namespace spotsim

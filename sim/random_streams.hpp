@@ -18,6 +18,9 @@ enum class StreamPurpose : std::uint32_t {
   kGenerator = 4,     // synthetic trace generation
   kNodeReclaim = 5,   // which instances a shrinking pool removes, entity = time of the drop (sim/market/node_reclaim.hpp)
   kNodeChoice = 6,    // which of a multi-node job's instances a pool reclaim takes (sim/elastic), entity = key
+  kCampaignJob = 7,   // campaigns (sim/campaign): each job's seed, entity = job
+  kTrialScore = 8,    // campaigns: a trial's drawn score, entity = job
+  kCampaignReclaim = 9,  // campaigns: which jobs a pool's excess reclaim takes, entity = (zone, drop, job) hashed
 };
 
 // Inline: counter-based draws (node reclaims, node choice) hash per draw in the engines' hot paths.

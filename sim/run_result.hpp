@@ -18,6 +18,7 @@ struct RunResult {
   std::uint64_t replication = 0;
   bool completed = false;
   bool deadline_met = false;      // true when there is no deadline and the job completed
+  bool stopped_early = false;     // a campaign stopped it at an early-stopping rung (not completed, not failed)
   double completion_hours = 0.0;  // job start -> finish (or -> give-up time when not completed)
   double cost_total = 0.0;        // USD: spot + on-demand + egress
   double cost_spot = 0.0;

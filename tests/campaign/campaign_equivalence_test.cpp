@@ -1,0 +1,151 @@
+// The campaign engine against the single-job engine: a campaign of one job is `simulate` of that job, run for run;
+// jobs whose capacity never binds are independent jobs (each `simulate` with its own seed and start); early stopping
+// that keeps every trial changes nothing; the thread count changes nothing.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "campaign_test_support.hpp"
+#include "sim/campaign/campaign_runner.hpp"
+#include "sim/scenario.hpp"
+
+namespace spotsim {
+namespace {
+
+using testing::campaign_job;
+using testing::factories;
+using testing::shipped_trace;
+
+void expect_same_run(const RunResult& a, const RunResult& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.completed, b.completed);
+  EXPECT_EQ(a.deadline_met, b.deadline_met);
+  EXPECT_EQ(a.completion_hours, b.completion_hours);
+  EXPECT_EQ(a.cost_total, b.cost_total);
+  EXPECT_EQ(a.cost_spot, b.cost_spot);
+  EXPECT_EQ(a.cost_on_demand, b.cost_on_demand);
+  EXPECT_EQ(a.cost_egress, b.cost_egress);
+  EXPECT_EQ(a.preemptions, b.preemptions);
+  EXPECT_EQ(a.checkpoints, b.checkpoints);
+  EXPECT_EQ(a.lost_work_hours, b.lost_work_hours);
+  EXPECT_EQ(a.ledger_compute, b.ledger_compute);
+  EXPECT_EQ(a.ledger_lost_work, b.ledger_lost_work);
+  EXPECT_EQ(a.ledger_idle, b.ledger_idle);
+  EXPECT_EQ(a.trace_start_hours, b.trace_start_hours);
+}
+
+struct Case {
+  std::string trace, selection, checkpoint;
+  double work_hours;
+  int nodes;
+  double deadline_hours;  // 0 = none
+};
+
+class OneJobCampaign : public ::testing::TestWithParam<Case> {};
+
+TEST_P(OneJobCampaign, EqualsSimulateRunForRun) {
+  const Case c = GetParam();
+  const SpotMarket market = shipped_trace(c.trace);
+  CampaignSpec spec;
+  spec.jobs.push_back(campaign_job(c.work_hours, 0.0, c.nodes));
+  if (c.deadline_hours > 0) spec.jobs[0].job.deadline = millis_from_hours(c.deadline_hours);
+  const PolicyFactories policies = factories(c.selection, c.checkpoint);
+  const ReplicationPlan plan{7, 0, 200, 2};
+  const Scenario scenario(market, spec.jobs[0].job);
+  const auto alone = run_replications(scenario, policies, plan);
+  const auto campaign = run_campaign(market, spec, policies, plan);
+  ASSERT_EQ(alone.size(), campaign.size());
+  int preempted = 0;
+  for (std::size_t r = 0; r < alone.size(); ++r) {
+    expect_same_run(campaign[r].jobs[0].run, alone[r], "replication " + std::to_string(r));
+    EXPECT_EQ(campaign[r].cost_total, alone[r].cost_total);
+    EXPECT_DOUBLE_EQ(campaign[r].makespan_hours, alone[r].completion_hours);
+    preempted += alone[r].preemptions > 0;
+  }
+  EXPECT_GT(preempted, 0) << "the case should exercise preemptions";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Traces, OneJobCampaign,
+    ::testing::Values(Case{"us-west1.json", "adaptive", "young-daly", 30.0, 1, 0.0},
+                      Case{"us-west1.json", "greedy", "hazard", 20.0, 1, 30.0},
+                      Case{"aws-v100-16-node.json", "spot-only", "young-daly", 12.0, 4, 0.0},
+                      Case{"aws-p3-bamboo-32-node.json", "uniform-progress", "fixed", 6.0, 8, 12.0},
+                      Case{"gcp-h100-13-zones.json", "spot-only", "young-daly", 24.0, 1, 0.0},
+                      Case{"gcp-h100-13-zones.json", "greedy", "on-notice", 24.0, 1, 40.0}),
+    [](const auto& param_info) { return "case" + std::to_string(param_info.index); });
+
+// Five jobs of different lengths arriving at different times. On the bathtub trace nothing limits spot; on the
+// Bamboo log the pool never holds fewer than 10 instances and the jobs hold at most 5: the capacity never binds,
+// so each job runs as it would alone (its own seed, starting at the campaign's start plus its arrival).
+void expect_independent_jobs(const std::string& trace, const std::string& selection) {
+  const SpotMarket market = shipped_trace(trace);
+  CampaignSpec spec;
+  const double works[] = {6.0, 14.0, 3.0, 9.5, 20.0};
+  const double arrivals[] = {0.0, 0.0, 2.5, 7.0, 11.0};
+  for (int j = 0; j < 5; ++j) spec.jobs.push_back(campaign_job(works[j], arrivals[j]));
+  const PolicyFactories policies = factories(selection, "young-daly");
+  const Millis start = 3 * kMillisPerHour;
+  const ReplicationPlan plan{11, 0, 60, 2};
+  const auto campaign = run_campaign(market, spec, policies, plan, TraceStart{false, start});
+  double total_alone = 0.0, total_campaign = 0.0;
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const Scenario scenario(market, spec.jobs[j].job, TraceStart{false, start + spec.jobs[j].arrival});
+    const auto alone = run_replications(scenario, policies, ReplicationPlan{campaign_job_seed(11, j), 0, 60, 2});
+    for (std::size_t r = 0; r < alone.size(); ++r) {
+      expect_same_run(campaign[r].jobs[j].run, alone[r], trace + " job " + std::to_string(j) + " replication " + std::to_string(r));
+      total_alone += alone[r].cost_total;
+    }
+  }
+  for (const CampaignRun& run : campaign) {
+    total_campaign += run.cost_total;
+    double end = 0.0;
+    for (std::size_t j = 0; j < run.jobs.size(); ++j) end = std::max(end, arrivals[j] + run.jobs[j].run.completion_hours);
+    EXPECT_DOUBLE_EQ(run.makespan_hours, end);
+    EXPECT_EQ(run.capacity_reclaims, 0);
+  }
+  EXPECT_NEAR(total_campaign, total_alone, 1e-9 * total_alone);
+}
+
+TEST(IndependentJobs, UnlimitedCapacityIsTheSumOfJobs) { expect_independent_jobs("us-west1.json", "adaptive"); }
+TEST(IndependentJobs, CapacityThatNeverBindsIsTheSumOfJobs) { expect_independent_jobs("aws-p3-bamboo-32-node.json", "spot-only"); }
+
+TEST(EarlyStopping, KeepingEveryTrialChangesNothing) {
+  const SpotMarket market = shipped_trace("us-west1.json");
+  CampaignSpec none;
+  for (int j = 0; j < 6; ++j) none.jobs.push_back(campaign_job(4.0 + 3.0 * j, 0.5 * j));
+  CampaignSpec keep_all = none;
+  keep_all.early_stopping = successive_halving(3.0, 1.0 / 9.0);
+  keep_all.early_stopping.keep_fraction = 1.0;
+  ASSERT_EQ(keep_all.early_stopping.rungs.size(), 2u);
+  const PolicyFactories policies = factories("adaptive", "young-daly");
+  const ReplicationPlan plan{3, 0, 80, 2};
+  const auto a = run_campaign(market, none, policies, plan);
+  const auto b = run_campaign(market, keep_all, policies, plan);
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    EXPECT_EQ(a[r].cost_total, b[r].cost_total);
+    EXPECT_EQ(a[r].makespan_hours, b[r].makespan_hours);
+    EXPECT_EQ(b[r].stopped_early, 0);
+    for (std::size_t j = 0; j < a[r].jobs.size(); ++j) expect_same_run(a[r].jobs[j].run, b[r].jobs[j].run, "job " + std::to_string(j));
+  }
+}
+
+TEST(Campaign, SameResultsForAnyThreadCount) {
+  const SpotMarket market = shipped_trace("gcp-h100-13-zones.json");
+  CampaignSpec spec;
+  for (int j = 0; j < 12; ++j) spec.jobs.push_back(campaign_job(5.0 + j, 0.25 * j));
+  const PolicyFactories policies = factories("greedy", "young-daly");
+  for (auto& job : spec.jobs) job.job.deadline = millis_from_hours(48.0);
+  const auto one = run_campaign(market, spec, policies, ReplicationPlan{5, 0, 40, 1});
+  const auto four = run_campaign(market, spec, policies, ReplicationPlan{5, 0, 40, 4});
+  for (std::size_t r = 0; r < one.size(); ++r) {
+    EXPECT_EQ(one[r].cost_total, four[r].cost_total);
+    EXPECT_EQ(one[r].makespan_hours, four[r].makespan_hours);
+    EXPECT_EQ(one[r].held_by_hour, four[r].held_by_hour);
+  }
+}
+
+}  // namespace
+}  // namespace spotsim
