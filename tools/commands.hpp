@@ -11,5 +11,6 @@ int sweep_command(int argc, const char* const* argv);
 int regress_command(int argc, const char* const* argv);
 int bound_command(int argc, const char* const* argv);
 int report_command(int argc, const char* const* argv);
+int campaign_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

@@ -21,6 +21,7 @@ constexpr Subcommand kSubcommands[] = {
     {"advise", "where should I train this? rank GPU offers and policies by simulated cost and time", spotsim::advise_command},
     {"sweep", "run an experiment spec: policies x traces x jobs, summaries, Pareto, tuning", spotsim::sweep_command},
     {"regress", "re-run committed baselines; fail on regressions beyond Monte Carlo noise", spotsim::regress_command},
+    {"campaign", "many jobs on limited spot capacity: makespan, cost split and capacity use per policy", spotsim::campaign_command},
     {"bound", "the exact offline optimum of one trace window: what knowing the future would pay, and how", spotsim::bound_command},
     {"report", "one self-contained HTML page of a simulate or sweep result: charts, run timelines", spotsim::report_command},
 };
