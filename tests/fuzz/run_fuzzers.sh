@@ -81,6 +81,7 @@ declare -A seeds=(
   [instance-counts]="$shared/bamboo-node-events/traces/gcloud/a100x1-east1b.txt $shared/bamboo-node-events/doc/data/aws-spot-instances-p2-xlarge-us-east-1e-2020-11-23-1700-to-2020-11-24-0700.csv"
   [lifetime-csv]="tests/fuzz/seeds/lifetimes_head.csv"
   [gcp-lifetime-json]="tests/fuzz/seeds/gcp_lifetime_records.json"
+  [skynomad-gcp-counts]="tests/fuzz/seeds/gcp_h100_probe_counts_head.csv"  # no price folder beside it: fuzzes the CSV rules
   [aws-spot-prices]="tests/traces/fixtures/aws_spot_price_history.json"
   [gcp-preemptions]="tests/traces/fixtures/gcp_preemption_operations.json"
 )

@@ -18,6 +18,7 @@ namespace {
 
 const std::string kData = "skynomad-multi-region/";
 
+// A folder of per-zone files, or (skynomad-gcp-counts) the one probe CSV.
 SpotMarket import_folder(const std::string& format, const std::string& folder) {
   return import_trace_file(testing::shared_path(kData + folder), format, ImportOptions{}).market;
 }
@@ -105,17 +106,22 @@ TEST(SkyNomadAwsImporter, NineZonesOfThreeRegionsWithPerTickPrices) {
 
 TEST(ShippedMultiRegionTraces, EqualAFreshImport) {
   SPOTSIM_REQUIRE_SHARED_DATA();
-  for (const auto& [format, folder] : std::vector<std::pair<std::string, std::string>>{
-           {"skynomad-gcp", "gcp-h100-13-zones"}, {"skynomad-aws", "aws-v100-9-zones"}}) {
-    SCOPED_TRACE(folder);
-    const SpotMarket fresh = import_folder(format, folder);
-    const SpotMarket shipped = read_trace_file(testing::repo_path("traces/library/" + folder + ".json"));
+  struct Shipped {
+    std::string format, input, trace;
+  };
+  for (const auto& [format, input, trace] : std::vector<Shipped>{
+           {"skynomad-gcp", "gcp-h100-13-zones", "gcp-h100-13-zones"},
+           {"skynomad-aws", "aws-v100-9-zones", "aws-v100-9-zones"},
+           {"skynomad-gcp-counts", "gcp-h100-probe-counts.csv", "gcp-h100-capacity-13-zones"}}) {
+    SCOPED_TRACE(trace);
+    const SpotMarket fresh = import_folder(format, input);
+    const SpotMarket shipped = read_trace_file(testing::repo_path("traces/library/" + trace + ".json"));
     EXPECT_EQ(trace_to_json(shipped), trace_to_json(fresh));
   }
 }
 
 TEST(ShippedMultiRegionTraces, BareNamesFindThem) {
-  for (const char* name : {"gcp-h100-13-zones", "aws-v100-9-zones"}) {
+  for (const char* name : {"gcp-h100-13-zones", "aws-v100-9-zones", "gcp-h100-capacity-13-zones"}) {
     const SpotMarket m = read_trace_file(locate_trace(name));
     EXPECT_EQ(m.name, name);
     EXPECT_FALSE(m.provenance.notes.empty());

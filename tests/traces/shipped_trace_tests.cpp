@@ -23,7 +23,7 @@ TEST(ShippedTraces, LibraryHoldsTheDocumentedTraces) {
   const auto paths = shipped_traces();
   for (const char* name : {"us-west1", "aws-us-west-2-v100", "aws-us-west-2-k80", "aws-us-west-2-v100-prices",
                            "aws-us-east-1-r5-prices", "gcp-us-central1-c", "gcp-us-east1-b", "gcp-us-west1-a",
-                           "gcp-h100-13-zones", "aws-v100-9-zones"}) {
+                           "gcp-h100-13-zones", "aws-v100-9-zones", "gcp-h100-capacity-13-zones"}) {
     EXPECT_TRUE(std::filesystem::exists(testing::repo_path("traces/library/") + name + ".json")) << name;
   }
   std::uintmax_t total = 0;

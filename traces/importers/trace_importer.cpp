@@ -13,6 +13,7 @@
 #include "traces/importers/lifetime_record_importer.hpp"
 #include "traces/importers/node_event_importer.hpp"
 #include "traces/importers/skynomad_aws_importer.hpp"
+#include "traces/importers/skynomad_gcp_counts_importer.hpp"
 #include "traces/importers/skynomad_gcp_importer.hpp"
 #include "traces/importers/text_lines.hpp"
 #include "traces/json_fields.hpp"
@@ -30,6 +31,7 @@ const std::vector<TraceFormatInfo>& trace_formats() {
       {"node-events", "time_ms,add|remove,node (Bamboo, Parcae)"},
       {"instance-counts", "YYYY-MM-DD, HH:MM:SS, count, or time,count with --time-unit"},
       {"lifetime-csv", "CSV of per-VM lifetimes with a header: lifetime_s (or launch_time,end_time), preempted (or end_event), zone, machine_type"},
+      {"skynomad-gcp-counts", "CSV scheduled_at,zone,requested,created,capacity_exhausted_detected,status (SkyNomad GCP H100 capacity probes; prices from gcp-h100-13-zones/ beside it)"},
       {"skynomad-gcp", "a FOLDER of <zone>_h100_16.json (SkyNomad, NSDI'27: GCP H100, 13 zones, 8 regions; never detected)"},
       {"skynomad-aws", "a FOLDER of <zone>_v100_1.csv + v100_spot_prices.json (SkyNomad: AWS V100, 9 zones; never detected)"},
   };
@@ -68,6 +70,9 @@ std::string text_format(const std::string& content, const std::string& file) {
   TextLines lines(content.substr(0, std::min<std::size_t>(content.size(), 4096)), file);
   std::vector<std::string> f;
   if (!lines.next(f)) return "";
+  if (f == std::vector<std::string>{"scheduled_at", "zone", "requested", "created", "capacity_exhausted_detected", "status"}) {
+    return "skynomad-gcp-counts";
+  }
   if (f.size() == 3 && (f[1] == "add" || f[1] == "remove")) return "node-events";
   if (f.size() == 3 && f[0].size() == 10 && f[0][4] == '-' && f[0][7] == '-') return "instance-counts";
   if (f.size() == 2 && is_number(f[0]) && is_number(f[1])) return "instance-counts";
@@ -118,6 +123,7 @@ ImportedTrace import_trace_content(const std::string& content, const std::string
   if (f == "node-events") return import_node_events(content, file, options);
   if (f == "instance-counts") return import_instance_counts(content, file, options);
   if (f == "lifetime-csv") return import_lifetime_csv(content, file, options);
+  if (f == "skynomad-gcp-counts") return import_skynomad_gcp_counts(content, file, options);
   const bool json = f == "spotsim" || f == "cant-be-late" || f == "aws-spot-prices" || f == "gcp-preemptions" ||
                     f == "gcp-lifetime-json";
   if (!json) throw InputError("--from '" + f + "': unknown format; expected auto or one of " + known_formats());
