@@ -237,7 +237,7 @@ int campaign_command(int argc, const char* const* argv) {
             << pad(format_fixed(s.cost_idle.mean, 0), 8) << pad(format_fixed(s.completed.mean, 1), 7)
             << pad(format_fixed(s.stopped_early.mean, 1), 8) << pad(format_fixed(s.failed.mean, 1), 7)
             << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
-            << format_fixed(100.0 * s.capacity_utilisation.mean, 1) << "%\n";
+            << (capacity == "unbounded" ? std::string("-") : format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%") << "\n";
     }
     table << "\nspot, on-dem. and idle are mean USD (idle: paid while not training, part of spot + on-demand); done,\n"
           << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n";
