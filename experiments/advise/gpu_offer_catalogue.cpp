@@ -142,20 +142,24 @@ GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path) {
   return catalogue;
 }
 
-std::string locate_gpu_offer_catalogue(const std::string& name_or_path) {
+std::string locate_shipped_catalogue(const std::string& name_or_path, const std::string& option) {
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
   if (fs::is_directory(name_or_path, ec)) {
-    throw InputError("--catalogue '" + name_or_path + "': is a directory, not a file");
+    throw InputError(option + " '" + name_or_path + "': is a directory, not a file");
   }
   if (name_or_path.find('/') == std::string::npos) {
     const fs::path dir = fs::path(shipped_trace_directory()) / "catalogue";
     for (const std::string& candidate : {name_or_path, name_or_path + ".json"}) {
       if (fs::is_regular_file(dir / candidate, ec)) return (dir / candidate).string();
     }
-    throw InputError("--catalogue '" + name_or_path + "': no such file (also looked in " + dir.string() + ")");
+    throw InputError(option + " '" + name_or_path + "': no such file (also looked in " + dir.string() + ")");
   }
-  throw InputError("--catalogue '" + name_or_path + "': no such file");
+  throw InputError(option + " '" + name_or_path + "': no such file");
+}
+
+std::string locate_gpu_offer_catalogue(const std::string& name_or_path) {
+  return locate_shipped_catalogue(name_or_path, "--catalogue");
 }
 
 }  // namespace spotsim
