@@ -106,8 +106,8 @@ std::string advice_table(const AdviceReport& report) {
   out << "rank = by expected cost among rows passing the filters (ties: expected time, p95 cost, p95 time, ...); "
          "P * = Pareto-optimal on (expected cost, expected time); ~ = estimated spot price\n";
   if (report.managed_shown) {
-    out << "managed training rows (policy = service and mode; docs/managed.md) from "
-        << escape_control_characters(m.value("managed_catalogue", std::string("no catalogue")));
+    out << "managed training rows (policy = service and mode; docs/managed.md): managed catalogue "
+        << escape_control_characters(m.value("managed_catalogue", std::string("none")));
     if (report.engineering_cost_per_month) {
       out << "; DIY pays off at = monthly spend above which a DIY row, with "
           << format_usd(*report.engineering_cost_per_month) << "/month of engineering, beats "
