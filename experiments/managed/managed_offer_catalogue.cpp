@@ -1,7 +1,6 @@
 #include "experiments/managed/managed_offer_catalogue.hpp"
 
-#include <set>
-
+#include "experiments/advise/catalogue_rows.hpp"
 #include "sim/errors.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
 #include "traces/json_fields.hpp"
@@ -102,19 +101,8 @@ ManagedOfferCatalogue read_managed_offer_catalogue(const std::string& path, cons
   ManagedOfferCatalogue catalogue;
   catalogue.path = path;
   catalogue.description = top.optional_string("description");
-  const nlohmann::json& offers = top.array("offers");
-  if (offers.empty()) top.fail("offers", "at least one offer");
-  std::set<std::string> labels;
-  for (std::size_t i = 0; i < offers.size(); ++i) {
-    const std::string where = "offers[" + std::to_string(i) + "]";
-    if (!offers[i].is_object()) top.fail_value(where, "an offer object", offers[i]);
-    const JsonFields f(offers[i], path, where);
-    ManagedOffer offer = read_offer(f, gpu_offers);
-    if (!labels.insert(offer.label()).second) {
-      f.fail("instance_type", "a unique service, mode, region and instance type: '" + offer.label() + "' appears twice");
-    }
-    catalogue.offers.push_back(std::move(offer));
-  }
+  catalogue.offers = read_catalogue_rows<ManagedOffer>(top, "service, mode, region and instance type",
+                                                       [&](const JsonFields& f) { return read_offer(f, gpu_offers); });
   return catalogue;
 }
 

@@ -13,23 +13,8 @@
 namespace spotsim {
 namespace {
 
-struct CliResult {
-  int code = 0;
-  std::string out, err;
-};
-
-CliResult run_advise(std::vector<std::string> args) {
-  args.insert(args.begin(), "spotsim advise");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = advise_command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
-}
+using test::CliResult;
+using test::run_advise;
 
 // A DIY offer at $2/h on demand and a Vertex AI on-demand offer of the same machine at $3/h (per second, no
 // minimum, start-up billed); 1 h of work (3,600 steps of 1 s on the A100) and the default 300 s start-up:
