@@ -1,7 +1,6 @@
 // `spotsim advise` on the command line: help lists every option, user errors exit 2 naming the problem, the
 // JSON/CSV outputs carry every row, and a job from `spotsim steptime --job-out` is accepted as is.
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <vector>
 

@@ -1,14 +1,12 @@
 // `spotsim advise` with managed rows: they are simulated beside the DIY rows and marked as managed in the table,
 // JSON and CSV; --engineering-cost adds the break-even, here computed by hand; bad amounts exit 2.
-#include <iostream>
-#include <sstream>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "advise_test_support.hpp"
-#include "tools/commands.hpp"
 
 namespace spotsim {
 namespace {
