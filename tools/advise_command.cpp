@@ -52,6 +52,12 @@ po::options_description advise_options() {
        "history: replay the recorded spot price path of each offer that has one (traces/library/catalogue/"
        "spot_price_history.json; docs/advise.md#price-history), the catalogue's price for the others | catalogue: the "
        "catalogue's one price for every offer | a price history file")
+      ("managed-catalogue", po::value<std::string>(),
+       "managed training offers shown beside the DIY rows (docs/managed.md): a file, the name of a shipped one, or none "
+       "[default: managed_training with the shipped --catalogue, none with another]")
+      ("engineering-cost", po::value<std::string>(),
+       "monthly engineering cost of running DIY, e.g. 8000/month (a bare number is per month): adds the monthly spend "
+       "above which each DIY row pays off against the best managed row")
       ("cloud", po::value<std::vector<std::string>>()->composing(), "only these clouds (gcp, aws; repeat or comma-separate)")
       ("gpu", po::value<std::vector<std::string>>()->composing(), "only these GPU types: spec-table names or aliases; a family means all its parts (A100: A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE)")
       ("region", po::value<std::vector<std::string>>()->composing(), "only these regions or zones")
@@ -183,6 +189,17 @@ AdviceRequest request_from(const po::variables_map& vm) {
   request.job = job_from(vm);
   request.catalogue = read_gpu_offer_catalogue(locate_gpu_offer_catalogue(vm["catalogue"].as<std::string>()));
   request.price_histories = spot_price_histories_for(vm["spot-prices"].as<std::string>());
+  // The shipped managed catalogue names the shipped GPU catalogue's preemption sources, so it comes by default only
+  // with that one.
+  const std::string managed = vm.count("managed-catalogue") ? vm["managed-catalogue"].as<std::string>()
+                              : vm["catalogue"].defaulted()  ? "managed_training"
+                                                             : "none";
+  if (managed != "none") {
+    request.managed = read_managed_offer_catalogue(locate_managed_offer_catalogue(managed), request.catalogue);
+  }
+  if (vm.count("engineering-cost")) {
+    request.engineering_cost_per_month = parse_engineering_cost(vm["engineering-cost"].as<std::string>());
+  }
   // Repeated, not comma-separated: a policy's own parameters are comma-separated.
   if (vm.count("policy")) request.policies = vm["policy"].as<std::vector<std::string>>();
   request.checkpoint = vm["checkpoint"].as<std::string>();
@@ -205,7 +222,8 @@ AdviceRequest request_from(const po::variables_map& vm) {
 // --region-sets: the job in simulate's terms (the trace decides the GPU), one policy, the trace's regions.
 RegionSetRequest region_set_request_from(const po::variables_map& vm) {
   for (const char* option : {"steps", "step-time", "measured-gpu", "matrix-fraction", "precision", "gpus", "params",
-                             "storage-gbps", "cloud", "gpu", "allow-idle-gpus", "max-hours", "budget"}) {
+                             "storage-gbps", "cloud", "gpu", "allow-idle-gpus", "max-hours", "budget",
+                             "managed-catalogue", "engineering-cost"}) {
     if (vm.count(option)) throw InputError(std::string("--") + option + ": not with --region-sets (a catalogue offer's option)");
   }
   if (!vm["catalogue"].defaulted()) throw InputError("--catalogue: not with --region-sets (the trace is the market)");

@@ -30,6 +30,12 @@ nlohmann::json number_or_null(double value) { return std::isnan(value) ? nlohman
 
 bool has_deadline(const AdviceReport& report) { return !report.manifest["job"]["deadline_hours"].is_null(); }
 
+// "~" after a price that is an estimate (spot prices derived from on-demand; managed prices marked so).
+std::string estimated_mark(const AdviceRow& r) { return r.offer.spot_price_estimated ? "~" : " "; }
+
+// Shown with --engineering-cost only (docs/managed.md#break-even).
+const char* const kBreakEvenHeader = "DIY pays off at $/month";
+
 // One table column: header, alignment and how a row fills it.
 struct Column {
   std::string header;
@@ -55,14 +61,24 @@ const std::vector<Column>& columns() {
       {"p95 time h", true, [](const AdviceRow& r) { return format_fixed(r.metrics.p95_hours, 2); }},
       {"P(deadline)", true, [](const AdviceRow& r) { return format_fixed(r.metrics.deadline_probability, 3); }},
       {"preempt", true, [](const AdviceRow& r) { return format_fixed(r.metrics.mean_preemptions, 2); }},
-      {"OD $/h", true, [](const AdviceRow& r) { return format_fixed(r.offer.on_demand_per_hour, 3); }},
-      {"spot $/h", true, [](const AdviceRow& r) { return format_fixed(r.offer.spot_per_hour, 3) + (r.offer.spot_price_estimated ? "~" : " "); }},
+      {"OD $/h", true, [](const AdviceRow& r) {
+         if (r.managed_spot) return std::string("-");  // a managed row has the one price of its mode
+         return format_fixed(r.offer.on_demand_per_hour, 3) + (r.managed_service.empty() ? "" : estimated_mark(r));
+       }},
+      {"spot $/h", true, [](const AdviceRow& r) {
+         if (!r.managed_service.empty() && !r.managed_spot) return std::string("- ");
+         return format_fixed(r.offer.spot_per_hour, 3) + estimated_mark(r);
+       }},
       {"ckpt h spot/OD", false, [](const AdviceRow& r) {
          return interval_text(r.metrics.checkpoint_interval_spot_hours) + "/" +
                 interval_text(r.metrics.checkpoint_interval_on_demand_hours);
        }},
       {"spot price from", false, [](const AdviceRow& r) { return r.spot_price_source; }},
       {"preemptions from", false, [](const AdviceRow& r) { return r.preemption_basis + ": " + r.preemption_origin; }},
+      {kBreakEvenHeader, true, [](const AdviceRow& r) {
+         if (!r.versus_managed) return std::string("-");
+         return r.versus_managed->monthly_spend ? format_fixed(*r.versus_managed->monthly_spend, 0) : std::string("never");
+       }},
   };
   return all;
 }
@@ -88,11 +104,23 @@ std::string advice_table(const AdviceReport& report) {
       << m["replications"].get<std::uint64_t>() << " replications per row, seed " << m["seed"].get<std::uint64_t>()
       << " (the same for every offer)\n";
   out << "rank = by expected cost among rows passing the filters (ties: expected time, p95 cost, p95 time, ...); "
-         "P * = Pareto-optimal on (expected cost, expected time); ~ = estimated spot price\n\n";
+         "P * = Pareto-optimal on (expected cost, expected time); ~ = estimated spot price\n";
+  if (report.managed_shown) {
+    out << "managed training rows (policy = service and mode; docs/managed.md): managed catalogue "
+        << escape_control_characters(m.value("managed_catalogue", std::string("none")));
+    if (report.engineering_cost_per_month) {
+      out << "; DIY pays off at = monthly spend above which a DIY row, with "
+          << format_usd(*report.engineering_cost_per_month) << "/month of engineering, beats "
+          << (report.best_managed.empty() ? std::string("the best managed row (none ranked)") : report.best_managed);
+    }
+    out << "\n";
+  }
+  out << "\n";
 
   std::vector<const Column*> shown;
   for (const Column& c : columns()) {
     if (c.header == "P(deadline)" && !has_deadline(report)) continue;
+    if (c.header == kBreakEvenHeader && !report.engineering_cost_per_month) continue;
     shown.push_back(&c);
   }
   std::vector<std::size_t> width;
@@ -127,6 +155,14 @@ std::string advice_table(const AdviceReport& report) {
 }
 
 namespace {
+
+// The managed columns, only in reports that show managed rows or a break-even.
+void add_managed_json(const AdviceRow& r, nlohmann::json& j) {
+  j["managed_service"] = r.managed_service.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.managed_service);
+  j["diy_saving_vs_managed"] = r.versus_managed ? nlohmann::json(r.versus_managed->saving_fraction) : nlohmann::json(nullptr);
+  j["break_even_monthly_spend"] = r.versus_managed && r.versus_managed->monthly_spend
+                                      ? nlohmann::json(*r.versus_managed->monthly_spend) : nlohmann::json(nullptr);
+}
 
 nlohmann::json row_json(const AdviceRow& r) {
   return {{"rank", r.ranked.rank > 0 ? nlohmann::json(r.ranked.rank) : nlohmann::json(nullptr)},
@@ -173,13 +209,23 @@ const std::vector<std::string>& csv_columns() {
   return names;
 }
 
+const std::vector<std::string> kManagedCsvColumns = {"managed_service", "diy_saving_vs_managed", "break_even_monthly_spend"};
+
 
 }  // namespace
 
 std::string advice_json(const AdviceReport& report) {
   nlohmann::json j = {{"manifest", report.manifest}, {"recommendation", report.recommendation}};
   j["rows"] = nlohmann::json::array();
-  for (const AdviceRow& row : report.rows) j["rows"].push_back(row_json(row));
+  for (const AdviceRow& row : report.rows) {
+    j["rows"].push_back(row_json(row));
+    if (report.managed_shown) add_managed_json(row, j["rows"].back());
+  }
+  if (report.managed_shown) {
+    j["best_managed"] = report.best_managed.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.best_managed);
+    j["engineering_cost_per_month"] = report.engineering_cost_per_month ? nlohmann::json(*report.engineering_cost_per_month)
+                                                                        : nlohmann::json(nullptr);
+  }
   j["skipped"] = nlohmann::json::array();
   for (const SkippedOffer& s : report.skipped) j["skipped"].push_back({{"offer", s.offer.label()}, {"reason", s.reason}});
   return j.dump(2) + "\n";
@@ -187,8 +233,13 @@ std::string advice_json(const AdviceReport& report) {
 
 std::string advice_csv(const AdviceReport& report) {
   std::vector<nlohmann::json> rows;
-  for (const AdviceRow& row : report.rows) rows.push_back(row_json(row));
-  return csv_of_json_rows(csv_columns(), rows);
+  std::vector<std::string> columns = csv_columns();
+  if (report.managed_shown) columns.insert(columns.end(), kManagedCsvColumns.begin(), kManagedCsvColumns.end());
+  for (const AdviceRow& row : report.rows) {
+    rows.push_back(row_json(row));
+    if (report.managed_shown) add_managed_json(row, rows.back());
+  }
+  return csv_of_json_rows(columns, rows);
 }
 
 }  // namespace spotsim

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "experiments/advise/offer_scenario.hpp"
+#include "experiments/managed/managed_scenario.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/errors.hpp"
 #include "sim/replication_runner.hpp"
@@ -102,6 +103,41 @@ std::string recommendation_of(const std::vector<AdviceRow>& rows) {
   return line + ".";
 }
 
+const AdviceRow* best_ranked(const std::vector<AdviceRow>& rows, bool managed) {
+  for (const AdviceRow& row : rows) {
+    if (row.ranked.rank > 0 && row.managed_service.empty() != managed) return &row;
+  }
+  return nullptr;
+}
+
+// Each DIY row against the best ranked managed row (rows best first), and the recommendation's break-even
+// sentence with an engineering cost (docs/managed.md#break-even).
+std::string compare_with_managed(AdviceReport& report) {
+  const AdviceRow* managed = best_ranked(report.rows, true);
+  if (managed == nullptr || !(managed->metrics.mean_cost > 0.0)) {
+    return report.engineering_cost_per_month
+               ? " Break-even: no managed offer passes the filters and criteria, so DIY has nothing to be compared with."
+               : "";
+  }
+  report.best_managed = describe(*managed);
+  const double engineering = report.engineering_cost_per_month.value_or(0.0);
+  for (AdviceRow& row : report.rows) {
+    if (row.managed_service.empty()) row.versus_managed = break_even(engineering, row.metrics.mean_cost, managed->metrics.mean_cost);
+  }
+  if (!report.engineering_cost_per_month) return "";
+  const AdviceRow* diy = best_ranked(report.rows, false);
+  const std::string against = "the best managed row, " + report.best_managed + " at " + format_usd(managed->metrics.mean_cost);
+  if (diy == nullptr) return " Break-even: no DIY row passes the filters and criteria; " + against + ".";
+  const BreakEven& b = *diy->versus_managed;
+  const std::string e = format_usd(engineering) + "/month of engineering";
+  if (!b.monthly_spend) {
+    return " Break-even: the best DIY row (" + format_usd(diy->metrics.mean_cost) + ") costs no less than " + against +
+           ": with " + e + ", DIY never pays off for this job.";
+  }
+  return " Break-even: the best DIY row saves " + format_fixed(100.0 * b.saving_fraction, 1) + "% against " + against +
+         ": with " + e + ", DIY pays off above " + format_usd(*b.monthly_spend) + "/month of managed spend on this workload.";
+}
+
 nlohmann::json manifest_of(const AdviceRequest& request) {
   const AdviseJob& job = request.job;
   nlohmann::json j = {
@@ -134,6 +170,8 @@ nlohmann::json manifest_of(const AdviceRequest& request) {
     jj["precision"] = to_string(job.precision);
   }
   if (job.checkpoint_size_gb) jj["checkpoint_size_gb"] = *job.checkpoint_size_gb;
+  if (!request.managed.path.empty()) j["managed_catalogue"] = request.managed.path;
+  if (request.engineering_cost_per_month) j["engineering_cost_per_month"] = *request.engineering_cost_per_month;
   nlohmann::json& criteria = j["criteria"];
   criteria = nlohmann::json::object();
   if (request.criteria.max_hours) criteria["max_hours_p95"] = *request.criteria.max_hours;
@@ -157,54 +195,100 @@ AdviceReport run_advice(const AdviceRequest& request) {
 
   AdviceReport report;
   report.manifest = manifest_of(request);
+  report.managed_shown = !request.managed.offers.empty() || request.engineering_cost_per_month.has_value();
+  report.engineering_cost_per_month = request.engineering_cost_per_month;
   std::vector<AdviceRow> rows;
   bool any_offer_matched = false;
   const std::uint64_t per_offer = request.replications * request.policies.size();
+  std::vector<ManagedOffer> managed;  // those passing the filters: one row (one policy) each
+  for (const ManagedOffer& offer : request.managed.offers) {
+    if (passes_filter(managed_as_gpu_offer(offer), request.filter)) managed.push_back(offer);
+  }
   if (request.progress) {
     request.progress->total = per_offer * static_cast<std::uint64_t>(std::count_if(
         request.catalogue.offers.begin(), request.catalogue.offers.end(),
-        [&](const GpuOffer& offer) { return passes_filter(offer, request.filter); }));
+        [&](const GpuOffer& offer) { return passes_filter(offer, request.filter); })) +
+        request.replications * managed.size();
   }
-  const auto skip = [&](const GpuOffer& offer, std::string reason) {
-    report.skipped.push_back({offer, std::move(reason)});
-    if (request.progress) request.progress->done += per_offer;
+  // The job on an offer's instances, or nullopt with the offer listed as skipped.
+  struct Placed {
+    OfferShape shape;
+    StepTimeOnGpu step;
+    JobSpec job;
+  };
+  const auto place = [&](const GpuOffer& offer, const std::string& prefix, std::uint64_t runs) -> std::optional<Placed> {
+    const OfferShape shape = offer_shape(request.job.gpus, offer.gpus_per_instance);
+    std::string reason;
+    const StepTimeOnGpu step = step_time_on(request.job, offer.gpu);
+    if (shape.idle_gpus > 0 && !request.filter.allow_idle_gpus) {
+      reason = "would leave " + std::to_string(shape.idle_gpus) + " GPU(s) idle (--allow-idle-gpus)";
+    } else if (!step.seconds) {
+      reason = offer.gpu + ": " + step.origin;
+    }
+    if (!reason.empty()) {
+      report.skipped.push_back({offer, prefix + reason});
+      if (request.progress) request.progress->done += runs;
+      return std::nullopt;
+    }
+    return Placed{shape, step,
+                  offer_job(request.job.base, request.job.steps, *step.seconds, shape, request.cross_instance_efficiency,
+                            request.job.file)};
+  };
+  const auto row_of = [&](const GpuOffer& offer, const Placed& placed, const std::vector<RunResult>& runs) {
+    AdviceRow row;
+    row.offer = offer;
+    row.instances = placed.shape.instances;
+    row.idle_gpus = placed.shape.idle_gpus;
+    row.step_time_s = *placed.step.seconds;
+    row.step_time_origin = placed.step.origin;
+    row.work_hours = to_hours(placed.job.work);
+    row.metrics = metrics_of(runs);
+    return row;
   };
   for (const GpuOffer& offer : request.catalogue.offers) {
     if (!passes_filter(offer, request.filter)) continue;
     any_offer_matched = true;
-    const OfferShape shape = offer_shape(request.job.gpus, offer.gpus_per_instance);
-    if (shape.idle_gpus > 0 && !request.filter.allow_idle_gpus) {
-      skip(offer, "would leave " + std::to_string(shape.idle_gpus) + " GPU(s) idle (--allow-idle-gpus)");
-      continue;
-    }
-    const StepTimeOnGpu step = step_time_on(request.job, offer.gpu);
-    if (!step.seconds) {
-      skip(offer, offer.gpu + ": " + step.origin);
-      continue;
-    }
+    const std::optional<Placed> placed = place(offer, "", per_offer);
+    if (!placed) continue;
     const PreemptionSource& source = request.catalogue.source_of(offer);
     const SpotPriceHistory* history = request.price_histories.find(offer);
-    const SpotMarket market = offer_market(offer, source, shape.instances, history);
-    const JobSpec job = offer_job(request.job.base, request.job.steps, *step.seconds, shape,
-                                  request.cross_instance_efficiency, request.job.file);
-    const Scenario scenario(market, job);
+    const SpotMarket market = offer_market(offer, source, placed->shape.instances, history);
+    const Scenario scenario(market, placed->job);
     for (std::size_t p = 0; p < request.policies.size(); ++p) {
       const auto runs = run_replications(scenario, factories[p],
                                          ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
-      AdviceRow row;
-      row.offer = offer;
+      AdviceRow row = row_of(offer, *placed, runs);
       row.preemption_basis = source.basis;
       row.preemption_origin = source.origin;
       row.policy = request.policies[p];
       row.spot_price_source = history ? history->label() : "catalogue";
-      row.instances = shape.instances;
-      row.idle_gpus = shape.idle_gpus;
-      row.step_time_s = *step.seconds;
-      row.step_time_origin = step.origin;
-      row.work_hours = to_hours(job.work);
-      row.metrics = metrics_of(runs);
       rows.push_back(std::move(row));
     }
+  }
+  for (const ManagedOffer& offer : managed) {
+    any_offer_matched = true;
+    const GpuOffer as_gpu = managed_as_gpu_offer(offer);
+    const std::optional<Placed> placed = place(as_gpu, offer.service + " " + to_string(offer.mode) + ": ", request.replications);
+    if (!placed) continue;
+    const ManagedScenario ms = managed_scenario(offer, placed->job, request.catalogue);
+    const Scenario scenario(ms.market, ms.job);
+    auto runs = run_replications(scenario, {registry.selection_factory(ms.selection_policy), registry.checkpoint_factory(request.checkpoint)},
+                                 ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
+    for (RunResult& run : runs) apply_managed_billing(offer, run);
+    AdviceRow row = row_of(as_gpu, *placed, runs);
+    row.managed_service = offer.service;
+    row.managed_spot = offer.mode == ManagedMode::kSpot;
+    row.policy = offer.service + " " + to_string(offer.mode);
+    row.spot_price_source = row.managed_spot ? "managed catalogue" : "-";
+    if (row.managed_spot) {
+      const PreemptionSource& source = request.catalogue.sources.at(offer.preemption);
+      row.preemption_basis = source.basis;
+      row.preemption_origin = source.origin;
+    } else {
+      row.preemption_basis = "none";
+      row.preemption_origin = "on demand";
+    }
+    rows.push_back(std::move(row));
   }
   if (!any_offer_matched) throw InputError("--cloud/--gpu/--region: no offer of " + request.catalogue.path + " matches the filters");
 
@@ -215,7 +299,7 @@ AdviceReport run_advice(const AdviceRequest& request) {
     report.rows.push_back(std::move(rows[i]));
     report.rows.back().ranked = ranking.entries[i];
   }
-  report.recommendation = recommendation_of(report.rows);
+  report.recommendation = recommendation_of(report.rows) + compare_with_managed(report);
   return report;
 }
 

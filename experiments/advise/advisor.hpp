@@ -4,6 +4,7 @@
 // market built from the offer, and rank the rows. Every offer runs the same seed, so offers and policies are
 // compared on common random numbers.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "experiments/advise/advise_job.hpp"
 #include "experiments/advise/gpu_offer_catalogue.hpp"
 #include "experiments/advise/spot_price_history.hpp"
+#include "experiments/managed/break_even.hpp"
+#include "experiments/managed/managed_offer_catalogue.hpp"
 #include "sim/replication_runner.hpp"
 
 namespace spotsim {
@@ -36,6 +39,12 @@ struct AdviceRequest {
   double cross_instance_efficiency = 0.9;
   // Recorded spot price paths replayed for the offers they match (--spot-prices); empty: catalogue prices only.
   SpotPriceHistories price_histories;
+  // Managed training offers shown beside the DIY rows (docs/managed.md): each that passes the filters is one row,
+  // simulated on the same seed with the policy that reproduces the service. Empty: none.
+  ManagedOfferCatalogue managed;
+  // Monthly engineering cost of running DIY (--engineering-cost): each DIY row then gets the monthly spend above
+  // which it pays off against the best managed row (docs/managed.md#break-even).
+  std::optional<double> engineering_cost_per_month;
   std::uint64_t seed = 1;
   std::uint64_t replications = 300;
   int threads = 0;
@@ -57,6 +66,11 @@ struct AdviceRow {
   double work_hours = 0.0;       // steps x step time (/ cross-instance efficiency)
   AdviceMetrics metrics;
   RankedEntry ranked;
+  std::string managed_service;  // "vertex-ai", "sagemaker"; empty for a DIY row
+  bool managed_spot = false;
+  // DIY rows, when a managed row is ranked: the saving against the best one and, with an engineering cost, the
+  // break-even monthly spend.
+  std::optional<BreakEven> versus_managed;
 };
 
 struct SkippedOffer {
@@ -69,6 +83,9 @@ struct AdviceReport {
   std::vector<AdviceRow> rows;   // best first (ranked, then excluded)
   std::vector<SkippedOffer> skipped;
   std::string recommendation;    // one line
+  bool managed_shown = false;    // a managed catalogue was given or --engineering-cost: the report's managed columns
+  std::optional<double> engineering_cost_per_month;
+  std::string best_managed;      // the ranked managed row DIY rows are compared with ("" if none)
 };
 
 // InputError for bad policies, filters matching no offer, or a job no offer can run.

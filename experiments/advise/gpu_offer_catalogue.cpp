@@ -2,8 +2,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <set>
 
+#include "experiments/advise/catalogue_rows.hpp"
 #include "sim/errors.hpp"
 #include "sim/steptime/gpu_spec_table.hpp"
 #include "traces/json_fields.hpp"
@@ -128,34 +128,29 @@ GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path) {
   for (const auto& [name, value] : top.raw("preemption_sources").items()) {
     catalogue.sources.emplace(name, read_source(name, sources.object(name)));
   }
-  const nlohmann::json& offers = top.array("offers");
-  if (offers.empty()) top.fail("offers", "at least one offer");
-  std::set<std::string> labels;
-  for (std::size_t i = 0; i < offers.size(); ++i) {
-    const std::string where = "offers[" + std::to_string(i) + "]";
-    if (!offers[i].is_object()) top.fail_value(where, "an offer object", offers[i]);
-    const JsonFields f(offers[i], path, where);
-    GpuOffer offer = read_offer(f, catalogue.sources);
-    if (!labels.insert(offer.label()).second) f.fail("instance_type", "a unique cloud, zone (or region) and instance type: '" + offer.label() + "' appears twice");
-    catalogue.offers.push_back(std::move(offer));
-  }
+  catalogue.offers = read_catalogue_rows<GpuOffer>(top, "cloud, zone (or region) and instance type",
+                                                   [&](const JsonFields& f) { return read_offer(f, catalogue.sources); });
   return catalogue;
 }
 
-std::string locate_gpu_offer_catalogue(const std::string& name_or_path) {
+std::string locate_shipped_catalogue(const std::string& name_or_path, const std::string& option) {
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
   if (fs::is_directory(name_or_path, ec)) {
-    throw InputError("--catalogue '" + name_or_path + "': is a directory, not a file");
+    throw InputError(option + " '" + name_or_path + "': is a directory, not a file");
   }
   if (name_or_path.find('/') == std::string::npos) {
     const fs::path dir = fs::path(shipped_trace_directory()) / "catalogue";
     for (const std::string& candidate : {name_or_path, name_or_path + ".json"}) {
       if (fs::is_regular_file(dir / candidate, ec)) return (dir / candidate).string();
     }
-    throw InputError("--catalogue '" + name_or_path + "': no such file (also looked in " + dir.string() + ")");
+    throw InputError(option + " '" + name_or_path + "': no such file (also looked in " + dir.string() + ")");
   }
-  throw InputError("--catalogue '" + name_or_path + "': no such file");
+  throw InputError(option + " '" + name_or_path + "': no such file");
+}
+
+std::string locate_gpu_offer_catalogue(const std::string& name_or_path) {
+  return locate_shipped_catalogue(name_or_path, "--catalogue");
 }
 
 }  // namespace spotsim

@@ -58,5 +58,7 @@ inline constexpr int kGpuOfferCatalogueVersion = 1;
 GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path);
 // An existing path as given, else the shipped catalogue "gpu_offers" (or NAME[.json]) in traces/library/catalogue/.
 std::string locate_gpu_offer_catalogue(const std::string& name_or_path);
+// The same lookup for any catalogue file; messages name `option` ("--catalogue").
+std::string locate_shipped_catalogue(const std::string& name_or_path, const std::string& option);
 
 }  // namespace spotsim

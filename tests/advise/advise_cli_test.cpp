@@ -1,7 +1,6 @@
 // `spotsim advise` on the command line: help lists every option, user errors exit 2 naming the problem, the
 // JSON/CSV outputs carry every row, and a job from `spotsim steptime --job-out` is accepted as is.
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <vector>
 
@@ -14,23 +13,8 @@
 namespace spotsim {
 namespace {
 
-struct CliResult {
-  int code = 0;
-  std::string out, err;
-};
-
-CliResult run_advise(std::vector<std::string> args) {
-  args.insert(args.begin(), "spotsim advise");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = advise_command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
-}
+using test::CliResult;
+using test::run_advise;
 
 const std::vector<std::string> kMeasuredJob = {"--steps", "20000", "--step-time", "95ms", "--measured-gpu", "V100",
                                                "-n", "10", "--threads", "1"};

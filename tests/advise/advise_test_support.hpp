@@ -3,9 +3,14 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
+
+#include "tests/cli_runner.hpp"
+#include "tools/commands.hpp"
 
 namespace spotsim::test {
 
@@ -41,6 +46,11 @@ inline nlohmann::json one_offer_catalogue(double on_demand, double spot, int gpu
            {{{"cloud", "gcp"}, {"region", "test-region"}, {"instance_type", "test-1g"}, {"gpu", gpu},
              {"gpus_per_instance", gpus_per_instance}, {"on_demand_per_hour", on_demand}, {"spot_per_hour", spot},
              {"date", "2026-01-01"}, {"source", "test"}, {"preemption", "exp"}}}}};
+}
+
+// `spotsim advise ARGS` in this process, its stdout and stderr captured.
+inline CliResult run_advise(std::vector<std::string> args) {
+  return run_cli(advise_command, "spotsim advise", std::move(args));
 }
 
 }  // namespace spotsim::test

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/cli_runner.hpp"
 #include "tools/commands.hpp"
 
 namespace spotsim {
@@ -19,23 +20,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = test::CliResult;
 
 // Runs a subcommand in-process with its stdout and stderr captured.
 Outcome run_command(int (*command)(int, const char* const*), const char* name, std::vector<std::string> args) {
-  args.insert(args.begin(), name);
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
+  return test::run_cli(command, name, std::move(args));
 }
 
 Outcome simulate(std::vector<std::string> args) { return run_command(simulate_command, "simulate", std::move(args)); }

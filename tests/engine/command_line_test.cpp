@@ -12,6 +12,7 @@
 #include "sim/errors.hpp"
 #include "sim/file_checks.hpp"
 #include "sim/integer_text.hpp"
+#include "tests/cli_runner.hpp"
 #include "tools/commands.hpp"
 #include "traces/json_fields.hpp"
 
@@ -96,16 +97,12 @@ struct Outcome {
   std::string err;
 };
 
+// args[0] is the program name.
 Outcome run(int (*command)(int, const char* const*), std::vector<std::string> args) {
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, err.str()};
+  const std::string program = args.front();
+  args.erase(args.begin());
+  const test::CliResult r = test::run_cli(command, program, std::move(args));
+  return {r.code, r.err};
 }
 
 void expect_error(int (*command)(int, const char* const*), const std::vector<std::string>& args,

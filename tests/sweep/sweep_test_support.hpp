@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/cli_runner.hpp"
 #include "tools/commands.hpp"
 
 namespace spotsim::testing {
@@ -38,22 +39,10 @@ inline fs::path write_file(const fs::path& path, const std::string& text) {
   return path;
 }
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = test::CliResult;
 
 inline Outcome run_command(int (*command)(int, const char* const*), const std::string& name, std::vector<std::string> args) {
-  args.insert(args.begin(), name);
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = command(static_cast<int>(argv.size()), argv.data());
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
+  return test::run_cli(command, name, std::move(args));
 }
 
 inline Outcome sweep(std::vector<std::string> args) { return run_command(sweep_command, "spotsim sweep", std::move(args)); }
