@@ -1,13 +1,20 @@
 // `spotsim campaign`: a team's workload — many jobs (a sweep of trials or a job stream) sharing a spot market whose
 // capacity is limited — under each selection policy, with Monte Carlo intervals (docs/campaign.md).
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "experiments/advise/gpu_offer_catalogue.hpp"
 #include "experiments/campaign/job_stream_csv.hpp"
+#include "experiments/managed/break_even.hpp"
+#include "experiments/managed/managed_offer_catalogue.hpp"
+#include "experiments/managed/managed_scenario.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/campaign/campaign_runner.hpp"
+#include "sim/scenario.hpp"
 #include "sim/duration.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
@@ -49,6 +56,10 @@ po::options_description campaign_options() {
       ("startup", po::value<std::string>()->default_value("5m"), "instance request -> ready")
       ("checkpoint-write", po::value<std::string>()->default_value("1m"), "time to write a checkpoint")
       ("restore", po::value<std::string>()->default_value("1m"), "time to read it back")
+      ("managed-catalogue", po::value<std::string>()->default_value("managed_training"),
+       "managed training offers (docs/managed.md) shown beside DIY for the trace's GPU: a shipped name, a file, or none")
+      ("engineering-cost", po::value<std::string>(),
+       "monthly engineering cost of running DIY (8000/month): the managed spend above which each policy pays off")
       ("replications,r", po::value<std::string>()->default_value("200"), "Monte Carlo replications per policy")
       ("seed,s", po::value<std::string>()->default_value("1"), "random seed")
       ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores); never changes results")
@@ -126,6 +137,66 @@ std::string mean_ci(const Summary& s, int decimals) {
 std::string pad(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
   return text;
+}
+
+bool same_gpu(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// The campaign's jobs run by a managed service: each job on its own, on ceil(gpus / GPUs per instance) of the
+// offer's instances, with the service's policy and billing (docs/managed.md#mapping). The service's spot comes from
+// its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied.
+std::vector<CampaignRun> run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& spec, int gpus_per_trace_instance,
+                                              const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
+                                              const std::string& checkpoint, const ReplicationPlan& plan) {
+  std::vector<CampaignRun> runs(plan.count);
+  for (std::size_t r = 0; r < runs.size(); ++r) runs[r].replication = plan.first_replication + r;
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const CampaignJob& cj = spec.jobs[j];
+    JobSpec job = cj.job;
+    const int gpus = job.gpus > 0 ? job.gpus : job.nodes * gpus_per_trace_instance;
+    job.gpus = 0;
+    job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
+    job.deadline = campaign_job_deadline(spec, cj);
+    const ManagedScenario managed = managed_scenario(offer, job, gpu_offers);
+    const Scenario scenario(managed.market, managed.job);
+    ReplicationPlan job_plan = plan;
+    job_plan.seed = campaign_job_seed(plan.seed, j);
+    job_plan.progress = nullptr;
+    auto results = run_replications(
+        scenario, {registry.selection_factory(managed.selection_policy), registry.checkpoint_factory(checkpoint)}, job_plan);
+    for (std::size_t r = 0; r < results.size(); ++r) {
+      apply_managed_billing(offer, results[r]);
+      const RunResult& run = results[r];
+      CampaignRun& out = runs[r];
+      CampaignJobOutcome outcome;
+      outcome.run = run;
+      outcome.status = run.completed ? JobStatus::kCompleted : JobStatus::kFailed;
+      outcome.finish_hours = to_hours(cj.arrival) + run.completion_hours;
+      outcome.deadline_met = run.deadline_met;
+      out.makespan_hours = std::max(out.makespan_hours, outcome.finish_hours);
+      out.completed += run.completed;
+      out.failed += !run.completed;
+      out.cost_total += run.cost_total;
+      out.cost_spot += run.cost_spot;
+      out.cost_on_demand += run.cost_on_demand;
+      out.cost_egress += run.cost_egress;
+      out.cost_idle += run.ledger_startup + run.ledger_restore + run.ledger_checkpoint + run.ledger_transfer +
+                       run.ledger_idle + run.ledger_rounding;
+      out.cost_lost_work += run.ledger_lost_work;
+      out.preemptions += run.preemptions;
+      out.jobs.push_back(outcome);
+    }
+  }
+  for (CampaignRun& run : runs) {
+    run.all_done = run.failed == 0;
+    run.deadline_met = run.all_done && std::all_of(run.jobs.begin(), run.jobs.end(), [](const auto& o) { return o.deadline_met; });
+  }
+  return runs;
 }
 
 }  // namespace
@@ -208,20 +279,42 @@ int campaign_command(int argc, const char* const* argv) {
           << "schedule " << scheduling_rule_name(spec.scheduling) << ", reclaim " << reclaim_rule_name(spec.reclaim)
           << ", early stopping " << vm["halving"].as<std::string>() << ", budget "
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "
-          << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline)) << "\n\n"
-          << pad("policy", 18) << pad("makespan h [95% CI]", 26) << pad("cost USD [95% CI]", 30)
-          << pad("spot", 9) << pad("on-dem.", 9) << pad("idle", 8) << pad("done", 7) << pad("stopped", 8)
-          << pad("failed", 7) << pad("P(deadl.)", 10) << "capacity used\n";
+          << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline)) << "\n\n";
+    struct Row {
+      std::string label;
+      bool managed;
+      CampaignSummary summary;
+    };
+    std::vector<Row> rows;
     for (const std::string& policy : policies) {
       const PolicyFactories factories{registry.selection_factory(policy), registry.checkpoint_factory(checkpoint)};
-      const auto runs = run_campaign(market, spec, factories, plan);
-      const CampaignSummary s = summarize_campaign(runs);
+      rows.push_back({policy, false, summarize_campaign(run_campaign(market, spec, factories, plan))});
+    }
+    const std::string managed_name = vm["managed-catalogue"].as<std::string>();
+    if (managed_name != "none") {
+      const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
+      const ManagedOfferCatalogue managed = read_managed_offer_catalogue(locate_managed_offer_catalogue(managed_name), gpu_offers);
+      const std::string gpu = market.zones.front().gpu;
+      for (const ManagedOffer& offer : managed.offers) {
+        if (!same_gpu(offer.gpu, gpu)) continue;
+        rows.push_back({offer.service + " " + to_string(offer.mode) + " " + offer.instance_type, true,
+                        summarize_campaign(run_managed_campaign(offer, spec, market.zones.front().gpus_per_instance,
+                                                                gpu_offers, registry, checkpoint, plan))});
+      }
+    }
+    std::size_t width = 18;
+    for (const Row& row : rows) width = std::max(width, row.label.size() + 2);
+    table << pad("policy", width) << pad("makespan h [95% CI]", 26) << pad("cost USD [95% CI]", 30) << pad("spot", 9)
+          << pad("on-dem.", 9) << pad("idle", 8) << pad("done", 7) << pad("stopped", 8) << pad("failed", 7)
+          << pad("P(deadl.)", 10) << "capacity used\n";
+    for (const Row& row : rows) {
+      const CampaignSummary& s = row.summary;
       nlohmann::json jobs = nlohmann::json::array();
       for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
         jobs.push_back({{"name", spec.jobs[j].name}, {"finish_hours", summary_json(s.job_finish_hours[j])},
                         {"completed_share", s.job_completed_share[j]}, {"stopped_share", s.job_stopped_share[j]}});
       }
-      doc["policies"].push_back({{"policy", policy}, {"makespan_hours", summary_json(s.makespan_hours)},
+      doc["policies"].push_back({{"policy", row.label}, {"managed", row.managed}, {"makespan_hours", summary_json(s.makespan_hours)},
                                  {"cost_total", summary_json(s.cost_total)}, {"cost_spot", summary_json(s.cost_spot)},
                                  {"cost_on_demand", summary_json(s.cost_on_demand)}, {"cost_egress", summary_json(s.cost_egress)},
                                  {"cost_idle", summary_json(s.cost_idle)}, {"cost_lost_work", summary_json(s.cost_lost_work)},
@@ -232,15 +325,39 @@ int campaign_command(int argc, const char* const* argv) {
                                  {"p_all_done", s.p_all_done}, {"p_deadline_met", s.p_deadline_met},
                                  {"p_budget_exhausted", s.p_budget_exhausted}, {"held_by_hour", s.held_by_hour},
                                  {"capacity_by_hour", s.capacity_by_hour}, {"jobs", jobs}});
-      table << pad(policy, 18) << pad(mean_ci(s.makespan_hours, 1), 26) << pad(mean_ci(s.cost_total, 0), 30)
-            << pad(format_fixed(s.cost_spot.mean, 0), 9) << pad(format_fixed(s.cost_on_demand.mean, 0), 9)
-            << pad(format_fixed(s.cost_idle.mean, 0), 8) << pad(format_fixed(s.completed.mean, 1), 7)
-            << pad(format_fixed(s.stopped_early.mean, 1), 8) << pad(format_fixed(s.failed.mean, 1), 7)
-            << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
-            << (capacity == "unbounded" ? std::string("-") : format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%") << "\n";
+      const bool shared = !row.managed && capacity != "unbounded";
+      table << pad(row.label, width) << pad(mean_ci(s.makespan_hours, 1), 26)
+            << pad(mean_ci(s.cost_total, 0), 30) << pad(format_fixed(s.cost_spot.mean, 0), 9)
+            << pad(format_fixed(s.cost_on_demand.mean, 0), 9) << pad(format_fixed(s.cost_idle.mean, 0), 8)
+            << pad(format_fixed(s.completed.mean, 1), 7) << pad(format_fixed(s.stopped_early.mean, 1), 8)
+            << pad(format_fixed(s.failed.mean, 1), 7) << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
+            << (shared ? format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%" : std::string("-")) << "\n";
+    }
+    if (vm.count("engineering-cost")) {
+      const double engineering = parse_engineering_cost(vm["engineering-cost"].as<std::string>());
+      const Row* cheapest = nullptr;
+      for (const Row& row : rows) {
+        if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean)) cheapest = &row;
+      }
+      if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
+      table << "\nbreak-even against " << cheapest->label << " (" << format_usd(cheapest->summary.cost_total.mean)
+            << " per campaign), engineering " << format_usd(engineering) << "/month:\n";
+      nlohmann::json breaks = nlohmann::json::array();
+      for (const Row& row : rows) {
+        if (row.managed) continue;
+        const BreakEven b = break_even(engineering, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
+        table << "  " << pad(row.label, width) << "saves " << format_fixed(100.0 * b.saving_fraction, 1) << "%: "
+              << (b.monthly_spend ? "DIY pays off above " + format_usd(*b.monthly_spend) + "/month of managed spend"
+                                  : std::string("DIY never pays off"))
+              << "\n";
+        breaks.push_back({{"policy", row.label}, {"saving_fraction", b.saving_fraction},
+                          {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
+      }
+      doc["break_even"] = {{"engineering_per_month", engineering}, {"managed", cheapest->label}, {"policies", breaks}};
     }
     table << "\nspot, on-dem. and idle are mean USD (idle: paid while not training, part of spot + on-demand); done,\n"
-          << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n";
+          << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n"
+          << "Managed rows (docs/managed.md): each job on its own on the service's instances, no shared capacity.\n";
     emit_output(vm, format == "json" ? doc.dump(2) + "\n" : table.str(), program);
     return 0;
   } catch (const InputError& e) {
