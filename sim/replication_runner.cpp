@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <mutex>
 #include <thread>
 
 #include "sim/elastic/elastic_simulation.hpp"
 #include "sim/errors.hpp"
 #include "sim/interval_recording_checkpoint.hpp"
 #include "sim/job_simulation.hpp"
+#include "sim/parallel_workers.hpp"
 #include "sim/tick_simulation.hpp"
 #include "sim/window_optimum.hpp"
 
@@ -37,64 +36,46 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
   if (elastic && !policies.nodes) throw InputError("a job with min_nodes needs a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes; --list-policies)");
   if (!elastic && !policies.selection) throw InputError("a multi-node policy needs a job with min_nodes (the elastic engine, docs/elastic.md)");
   if (scenario.computes_optimum()) require_optimum_inputs(scenario);
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-
   auto worker = [&]() {
-    try {
-      // Wrapped to note the intervals each run uses (the outputs' checkpoint_interval_* metrics).
-      auto checkpoint = std::make_unique<IntervalRecordingCheckpoint>(policies.checkpoint());
-      OfflineOptimumSolver solver;
-      const TraceStart& start = scenario.trace_start();
-      const auto run_all = [&](auto& simulation) {
-        for (;;) {
-          const std::uint64_t begin = next.fetch_add(kChunk);
-          if (begin >= plan.count) break;
-          const std::uint64_t end = std::min(begin + kChunk, plan.count);
-          for (std::uint64_t i = begin; i < end; ++i) {
-            const std::uint64_t replication = plan.first_replication + i;
-            results[i] = simulation.run(plan.seed, replication);
-            checkpoint->record_into(results[i]);
-            if (!scenario.computes_optimum()) continue;
-            const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
-            results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
-          }
-          if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
+    // Wrapped to note the intervals each run uses (the outputs' checkpoint_interval_* metrics).
+    auto checkpoint = std::make_unique<IntervalRecordingCheckpoint>(policies.checkpoint());
+    OfflineOptimumSolver solver;
+    const TraceStart& start = scenario.trace_start();
+    const auto run_all = [&](auto& simulation) {
+      for (;;) {
+        const std::uint64_t begin = next.fetch_add(kChunk);
+        if (begin >= plan.count) break;
+        const std::uint64_t end = std::min(begin + kChunk, plan.count);
+        for (std::uint64_t i = begin; i < end; ++i) {
+          const std::uint64_t replication = plan.first_replication + i;
+          results[i] = simulation.run(plan.seed, replication);
+          checkpoint->record_into(results[i]);
+          if (!scenario.computes_optimum()) continue;
+          const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
+          results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
         }
-      };
-      if (elastic) {  // (never with the optimum: refused above)
-        auto node_policy = policies.nodes();
-        ElasticSimulation simulation(scenario, *node_policy, *checkpoint);
-        run_all(simulation);
-        return;
+        if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
       }
-      auto selection = policies.selection();
-      if (scenario.cant_be_late_mode()) {
-        if (!checkpoint->continuous()) {
-          throw InputError("the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");
-        }
-        TickSimulation simulation(scenario, *selection, scenario.cant_be_late_tick());
-        run_all(simulation);
-      } else {
-        JobSimulation simulation(scenario, *selection, *checkpoint);
-        run_all(simulation);
+    };
+    if (elastic) {  // (never with the optimum: refused above)
+      auto node_policy = policies.nodes();
+      ElasticSimulation simulation(scenario, *node_policy, *checkpoint);
+      run_all(simulation);
+      return;
+    }
+    auto selection = policies.selection();
+    if (scenario.cant_be_late_mode()) {
+      if (!checkpoint->continuous()) {
+        throw InputError("the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");
       }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next.store(plan.count);
+      TickSimulation simulation(scenario, *selection, scenario.cant_be_late_tick());
+      run_all(simulation);
+    } else {
+      JobSimulation simulation(scenario, *selection, *checkpoint);
+      run_all(simulation);
     }
   };
-
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& th : pool) th.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  run_workers(threads, worker, [&] { next.store(plan.count); });
   return results;
 }
 

@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include "sim/campaign/campaign_simulation.hpp"
+#include "sim/parallel_workers.hpp"
 
 namespace spotsim {
 
@@ -18,32 +16,17 @@ std::vector<CampaignRun> run_campaign(const SpotMarket& market, const CampaignSp
       static_cast<std::uint64_t>(resolve_thread_count(plan.threads)), 1, std::max<std::uint64_t>(plan.count, 1)));
   constexpr std::uint64_t kChunk = 8;  // a campaign replication is long: small chunks balance the threads
   std::atomic<std::uint64_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
   auto worker = [&]() {
-    try {
-      CampaignSimulation simulation(market, spec, policies, start);
-      for (;;) {
-        const std::uint64_t begin = next.fetch_add(kChunk);
-        if (begin >= plan.count) break;
-        const std::uint64_t end = std::min(begin + kChunk, plan.count);
-        for (std::uint64_t i = begin; i < end; ++i) runs[i] = simulation.run(plan.seed, plan.first_replication + i);
-        if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-      next.store(plan.count);
+    CampaignSimulation simulation(market, spec, policies, start);
+    for (;;) {
+      const std::uint64_t begin = next.fetch_add(kChunk);
+      if (begin >= plan.count) break;
+      const std::uint64_t end = std::min(begin + kChunk, plan.count);
+      for (std::uint64_t i = begin; i < end; ++i) runs[i] = simulation.run(plan.seed, plan.first_replication + i);
+      if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
     }
   };
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& th : pool) th.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  run_workers(threads, worker, [&] { next.store(plan.count); });
   return runs;
 }
 
