@@ -223,7 +223,8 @@ bool CampaignSimulation::on_milestone(int job, int index, Millis /*at*/) {
   return better < std::max<std::size_t>(keep, 1);
 }
 
-// When the spend would reach the budget if every held instance kept its current price.
+// When the spend reaches the budget: at the held instances' current prices, or sooner the next time a held spot
+// price changes (the budget is then looked at again), so the stop is exact to the millisecond's rounding.
 void CampaignSimulation::update_budget_time() {
   budget_time_ = kNever;
   if (!std::isfinite(spec_.budget_usd) || budget_hit_) return;
@@ -237,6 +238,15 @@ void CampaignSimulation::update_budget_time() {
     budget_time_ = now_;
   } else if (rate > 0.0) {
     budget_time_ = now_ + std::max<Millis>(1, static_cast<Millis>(std::ceil((spec_.budget_usd - spent) / rate)));
+  }
+  // The rate holds only until a held spot price changes: look again then.
+  for (std::size_t j = 0; j < jobs_.size() && budget_time_ > now_; ++j) {
+    const JobSimulation& job = *jobs_[j];
+    if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot) continue;
+    const StepSeries& price = market_.zones[static_cast<std::size_t>(job.zone())].spot.price_per_hour;
+    if (price.times().size() < 2) continue;
+    const double current = price.at(now_);
+    budget_time_ = std::min(budget_time_, price.next_time_where(now_, [current](double v) { return v != current; }));
   }
 }
 

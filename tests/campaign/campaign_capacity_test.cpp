@@ -143,6 +143,20 @@ TEST(Budget, StopsEveryJobWhenTheSpendReachesTheCap) {
   EXPECT_EQ(run.jobs[3].run.cost_total, 0.0);
 }
 
+// Spot at $1/h for 2 h, then $5/h: two spot jobs spend $4 by 2 h, then $10/h, so a $9 budget runs out at 2.5 h
+// (predicting from the first rate alone would have stopped them at 4.5 h, $29 spent).
+TEST(Budget, FollowsASpotPriceThatChanges) {
+  SpotMarket market = counted_market({10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0});
+  market.zones[0].spot.price_per_hour = StepSeries({0, 2 * kMillisPerHour}, {1.0, 5.0}, 8 * kMillisPerHour);
+  CampaignSpec spec;
+  for (int j = 0; j < 2; ++j) spec.jobs.push_back(campaign_job(6.0));
+  spec.budget_usd = 9.0;
+  const CampaignRun run = run_once(market, spec, "spot-only");
+  EXPECT_TRUE(run.budget_exhausted);
+  EXPECT_NEAR(run.makespan_hours, 2.5, 1e-6);
+  EXPECT_NEAR(run.cost_total, 9.0, 2 * 5.0 / 3600.0);
+}
+
 TEST(CampaignSpecs, BadInputIsRefusedWithTheField) {
   const SpotMarket market = counted_market({1.0});
   const PolicyFactories policies = factories("spot-only", "none");
