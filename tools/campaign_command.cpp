@@ -14,6 +14,7 @@
 #include "experiments/managed/managed_scenario.hpp"
 #include "policies/policy_registry.hpp"
 #include "sim/campaign/campaign_runner.hpp"
+#include "spotsim/version.hpp"
 #include "sim/scenario.hpp"
 #include "sim/duration.hpp"
 #include "sim/text_escape.hpp"
@@ -266,7 +267,8 @@ int campaign_command(int argc, const char* const* argv) {
     plan.count = count_option(vm, "replications", 1, 10'000'000);
     plan.threads = thread_count_option(vm);
 
-    nlohmann::json doc = {{"trace", market.name}, {"capacity", capacity}, {"jobs", spec.jobs.size()},
+    nlohmann::json doc = {{"format", "spotsim-campaign"}, {"command", "campaign"}, {"version", kVersion},
+                          {"git_revision", kGitRevision}, {"trace", market.name}, {"capacity", capacity}, {"jobs", spec.jobs.size()},
                           {"schedule", scheduling_rule_name(spec.scheduling)}, {"reclaim", reclaim_rule_name(spec.reclaim)},
                           {"halving_rungs", spec.early_stopping.rungs}, {"halving_keep", spec.early_stopping.keep_fraction},
                           {"checkpoint", checkpoint}, {"seed", plan.seed}, {"replications", plan.count},

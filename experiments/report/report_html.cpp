@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "experiments/report/capacity_chart.hpp"
+#include "experiments/report/chart_frame.hpp"
 #include "experiments/report/html_text.hpp"
 #include "experiments/report/report_style.hpp"
 #include "experiments/report/result_charts.hpp"
@@ -28,9 +30,11 @@ std::string manifest_value(const nlohmann::json& manifest, const char* key) {
 std::string summary_table(const ReportInput& input, const std::vector<std::string>& labels) {
   bool regret = false;
   for (const auto& c : input.configurations) regret = regret || c.regret.present();
-  std::string html =
-      "<table class=\"summary\"><thead><tr><th>configuration</th><th>runs</th><th>cost (USD)</th>"
-      "<th>completion time (h)</th><th>completed</th><th>deadline met</th><th>preemptions</th><th>checkpoints</th>";
+  const bool campaign = input.command == "campaign";
+  std::string html = std::string("<table class=\"summary\"><thead><tr><th>configuration</th><th>runs</th><th>cost (USD)</th>") +
+                     (campaign ? "<th>makespan (h)</th><th>jobs done</th><th>every deadline met</th>"
+                               : "<th>completion time (h)</th><th>completed</th><th>deadline met</th>") +
+                     "<th>preemptions</th><th>checkpoints</th>";
   if (regret) html += "<th>regret to optimum</th>";
   html += "<th>Pareto</th></tr></thead><tbody>\n";
   for (std::size_t i = 0; i < input.configurations.size(); ++i) {
@@ -93,6 +97,24 @@ std::string distributions_section(const ReportInput& input, const std::vector<st
           "</figure><figure><figcaption>completion time per run</figcaption>\n" +
           cdf_chart(times, shown, "completion time (h)", "CDF of completion time") + "</figure></div>\n";
   return html + series_legend(shown) + "</section>\n";
+}
+
+std::string capacity_section(const ReportInput& input, const std::vector<std::string>& labels) {
+  std::vector<std::size_t> members;
+  for (std::size_t i = 0; i < input.configurations.size(); ++i) {
+    if (!input.configurations[i].managed && !input.configurations[i].held_by_hour.empty()) members.push_back(i);
+  }
+  std::string html = "<section id=\"capacity\"><h2>Capacity over time</h2>\n";
+  if (members.empty()) return html + "<p class=\"note\">No policy of this campaign held spot instances.</p></section>\n";
+  html += "<p class=\"note\">Spot instances the campaign held in each hour after its start, mean over the runs (a run "
+          "that has ended counts 0), against what the zones could give at once (dashed: the sum of their counts). "
+          "Managed services use their own pools and are not drawn.</p>\n<figure>\n" +
+          capacity_chart(input.configurations, members, labels) + "</figure>\n<ul class=\"legend\">";
+  for (const std::size_t i : members) {
+    html += "<li><span class=\"swatch\" style=\"background:" + std::string(kPalette[i % kPaletteSize]) + "\"></span>" +
+            html_escape(labels[i]) + "</li>";
+  }
+  return html + "<li><span class=\"swatch\" style=\"background:#777\"></span>obtainable</li></ul>\n</section>\n";
 }
 
 std::string regret_section(const ReportInput& input, const std::vector<std::string>& labels) {
@@ -166,8 +188,12 @@ std::string render_report_html(const ReportInput& input, const TimelineFile* tim
                      "</p></header>\n<main>\n<section id=\"summary\"><h2>Summary</h2>\n" + summary_table(input, labels) +
                      "</section>\n";
   html += cost_time_section(input, labels);
-  html += distributions_section(input, labels);
-  html += timeline_section(timeline);
+  if (input.command == "campaign") {
+    html += capacity_section(input, labels);
+  } else {
+    html += distributions_section(input, labels);
+    html += timeline_section(timeline);
+  }
   html += regret_section(input, labels);
   html += manifest_section(input);
   return html + "</main>\n</body></html>\n";

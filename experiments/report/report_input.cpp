@@ -1,5 +1,7 @@
 #include "experiments/report/report_input.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,7 +16,8 @@ namespace spotsim {
 
 namespace {
 
-const char* const kExpected = "expected a `simulate --format json` output or a sweep output directory";
+const char* const kExpected =
+    "expected a `simulate --format json` or `campaign --format json` output, or a sweep output directory";
 
 Estimate estimate_of(const nlohmann::json& summary, const char* metric, const std::string& file,
                      const std::string& where) {
@@ -60,6 +63,59 @@ std::string string_field(const nlohmann::json& object, const char* key) {
   return "";
 }
 
+std::vector<double> numbers_field(const nlohmann::json& row, const char* key, const std::string& file) {
+  std::vector<double> out;
+  if (!row.contains(key)) return out;
+  if (!row[key].is_array()) throw InputError(file + ": field '" + key + "': expected an array of numbers");
+  for (const nlohmann::json& v : row[key]) {
+    if (!v.is_number()) throw InputError(file + ": field '" + key + "': expected an array of numbers");
+    out.push_back(v.get<double>());
+  }
+  return out;
+}
+
+// A campaign's output: one configuration per policy or managed offer. The makespan stands in for the completion
+// time, jobs done for "completed", and P(every deadline met) gets the interval of a mean of 0/1 values.
+ReportInput read_campaign_output(const nlohmann::json& doc, const std::string& path) {
+  if (!doc.contains("policies") || !doc["policies"].is_array()) {
+    throw InputError(path + ": field 'policies': expected an array of rows (a `campaign --format json` output)");
+  }
+  ReportInput input;
+  input.source = path;
+  input.command = "campaign";
+  input.manifest = doc;
+  input.manifest.erase("policies");
+  const std::uint64_t n = doc.contains("replications") && doc["replications"].is_number_unsigned()
+                              ? doc["replications"].get<std::uint64_t>() : 0;
+  for (const nlohmann::json& row : doc["policies"]) {
+    if (!row.is_object()) throw InputError(path + ": field 'policies': expected objects, one per policy");
+    ReportConfiguration c;
+    c.trace = string_field(doc, "trace");
+    c.job = doc.contains("jobs") ? doc["jobs"].dump() + " jobs" : "jobs";
+    c.policy = string_field(row, "policy");
+    c.managed = row.contains("managed") && row["managed"].is_boolean() && row["managed"].get<bool>();
+    c.checkpoint = c.managed ? "managed" : string_field(doc, "checkpoint");
+    c.cost = estimate_of(row, "cost_total", path, "policies");
+    c.completion = estimate_of(row, "makespan_hours", path, "policies");
+    if (!c.cost.present() || !c.completion.present()) {
+      throw InputError(path + ": field 'policies': expected the summaries of cost_total and makespan_hours");
+    }
+    c.completed = estimate_of(row, "completed", path, "policies");
+    c.preemptions = estimate_of(row, "preemptions", path, "policies");
+    if (row.contains("p_deadline_met") && row["p_deadline_met"].is_number() && n > 1) {
+      const double p = std::clamp(row["p_deadline_met"].get<double>(), 0.0, 1.0);
+      const double half = 1.96 * std::sqrt(p * (1.0 - p) / static_cast<double>(n - 1));
+      c.deadline_met = Estimate{p, std::max(0.0, p - half), std::min(1.0, p + half)};
+    }
+    c.replications = n;
+    c.held_by_hour = numbers_field(row, "held_by_hour", path);
+    c.capacity_by_hour = numbers_field(row, "capacity_by_hour", path);
+    input.configurations.push_back(std::move(c));
+  }
+  if (input.configurations.empty()) throw InputError(path + ": field 'policies': expected at least one row");
+  return input;
+}
+
 // A simulate JSON output, streamed: the runs keep only the two values the distributions need, and only the
 // first kMaxRunsPerConfiguration of them, so a file of 10^7 runs costs no more memory than one of 10^4.
 ReportInput read_simulate_output(const std::string& path) {
@@ -88,6 +144,7 @@ ReportInput read_simulate_output(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path + ": not valid JSON (" + kExpected + "): " + e.what());
   }
+  if (doc.is_object() && doc.contains("format") && doc["format"] == "spotsim-campaign") return read_campaign_output(doc, path);
   if (!doc.is_object() || !doc.contains("manifest") || !doc["manifest"].is_object() || !doc.contains("summary")) {
     throw InputError(path + ": no 'manifest' and 'summary' (" + kExpected + ")");
   }

@@ -1,6 +1,6 @@
 #pragma once
-// What `spotsim report` reads (docs/report.md): a `simulate --format json` output, or a sweep's output directory
-// (summary.json, manifest.json and, for the distributions, runs.csv). Either becomes the same model: one entry per
+// What `spotsim report` reads (docs/report.md): a `simulate --format json` output, a `campaign --format json` output,
+// or a sweep's output directory (summary.json, manifest.json and, for the distributions, runs.csv). Either becomes the same model: one entry per
 // configuration with its means and 95% intervals and, where the input has them, its per-run values.
 #include <cmath>
 #include <cstddef>
@@ -26,11 +26,15 @@ struct ReportConfiguration {
   std::uint64_t replications = 0;
   bool pareto = false;  // on the (mean cost, mean completion) frontier among those of its trace and job
   std::vector<double> run_costs, run_completions;  // per run, replication order (empty when the input has none)
+  // Campaigns (docs/campaign.md): a managed service's row, and the mean spot instances held and obtainable in each
+  // hour after the start (empty for managed rows and other inputs).
+  bool managed = false;
+  std::vector<double> held_by_hour, capacity_by_hour;
 };
 
 struct ReportInput {
   std::string source;   // the path read
-  std::string command;  // "simulate" or "sweep"
+  std::string command;  // "simulate", "sweep" or "campaign"
   nlohmann::json manifest;
   std::vector<ReportConfiguration> configurations;
   // A simulate JSON's own `timeline` (the event log of its first replications, docs/outputs.md#timeline) as the

@@ -54,20 +54,19 @@ CampaignSummary summarize_campaign(const std::vector<CampaignRun>& runs, double 
   s.capacity_reclaims = of([](const CampaignRun& r) { return r.capacity_reclaims; });
   s.capacity_utilisation = of([](const CampaignRun& r) { return r.capacity_utilisation(); });
   const double n = static_cast<double>(runs.size());
-  for (const CampaignRun& r : runs) {
-    s.p_all_done += r.all_done / n;
-    s.p_deadline_met += r.deadline_met / n;
-    s.p_budget_exhausted += r.budget_exhausted / n;
-  }
+  const auto share = [&](auto field) {  // a count over n: never above 1 by rounding
+    return static_cast<double>(std::count_if(runs.begin(), runs.end(), field)) / n;
+  };
+  s.p_all_done = share([](const CampaignRun& r) { return r.all_done; });
+  s.p_deadline_met = share([](const CampaignRun& r) { return r.deadline_met; });
+  s.p_budget_exhausted = share([](const CampaignRun& r) { return r.budget_exhausted; });
   const std::size_t jobs = runs.front().jobs.size();
   s.job_completed_share.assign(jobs, 0.0);
   s.job_stopped_share.assign(jobs, 0.0);
   for (std::size_t j = 0; j < jobs; ++j) {
     s.job_finish_hours.push_back(of([j](const CampaignRun& r) { return r.jobs[j].finish_hours; }));
-    for (const CampaignRun& r : runs) {
-      s.job_completed_share[j] += (r.jobs[j].status == JobStatus::kCompleted) / n;
-      s.job_stopped_share[j] += (r.jobs[j].status == JobStatus::kStoppedEarly) / n;
-    }
+    s.job_completed_share[j] = share([j](const CampaignRun& r) { return r.jobs[j].status == JobStatus::kCompleted; });
+    s.job_stopped_share[j] = share([j](const CampaignRun& r) { return r.jobs[j].status == JobStatus::kStoppedEarly; });
   }
   std::size_t hours = 0;
   for (const CampaignRun& r : runs) hours = std::max(hours, r.held_by_hour.size());

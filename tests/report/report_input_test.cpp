@@ -1,5 +1,6 @@
 // Reading what `spotsim report` draws: simulate JSON outputs, sweep directories, timelines; and refusing the rest
 // with the file's name and what was expected.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -103,6 +104,42 @@ TEST_F(ReportInputTest, PolicyNamesAreEscapedInThePage) {
   for (const char* id : {"id=\"summary\"", "id=\"cost-time\"", "id=\"distributions\"", "id=\"timelines\"", "id=\"manifest\""}) {
     EXPECT_NE(html.find(id), std::string::npos) << id;
   }
+}
+
+// A `campaign --format json` output: one configuration per row, the makespan as completion time, P(every deadline
+// met) with the interval of a mean of 0/1 values, and the capacity chart instead of per-run distributions.
+TEST_F(ReportInputTest, CampaignJsonGivesOneConfigurationPerRowAndTheCapacityChart) {
+  const auto summary = [](double mean) { return nlohmann::json{{"mean", mean}, {"ci_low", mean - 1}, {"ci_high", mean + 1}}; };
+  nlohmann::json doc = {{"format", "spotsim-campaign"}, {"command", "campaign"}, {"trace", "t"}, {"jobs", 40},
+                        {"checkpoint", "young-daly"}, {"replications", 101}, {"seed", 1}};
+  doc["policies"] = nlohmann::json::array();
+  doc["policies"].push_back({{"policy", "spot-<b>only"}, {"managed", false}, {"makespan_hours", summary(39.0)},
+                             {"cost_total", summary(10000.0)}, {"completed", summary(40.0)}, {"preemptions", summary(3.0)},
+                             {"p_deadline_met", 0.9}, {"held_by_hour", {10.0, 12.0, 8.0}}, {"capacity_by_hour", {100.0, 90.0, 80.0}}});
+  doc["policies"].push_back({{"policy", "sagemaker spot ml.p5.48xlarge"}, {"managed", true}, {"makespan_hours", summary(14.0)},
+                             {"cost_total", summary(10800.0)}, {"completed", summary(40.0)}, {"p_deadline_met", 1.0}});
+  const ReportInput input = read_report_input(write("campaign.json", doc.dump()));
+  EXPECT_EQ(input.command, "campaign");
+  ASSERT_EQ(input.configurations.size(), 2u);
+  const ReportConfiguration& diy = input.configurations[0];
+  EXPECT_EQ(diy.completion.mean, 39.0);
+  EXPECT_FALSE(diy.managed);
+  EXPECT_EQ(diy.held_by_hour, (std::vector<double>{10.0, 12.0, 8.0}));
+  EXPECT_NEAR(diy.deadline_met.ci_high - diy.deadline_met.mean, 1.96 * std::sqrt(0.9 * 0.1 / 100), 1e-12);
+  EXPECT_TRUE(input.configurations[1].managed);
+  EXPECT_EQ(input.configurations[1].checkpoint, "managed");
+  const std::string html = render_report_html(input, nullptr);
+  EXPECT_NE(html.find("id=\"capacity\""), std::string::npos);
+  EXPECT_NE(html.find("makespan (h)"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"distributions\""), std::string::npos);
+  EXPECT_EQ(html.find("<b>only"), std::string::npos);  // escaped
+  std::size_t held_lines = 0;
+  for (std::size_t at = html.find("class=\"held\""); at != std::string::npos; at = html.find("class=\"held\"", at + 1)) ++held_lines;
+  EXPECT_EQ(held_lines, 1u);  // the managed row has its own pool: not drawn
+  EXPECT_NE(html.find("class=\"capacity\""), std::string::npos);
+
+  doc["policies"] = "none";
+  EXPECT_THROW(read_report_input(write("bad.json", doc.dump())), InputError);
 }
 
 TEST_F(ReportInputTest, SweepDirectoryReadsSummaryAndRunsCsv) {
