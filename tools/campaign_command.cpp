@@ -34,7 +34,7 @@ po::options_description campaign_options() {
   po::options_description options("Options (durations take a unit: 90s, 30m, 2h, 1.5d)");
   options.add_options()
       ("help,h", "show this help and exit")
-      ("trace,t", po::value<std::string>()->default_value("gcp-h100-13-zones"),
+      ("trace,t", po::value<std::string>()->default_value("gcp-h100-capacity-13-zones"),
        "the market: a trace whose zones' counts are the spot instances obtainable at once (path or shipped name)")
       ("capacity", po::value<std::string>()->default_value("recorded"),
        "recorded (the trace's counts) | unbounded (any count >= 1 means as many as wanted: no competition)")
