@@ -43,6 +43,9 @@ struct GpuActivity {
   bool host_transfer = false;     // memcpy touching host memory or a peer GPU: not scaled by HBM bandwidth
   std::int32_t op = -1;           // index into KinetoTrace::ops: the operator with recorded dimensions that
                                   // launched it (record_shapes=True), or -1
+  bool on_gradients = false;      // launched inside a DistributedDataParallel reducer scope (its record_function
+                                  // names contain "reducer::": copy_bucket_to_grad, mul_out): work on the FP32
+                                  // gradients, proportional to the parameters, not the batch (precision_model.hpp)
 };
 
 struct StepAnnotation {

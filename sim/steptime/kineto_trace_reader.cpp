@@ -232,6 +232,29 @@ class TraceSaxHandler {
   bool top_is_object() const { return top_is_object_; }
   bool legacy_schema() const { return legacy_schema_; }
 
+  // Sets GpuActivity::on_gradients for activities whose launch (CPU thread and time) lies inside a DDP reducer
+  // scope. The launching operator's External id names only the innermost op (aten::copy_, aten::mul), so the
+  // enclosing scope is found by time on the launching thread.
+  void mark_gradient_reducer_work() {
+    if (reducer_scopes_.empty()) return;
+    std::sort(reducer_scopes_.begin(), reducer_scopes_.end(), [](const CpuScope& a, const CpuScope& b) {
+      return a.thread != b.thread ? a.thread < b.thread : a.start_us < b.start_us;
+    });
+    for (GpuActivity& a : trace_.activities) {
+      const auto launch = trace_.launch_time_us.find(a.correlation);
+      const auto thread = trace_.launch_thread.find(a.correlation);
+      if (a.correlation < 0 || launch == trace_.launch_time_us.end() || thread == trace_.launch_thread.end()) continue;
+      const CpuScope probe{thread->second, launch->second, launch->second};
+      auto after = std::upper_bound(reducer_scopes_.begin(), reducer_scopes_.end(), probe,
+                                    [](const CpuScope& x, const CpuScope& y) {
+                                      return x.thread != y.thread ? x.thread < y.thread : x.start_us < y.start_us;
+                                    });
+      if (after == reducer_scopes_.begin()) continue;
+      const CpuScope& scope = *std::prev(after);  // the latest scope starting at or before the launch
+      a.on_gradients = scope.thread == probe.thread && probe.start_us <= scope.end_us;
+    }
+  }
+
   // Relabels kernels by their launching operator, drops activities and steps longer than the rest of the trace,
   // and sorts them, once the whole file has been read.
   void finish() {
@@ -242,6 +265,7 @@ class TraceSaxHandler {
       const auto shaped = shaped_ops_.find(external_id);
       if (shaped != shaped_ops_.end()) a.op = shaped->second;
     }
+    mark_gradient_reducer_work();
     std::erase_if(trace_.activities, [&](const GpuActivity& a) {
       return skip_if_longer_than_trace(a.start_us, a.duration_us, TimedEventGroup::GpuActivity);
     });
@@ -504,6 +528,16 @@ class TraceSaxHandler {
       trace_.steps.push_back({event_.name, start, event_.dur, thread_of(event_)});
       return;
     }
+    // DistributedDataParallel's reducer scopes (record_function "torch.distributed.ddp.reducer::copy_bucket_to_grad",
+    // "torch::distributed::reducer::mul_out"): kernels launched inside them work on gradients
+    // (mark_gradient_reducer_work).
+    if (complete && !time_problem && (cat == "cpu_op" || cat == "user_annotation" || cat == "operator") &&
+        lower(event_.name).find("reducer::") != std::string::npos) {
+      if (const std::int64_t thread = thread_of(event_); thread >= 0) {
+        keep_record();
+        reducer_scopes_.push_back({thread, start, start + event_.dur});
+      }
+    }
     // The operator a kernel was launched from (its "External id"); only the ones that change a kernel's
     // class are kept (kernel_classifier.hpp, refine_by_launching_op). Their times are not used.
     if (complete && (cat == "cpu_op" || cat == "operator") && event_.external_id >= 0) {
@@ -541,6 +575,11 @@ class TraceSaxHandler {
   std::vector<std::pair<std::size_t, std::int64_t>> kernel_external_ids_;  // activity index, External id
   std::unordered_map<std::int64_t, std::string> refining_ops_;          // External id -> operator name
   std::unordered_map<std::int64_t, std::int32_t> shaped_ops_;          // External id -> index in trace_.ops
+  struct CpuScope {
+    std::int64_t thread = -1;
+    double start_us = 0.0, end_us = 0.0;
+  };
+  std::vector<CpuScope> reducer_scopes_;  // DDP reducer record_function scopes
   std::string error_;
 };
 

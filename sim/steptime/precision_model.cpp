@@ -75,7 +75,7 @@ TrainingPrecision recorded_precision(const KinetoTrace& trace, const std::vector
 }
 
 bool moves_activations(const GpuActivity& a, std::string_view name) {
-  if (a.kind.kernel_class != KernelClass::MemoryBound) return false;
+  if (a.kind.kernel_class != KernelClass::MemoryBound || a.on_gradients) return false;
   const std::string n = lower(name);
   switch (a.kind.family) {
     case KernelFamily::Normalization:
@@ -88,7 +88,7 @@ bool moves_activations(const GpuActivity& a, std::string_view name) {
 }
 
 bool scales_with_batch(const GpuActivity& a, std::string_view name) {
-  if (a.kind.kernel_class == KernelClass::Communication) return false;
+  if (a.kind.kernel_class == KernelClass::Communication || a.on_gradients) return false;
   return !optimizer_kernel(lower(name));
 }
 

@@ -38,10 +38,13 @@ TrainingPrecision recorded_precision(const KinetoTrace& trace, const std::vector
 // Whether a memory-bound kernel moves activation values, whose width follows the training precision. False for
 // kernels autocast keeps in FP32 or that work on the FP32 master weights: optimizer (multi_tensor_apply, Adam,
 // SGD), loss scaling (amp_*), reductions (softmax, loss, sum: autocast's float32 list) and layer/group norm (also
-// on that list). Batch norm is not on it: cuDNN normalises 16-bit inputs with FP32 statistics.
+// on that list), and DDP's gradient-bucket kernels (GpuActivity::on_gradients: torch.cuda.amp keeps the
+// gradients of the FP32 parameters in FP32). Batch norm is not on it: cuDNN normalises 16-bit inputs with FP32
+// statistics.
 bool moves_activations(const GpuActivity& a, std::string_view name);
-// Whether a kernel's work is proportional to the batch: everything but optimizer/weight-update kernels and
-// communication (gradients: proportional to the parameters, not the samples).
+// Whether a kernel's work is proportional to the batch: everything but optimizer/weight-update kernels,
+// communication and DDP's gradient-bucket copies and averaging (GpuActivity::on_gradients): gradients are
+// proportional to the parameters, not the samples.
 bool scales_with_batch(const GpuActivity& a, std::string_view name);
 
 }  // namespace spotsim

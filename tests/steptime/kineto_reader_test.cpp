@@ -1,5 +1,6 @@
 // The Kineto reader on real shared traces (current and legacy schema, gzip) and on plain-JSON fixtures, plus
 // every error a user can run into.
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -124,6 +125,36 @@ TEST(KinetoReader, GemmKernelsOfConvolutionOpsAreConvolutions) {
   }
   EXPECT_EQ(conv_sgemm, 405);
   EXPECT_EQ(gemm_sgemm, 15);  // aten::addmm and aten::mm of the classifier layer, 5 steps
+}
+
+TEST(KinetoReader, KernelsLaunchedInsideDdpReducerScopesWorkOnGradients) {
+  // DDP's reducer wraps its gradient-bucket copies and averaging in record_function scopes; the kernel's own
+  // "External id" names only aten::copy_ / aten::mul, so the scope is found by launch time on the launching thread.
+  test::TempDir dir("reducer");
+  write_text(dir.file("ddp.json"), R"json({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "torch.distributed.ddp.reducer::copy_bucket_to_grad", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+    {"ph": "X", "cat": "cpu_op", "name": "torch::distributed::reducer::mul_out", "pid": 1, "tid": 2, "ts": 60, "dur": 20},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 1, "tid": 1, "ts": 10, "dur": 2, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 70, "dur": 2, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 70, "dur": 2, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 2, "ts": 90, "dur": 2, "args": {"correlation": 4}},
+    {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoD (Device -> Device)", "pid": 0, "tid": 7, "ts": 100, "dur": 5, "args": {"correlation": 1}},
+    {"ph": "X", "cat": "kernel", "name": "void at::native::vectorized_elementwise_kernel<4, mul>", "pid": 0, "tid": 7, "ts": 110, "dur": 5, "args": {"correlation": 2}},
+    {"ph": "X", "cat": "kernel", "name": "void at::native::vectorized_elementwise_kernel<4, relu>", "pid": 0, "tid": 7, "ts": 120, "dur": 5, "args": {"correlation": 3}},
+    {"ph": "X", "cat": "kernel", "name": "void at::native::vectorized_elementwise_kernel<4, add>", "pid": 0, "tid": 7, "ts": 130, "dur": 5, "args": {"correlation": 4}}]})json");
+  const KinetoTrace t = read_kineto_trace(dir.file("ddp.json"));
+  ASSERT_EQ(t.activities.size(), 4u);
+  EXPECT_TRUE(t.activities[0].on_gradients);   // copy_bucket_to_grad, thread 1
+  EXPECT_TRUE(t.activities[1].on_gradients);   // mul_out, thread 2
+  EXPECT_FALSE(t.activities[2].on_gradients);  // launched at 70 on thread 1, after its scope ended at 50
+  EXPECT_FALSE(t.activities[3].on_gradients);  // thread 2 at 90, after mul_out ended at 80
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  // V100 ResNet-50 (DDP, one rank): 161 parameters, so per step 161 bucket-to-grad copies and 161 averaging
+  // multiplications; 5 steps.
+  const KinetoTrace v100 = read_kineto_trace(hta_trace("v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz"));
+  const auto on_gradients = std::count_if(v100.activities.begin(), v100.activities.end(),
+                                          [](const GpuActivity& a) { return a.on_gradients; });
+  EXPECT_EQ(on_gradients, 5 * 2 * 161);
 }
 
 TEST(KinetoReader, NotAChromeTrace) {

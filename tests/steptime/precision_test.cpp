@@ -122,6 +122,24 @@ TEST(PrecisionModel, AmpStepFollowsTheEquations) {
   EXPECT_LT(conv, 100.0 / 4.0);  // V100: 4.07x on tensor cores (3.25x at the DeepBench GEMM median fractions)
 }
 
+TEST(PrecisionModel, DdpGradientKernelsKeepTheirTimeAtAnyBatchAndPrecision) {
+  // DDP's gradient-bucket copy and averaging kernels (GpuActivity::on_gradients) move the FP32 gradients:
+  // proportional to the parameters, so neither the batch nor AMP's 2-byte activations change them.
+  std::vector<KernelSpec> step = kStep;
+  step.push_back({"void at::native::vectorized_elementwise_kernel<4, mul>", 195, 20});
+  KinetoTrace trace = hand_built_trace(step, kStepUs);
+  const KinetoTrace unmarked = trace;
+  for (GpuActivity& a : trace.activities) a.on_gradients = trace.name_of(a).find("mul>") != std::string::npos;
+  const GpuSpec& v100 = gpu("V100");
+  PredictionOptions amp;
+  amp.precision = TrainingPrecision::AmpFp16;
+  amp.batch_scale = 8.0;
+  const StepPrediction marked = predict_step(trace, build_step_profile(trace), v100, v100, amp);
+  const StepPrediction plain = predict_step(unmarked, build_step_profile(unmarked), v100, v100, amp);
+  // Unmarked, the multiplication is an activation kernel: 20 us x 8 (batch) / 2 (bytes) = 80 us; marked, 20 us.
+  EXPECT_NEAR(plain.predicted_kernel_sum_us - marked.predicted_kernel_sum_us, 80.0 - 20.0, 1e-9);
+}
+
 TEST(PrecisionModel, Fp32OnTheMeasuredGpuKeepsTheMeasuredStep) {
   const KinetoTrace trace = hand_built_trace(kStep, kStepUs);
   const StepProfile profile = build_step_profile(trace);
@@ -228,22 +246,24 @@ PublishedThroughputValidation published_validation() {
                                        kResNet50TraceBatch);
 }
 
-// The error the model reaches today (docs/step-time.md#precision-validation: mean 11.9%, max 20.9%, the AMP
-// rows 15-21% low with --layout channels-last), with a small margin: a change that makes it worse fails here.
+// The error the model reaches today (docs/step-time.md#precision-validation: mean 11.1%, max 19.3%, the AMP
+// rows 13-19% low with --layout channels-last, the A100 TF32 row +8.5%), with a small margin: a change that
+// makes it worse fails here. The TF32 bound was 8% until DDP's gradient kernels stopped scaling with the batch
+// (GpuActivity::on_gradients), which moved that row from +6.8% to +8.5%.
 TEST(PublishedThroughput, NoWorseThanDocumented) {
   if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
   const PublishedThroughputValidation v = published_validation();
   ASSERT_EQ(v.rows.size(), 6u);
-  EXPECT_LE(v.mean_absolute_error, 0.125) << format_published_throughput(v);
-  EXPECT_LE(v.max_absolute_error, 0.215) << format_published_throughput(v);
+  EXPECT_LE(v.mean_absolute_error, 0.115) << format_published_throughput(v);
+  EXPECT_LE(v.max_absolute_error, 0.198) << format_published_throughput(v);
   for (const PublishedThroughputRow& r : v.rows) {
     if (r.precision != TrainingPrecision::AmpFp16) {
-      EXPECT_LE(std::abs(r.error), 0.08) << r.gpu_label << " " << r.precision_label;
+      EXPECT_LE(std::abs(r.error), 0.09) << r.gpu_label << " " << r.precision_label;
     }
   }
 }
 
-// The goal (mean absolute error <= 8%, every row <= 15%). NOT MET: the AMP rows are 15-21% low
+// The goal (mean absolute error <= 8%, every row <= 15%). NOT MET: the AMP rows are 13-19% low
 // (docs/step-time.md#precision-validation). Disabled so the suite stays green; run it with
 // --gtest_also_run_disabled_tests.
 TEST(PublishedThroughput, DISABLED_EveryRowWithinTheGoal) {
