@@ -123,6 +123,15 @@ def test_errors_carry_the_cli_message(cli, python_options, cli_args):
     assert str(caught.value) == err.partition(": error: ")[2].rstrip("\n")
 
 
+def test_python_policy_objects_are_refused():
+    class Always:
+        def decide(self, observation):
+            return spotsim.SelectionDecision()
+
+    with pytest.raises(spotsim.InputError, match="Python policy objects"):
+        spotsim.campaign(policy=[Always()], replications=2)
+
+
 def test_jobs_and_trials_together_are_refused():
     with pytest.raises(spotsim.InputError, match="not both"):
         spotsim.campaign(jobs=FOUR_JOBS, trials=3, replications=2)

@@ -134,8 +134,11 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint=
     progress -- None: a bar in a notebook, a line on stderr in a terminal (one step per row); False: none.
     """
     policies = [policy] if isinstance(policy, str) else list(policy)
-    if not policies or not all(isinstance(p, str) for p in policies):
+    if not policies:
         raise _spotsim.InputError("--policy: expected at least one selection policy")
+    if not all(isinstance(p, str) for p in policies):
+        raise _spotsim.InputError("--policy: expected selection policy specs (spotsim.policies()); Python policy "
+                                  "objects are not taken by campaign()")
     options = {"trace": trace, "capacity": capacity, "trials": trials, "gpus": gpus, "checkpoint": checkpoint,
                "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving), "budget": budget,
                "replications": replications, "seed": seed, "threads": threads}
