@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <utility>
 
 #include "sim/data_size.hpp"
 #include "sim/duration.hpp"
@@ -19,9 +20,13 @@ constexpr std::array<const char*, 9> kColumns = {"name", "arrival", "work", "gpu
 }  // namespace
 
 std::vector<CampaignJob> read_job_stream_csv(const std::string& path, const JobSpec& defaults) {
-  TextLines lines(read_text_file(path), path);
+  return read_job_stream_text(read_text_file(path), path, defaults);
+}
+
+std::vector<CampaignJob> read_job_stream_text(std::string text, const std::string& where, const JobSpec& defaults) {
+  TextLines lines(std::move(text), where);
   std::vector<std::string> header;
-  if (!lines.next(header)) throw InputError(path + ": empty; expected a header line such as 'name,arrival,work,gpus'");
+  if (!lines.next(header)) throw InputError(where + ": empty; expected a header line such as 'name,arrival,work,gpus'");
   std::map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return header[i] == c; }) == kColumns.end()) {
@@ -73,7 +78,7 @@ std::vector<CampaignJob> read_job_stream_csv(const std::string& path, const JobS
     }
     jobs.push_back(std::move(job));
   }
-  if (jobs.empty()) throw InputError(path + ": no job after the header");
+  if (jobs.empty()) throw InputError(where + ": no job after the header");
   return jobs;
 }
 

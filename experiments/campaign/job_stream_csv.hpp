@@ -14,6 +14,8 @@ namespace spotsim {
 
 // `defaults` supplies what the file does not set (start-up, restore, checkpoint write, nodes).
 std::vector<CampaignJob> read_job_stream_csv(const std::string& path, const JobSpec& defaults);
+// The same from the file's text; `where` names it in messages (spotsim.campaign(jobs=rows) passes "jobs").
+std::vector<CampaignJob> read_job_stream_text(std::string text, const std::string& where, const JobSpec& defaults);
 
 // K trials of a hyperparameter sweep arriving together, named trial-1..K, with work spread evenly from `shortest`
 // to `longest` (equal when K = 1 or both agree).

@@ -13,5 +13,6 @@ void bind_lifetimes(pybind11::module_& m);   // lifetime records, Kaplan-Meier, 
 void bind_steptime(pybind11::module_& m);    // Kineto step profiles, step-time prediction, GPU specs
 void bind_plugins(pybind11::module_& m);     // compiled policy plugins (--plugin)
 void bind_windows(pybind11::module_& m);     // one run per given trace start (strategy scoring)
+void bind_campaign(pybind11::module_& m);    // campaigns: many jobs sharing limited spot capacity
 
 }  // namespace spotsim::python

@@ -1,6 +1,5 @@
 #include "tools/python/simulate_options.hpp"
 
-#include <algorithm>
 #include <array>
 #include <string>
 
@@ -9,6 +8,7 @@
 #include "sim/errors.hpp"
 #include "sim/integer_text.hpp"
 #include "traces/json_fields.hpp"
+#include "tools/python/option_dict.hpp"
 
 namespace py = pybind11;
 
@@ -22,59 +22,10 @@ constexpr std::array kKnownOptions = {"trace",        "policy",   "checkpoint", 
                                       "replications", "threads",  "mode",             "tick",          "regret",
                                       "min_nodes",    "reconfigure", "network_gbps"};
 
-// The option as the CLI writes it: give_up_after -> --give-up-after.
-std::string cli_name(std::string key) {
-  std::replace(key.begin(), key.end(), '_', '-');
-  return "--" + key;
-}
-
-class Options {
- public:
-  explicit Options(const py::dict& options) {
-    for (const auto& [key, value] : options) {
-      const std::string name = py::str(key);
-      if (std::find(kKnownOptions.begin(), kKnownOptions.end(), name) == kKnownOptions.end()) {
-        // boost::program_options' wording, as the CLI prints it for an unknown option.
-        throw InputError("unrecognised option '" + cli_name(name) + "'");
-      }
-      if (!value.is_none()) values_[py::str(key)] = value;
-    }
-  }
-
-  bool has(const char* key) const { return values_.contains(key); }
-
-  std::string text(const char* key, const char* fallback) const {
-    return has(key) ? std::string(py::str(values_[key])) : std::string(fallback);
-  }
-  Millis duration(const char* key) const { return parse_duration(text(key, ""), cli_name(key)); }
-
-  // Seeds and counts follow the CLI's rule and message (sim/integer_text.hpp): a Python int in [min, max].
-  std::uint64_t count(const char* key, std::uint64_t fallback, std::uint64_t min, std::uint64_t max) const {
-    if (!has(key)) return fallback;
-    const py::object value = values_[key];
-    const std::string text = py::str(value);
-    if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value)) {
-      throw InputError(cli_name(key) + ": expected " + integer_range_text(min, max) + ", got '" + text + "'");
-    }
-    return parse_integer_in_range(text, min, max, cli_name(key));
-  }
-  double number(const char* key) const {
-    const py::object value = values_[key];
-    if (py::isinstance<py::bool_>(value) || !(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value))) {
-      throw InputError("the argument ('" + std::string(py::str(value)) + "') for option '" + cli_name(key) +
-                       "' is invalid");
-    }
-    return value.cast<double>();
-  }
-
- private:
-  py::dict values_;
-};
-
 }  // namespace
 
 SimulationRequest simulation_request_from(const py::dict& options) {
-  const Options o(options);
+  const OptionDict o(options, kKnownOptions);
   SimulationRequest request;
   request.trace = o.text("trace", "us-west1");
   request.policy = o.text("policy", "adaptive");

@@ -15,10 +15,17 @@
 #include "tools/python/python_bindings.hpp"
 #include "tools/python/python_policy.hpp"
 #include "tools/python/simulate_options.hpp"
+#include "tools/python/summary_dict.hpp"
 
 namespace py = pybind11;
 
 namespace spotsim::python {
+
+py::dict summary_dict(const Summary& s) {
+  return py::dict(py::arg("n") = s.n, py::arg("mean") = s.mean, py::arg("sd") = s.sd, py::arg("min") = s.min,
+                  py::arg("max") = s.max, py::arg("p50") = s.p50, py::arg("p95") = s.p95, py::arg("p99") = s.p99,
+                  py::arg("ci_low") = s.ci_low, py::arg("ci_high") = s.ci_high);
+}
 
 namespace {
 
@@ -48,12 +55,6 @@ py::dict run_columns(const SimulationReport& report) {
   columns["events"] = column<std::uint64_t>(runs, [](const RunResult& r) { return r.events; });
   columns["fingerprint"] = column<std::uint64_t>(runs, [](const RunResult& r) { return r.fingerprint; });
   return columns;
-}
-
-py::dict summary_dict(const Summary& s) {
-  return py::dict(py::arg("n") = s.n, py::arg("mean") = s.mean, py::arg("sd") = s.sd, py::arg("min") = s.min,
-                  py::arg("max") = s.max, py::arg("p50") = s.p50, py::arg("p95") = s.p95, py::arg("p99") = s.p99,
-                  py::arg("ci_low") = s.ci_low, py::arg("ci_high") = s.ci_high);
 }
 
 // One row per metric: name, unit, label and the Summary fields.

@@ -24,4 +24,5 @@ PYBIND11_MODULE(_spotsim, m) {
   spotsim::python::bind_steptime(m);
   spotsim::python::bind_plugins(m);
   spotsim::python::bind_windows(m);
+  spotsim::python::bind_campaign(m);
 }

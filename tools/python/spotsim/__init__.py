@@ -15,6 +15,7 @@ check_interpreter()  # before numpy or the extension: a clear message from the w
 from ._spotsim import (InputError, LifetimeModel, PolicyError, __version__, daly_interval, git_revision,
                        load_plugin, loaded_plugins, young_interval)
 from .analysis import pareto_front, quantile_ci
+from .campaigns import CampaignResult, campaign
 from .catalog import gpu_specs, metrics, policies, trace_document, trace_zones, traces, write_trace
 from .data import shared_dir
 from .intervals import interval_hours
@@ -29,8 +30,8 @@ from .tuning import checkpoint_tuning
 InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name users catch
 
 __all__ = [
-    "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
-    "checkpoint_cost", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
+    "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
+    "campaign", "checkpoint_cost", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
     "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
     "load_plugin", "loaded_plugins", "metrics",
     "paired_difference", "pareto_front", "policies", "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",

@@ -1,0 +1,137 @@
+"""spotsim.campaign() against `spotsim campaign` and spotsim.simulate(): the same options and seed give the CLI's
+numbers exactly, and a campaign of one job is simulate() of that job, run for run."""
+import datetime
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import spotsim
+
+TRACE = "gcp-h100-capacity-13-zones"
+FOUR_JOBS = [{"name": f"job-{k}", "arrival": f"{k}h", "work": "3h", "gpus": 2, "priority": k} for k in range(4)]
+
+
+def write_jobs(path, rows):
+    header = list(rows[0])
+    path.write_text(",".join(header) + "\n" + "".join(",".join(str(r[c]) for c in header) + "\n" for r in rows))
+    return path
+
+
+def test_one_job_campaign_is_simulate_of_that_job():
+    durations = {"startup": "4m", "checkpoint_write": "90s", "restore": "2m"}
+    c = spotsim.campaign(TRACE, "spot-only", jobs=[{"name": "solo", "work": "12h"}], replications=60, seed=5,
+                         **durations)
+    s = spotsim.simulate(TRACE, "spot-only", work="12h", nodes=1, replications=60, seed=5, **durations)
+    job = c.jobs
+    assert (job["name"] == "solo").all() and job["replication"].tolist() == list(range(60))
+    for column in ("cost_total", "cost_spot", "completion_hours", "preemptions", "fingerprint", "events"):
+        assert np.array_equal(job[column].to_numpy(), s.runs[column].to_numpy()), column
+    assert np.array_equal(c.runs["cost_total"].to_numpy(), s.runs["cost_total"].to_numpy())
+    assert np.array_equal(c.runs["makespan_hours"].to_numpy(), s.runs["completion_hours"].to_numpy())
+    assert np.array_equal(job["finish_hours"].to_numpy(), s.runs["completion_hours"].to_numpy())
+
+
+def test_same_json_as_the_cli_for_a_job_file(cli_json, tmp_path):
+    path = write_jobs(tmp_path / "jobs.csv", FOUR_JOBS)
+    expected = cli_json("campaign", "--trace", TRACE, "--jobs", path, "-p", "spot-only,greedy", "--schedule",
+                        "priority", "--deadline", "1d", "-r", "50", "--managed-catalogue", "none", "--format", "json")
+    result = spotsim.campaign(TRACE, ["spot-only", "greedy"], jobs=str(path), schedule="priority", deadline="1d",
+                              replications=50)
+    assert result.as_dict() == expected
+    assert result.policies == ["spot-only", "greedy"]
+    for row in expected["policies"]:
+        for metric in ("makespan_hours", "cost_total", "cost_idle", "capacity_utilisation"):
+            got = result.summary.loc[(row["policy"], metric)]
+            assert [got["mean"], got["ci_low"], got["ci_high"]] == [row[metric][k] for k in ("mean", "ci_low", "ci_high")]
+        assert result.summary.loc[(row["policy"], "deadline_met"), "mean"] == pytest.approx(row["p_deadline_met"])
+        hourly = result.hourly[result.hourly["policy"] == row["policy"]]
+        assert hourly["held_by_hour"].tolist() == row["held_by_hour"]
+        assert hourly["capacity_by_hour"].tolist() == row["capacity_by_hour"]
+        shares = result.job_summary[result.job_summary["policy"] == row["policy"]]
+        assert shares["completed_share"].tolist() == [j["completed_share"] for j in row["jobs"]]
+    # The same jobs as rows (a list of dicts or a DataFrame) give the same campaign.
+    for rows in (FOUR_JOBS, pd.DataFrame(FOUR_JOBS)):
+        again = spotsim.campaign(TRACE, ["spot-only", "greedy"], jobs=rows, schedule="priority", deadline="1d",
+                                 replications=50)
+        assert again.runs.equals(result.runs) and again.jobs.equals(result.jobs)
+
+
+def test_same_json_as_the_cli_for_trials(cli_json):
+    expected = cli_json("campaign", "--trace", TRACE, "--trials", "6", "--trial-work", "2h:6h", "--gpus", "2",
+                        "--halving", "3:1/9", "--budget", "150", "--reclaim", "newest-first", "--startup", "10m",
+                        "-p", "greedy", "-r", "40", "-s", "9", "--managed-catalogue", "none", "--format", "json")
+    result = spotsim.campaign(TRACE, "greedy", trials=6, trial_work=("2h", "6h"), gpus=2, halving="3:1/9",
+                              budget=150, reclaim="newest-first", startup=datetime.timedelta(minutes=10),
+                              replications=40, seed=9)
+    assert result.as_dict() == expected
+    runs = result.runs
+    assert len(runs) == 40 and (runs["completed"] + runs["stopped_early"] + runs["failed"] == 6).all()
+    assert set(result.jobs["status"]) <= {"completed", "stopped", "failed"}
+
+
+def test_managed_rows_as_the_cli(cli_json, tmp_path):
+    path = write_jobs(tmp_path / "jobs.csv", FOUR_JOBS[:2])
+    expected = cli_json("campaign", "--trace", TRACE, "--jobs", path, "-p", "spot-only", "-r", "20",
+                        "--format", "json")
+    result = spotsim.campaign(TRACE, jobs=str(path), managed=True, replications=20)
+    assert result.as_dict() == expected
+    assert len(result.policies) > 1 and result.managed == result.policies[1:]
+    assert (result.jobs["policy"] == result.policies[-1]).sum() == 2 * 20
+
+
+def test_thread_count_never_changes_results():
+    one = spotsim.campaign(TRACE, ["spot-only", "on-demand"], trials=8, replications=30, threads=1)
+    two = spotsim.campaign(TRACE, ["spot-only", "on-demand"], trials=8, replications=30, threads=2)
+    assert one.runs.equals(two.runs) and one.jobs.equals(two.jobs)
+    assert one.to_json() == two.to_json()
+
+
+def test_a_bad_job_row_names_its_column(cli, tmp_path):
+    with pytest.raises(spotsim.InputError, match=r"^jobs:3: work: expected a duration such as 30m, 6h or 1.5d, "
+                                                 r"got '3 hours'$"):
+        spotsim.campaign(jobs=[{"name": "a", "work": "3h"}, {"name": "b", "work": "3 hours"}], replications=2)
+    with pytest.raises(spotsim.InputError, match="wrok"):
+        spotsim.campaign(jobs=[{"name": "a", "wrok": "3h"}], replications=2)
+    with pytest.raises(spotsim.InputError, match=r"^jobs:2: name: expected a value without commas"):
+        spotsim.campaign(jobs=[{"name": "a,b", "work": "3h"}], replications=2)
+    # A file gives the CLI's message, word for word.
+    path = write_jobs(tmp_path / "bad.csv", [{"name": "a", "work": "3h", "gpus": "many"}])
+    code, _, err = cli("campaign", "--trace", TRACE, "--jobs", path, "-r", "2")
+    assert code == 2
+    with pytest.raises(spotsim.InputError) as caught:
+        spotsim.campaign(jobs=str(path), replications=2)
+    assert str(caught.value) == err.partition(": error: ")[2].rstrip("\n") and "gpus" in str(caught.value)
+
+
+@pytest.mark.parametrize("python_options,cli_args", [
+    ({"schedule": "lifo"}, ["--schedule", "lifo"]),
+    ({"halving": "3"}, ["--halving", "3"]),
+    ({"capacity": "infinite"}, ["--capacity", "infinite"]),
+    ({"trial_work": "6h:2h"}, ["--trial-work", "6h:2h"]),
+    ({"deadline": "soon"}, ["--deadline", "soon"]),
+    ({"replications": 0}, ["-r", "0"]),
+    ({"policy": "cheapest"}, ["-p", "cheapest"]),
+])
+def test_errors_carry_the_cli_message(cli, python_options, cli_args):
+    replications = [] if "-r" in cli_args else ["-r", "2"]
+    code, _, err = cli("campaign", "--trace", TRACE, "--managed-catalogue", "none", *replications, *cli_args)
+    assert code == 2, err
+    with pytest.raises(spotsim.InputError) as caught:
+        spotsim.campaign(**{"replications": 2, **python_options})
+    assert str(caught.value) == err.partition(": error: ")[2].rstrip("\n")
+
+
+def test_python_policy_objects_are_refused():
+    class Always:
+        def decide(self, observation):
+            return spotsim.SelectionDecision()
+
+    with pytest.raises(spotsim.InputError, match="Python policy objects"):
+        spotsim.campaign(policy=[Always()], replications=2)
+
+
+def test_jobs_and_trials_together_are_refused():
+    with pytest.raises(spotsim.InputError, match="not both"):
+        spotsim.campaign(jobs=FOUR_JOBS, trials=3, replications=2)
