@@ -39,6 +39,7 @@ ElasticSimulation::ElasticSimulation(const Scenario& scenario, NodePolicy& polic
       slots_(static_cast<std::size_t>(scenario.job().nodes)) {
   scratch_.reserve(slots_.size());
   free_slots_.reserve(slots_.size());
+  booting_.reserve(slots_.size());
   zone_views_.resize(1);
 }
 
@@ -313,6 +314,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     node.ready_at = now_ + scenario_.job().startup;
     ++placed;
     const int slot = static_cast<int>(s);
+    booting_.push_back(slot);
     if (spot && offer.lifetime) {
       const double life = shared ? shared_lifetime : offer.lifetime->sample(lifetime_stream_->uniform_open01());
       if (std::isfinite(life)) {
@@ -407,7 +409,14 @@ void ElasticSimulation::release_node(int slot) {
   const bool spot = node.kind == Purchase::kSpot;
   bill(node.kind, node.acquired, 1);
   (spot ? spot_held_ : on_demand_held_) -= 1;
-  if (node.ready) (spot ? spot_ready_ : on_demand_ready_) -= 1;
+  if (node.ready) {
+    (spot ? spot_ready_ : on_demand_ready_) -= 1;
+  } else {
+    const auto it = std::find(booting_.begin(), booting_.end(), slot);
+    assert(it != booting_.end());
+    *it = booting_.back();
+    booting_.pop_back();
+  }
   if (node.training) (spot ? training_spot_ : training_on_demand_) -= 1;
   if (spot && spot_held_ == 0) result_.spot_hours += to_hours(now_ - spot_since_);
   if (!spot && on_demand_held_ == 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
@@ -416,7 +425,9 @@ void ElasticSimulation::release_node(int slot) {
 }
 
 // Lowest slot on top: a launch onto an empty job takes slots 0, 1, 2... (contiguous, so release_all bills it as one).
+// Every slot is free: none is booting either.
 void ElasticSimulation::reset_free_slots() {
+  booting_.clear();
   free_slots_.clear();
   for (std::size_t s = slots_.size(); s-- > 0;) free_slots_.push_back(static_cast<int>(s));
 }
@@ -459,14 +470,19 @@ void ElasticSimulation::release_surplus(Purchase kind, int count) {
 // Every instance whose start-up ends now is up (one event per launch; launches of the same millisecond are all
 // taken by the first, so a training set never forms without instances that come up at the same time).
 void ElasticSimulation::on_launch_ready() {
-  // Branch-free over the slots: which ones come up is unpredictable.
+  // Only the booting instances can come up (usually the one or two launched as replacements, not all N slots).
   int spot_up = 0, on_demand_up = 0;
-  for (Node& node : slots_) {
-    const bool up = !node.ready & (node.ready_at == now_) & (node.kind != Purchase::kNone);
-    node.ready |= up;
-    spot_up += up & (node.kind == Purchase::kSpot);
-    on_demand_up += up & (node.kind == Purchase::kOnDemand);
+  std::size_t still_booting = 0;
+  for (const int slot : booting_) {
+    Node& node = slots_[static_cast<std::size_t>(slot)];
+    if (node.ready_at == now_) {
+      node.ready = true;
+      (node.kind == Purchase::kSpot ? spot_up : on_demand_up) += 1;
+    } else {
+      booting_[still_booting++] = slot;
+    }
   }
+  booting_.resize(still_booting);
   spot_ready_ += spot_up;
   on_demand_ready_ += on_demand_up;
   if (spot_up + on_demand_up == 0) return;
