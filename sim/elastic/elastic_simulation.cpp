@@ -40,6 +40,7 @@ ElasticSimulation::ElasticSimulation(const Scenario& scenario, NodePolicy& polic
   scratch_.reserve(slots_.size());
   free_slots_.reserve(slots_.size());
   booting_.reserve(slots_.size());
+  joining_.reserve(slots_.size());
   zone_views_.resize(1);
 }
 
@@ -409,13 +410,13 @@ void ElasticSimulation::release_node(int slot) {
   const bool spot = node.kind == Purchase::kSpot;
   bill(node.kind, node.acquired, 1);
   (spot ? spot_held_ : on_demand_held_) -= 1;
-  if (node.ready) {
-    (spot ? spot_ready_ : on_demand_ready_) -= 1;
-  } else {
-    const auto it = std::find(booting_.begin(), booting_.end(), slot);
-    assert(it != booting_.end());
-    *it = booting_.back();
-    booting_.pop_back();
+  if (node.ready) (spot ? spot_ready_ : on_demand_ready_) -= 1;
+  if (!node.training) {  // (the lists are short: a launch's instances, or those up since the set last formed)
+    std::vector<int>& list = node.ready ? joining_ : booting_;
+    const auto it = std::find(list.begin(), list.end(), slot);
+    assert(it != list.end());
+    *it = list.back();
+    list.pop_back();
   }
   if (node.training) (spot ? training_spot_ : training_on_demand_) -= 1;
   if (spot && spot_held_ == 0) result_.spot_hours += to_hours(now_ - spot_since_);
@@ -425,9 +426,10 @@ void ElasticSimulation::release_node(int slot) {
 }
 
 // Lowest slot on top: a launch onto an empty job takes slots 0, 1, 2... (contiguous, so release_all bills it as one).
-// Every slot is free: none is booting either.
+// Every slot is free: none is booting or joining either.
 void ElasticSimulation::reset_free_slots() {
   booting_.clear();
+  joining_.clear();
   free_slots_.clear();
   for (std::size_t s = slots_.size(); s-- > 0;) free_slots_.push_back(static_cast<int>(s));
 }
@@ -477,6 +479,7 @@ void ElasticSimulation::on_launch_ready() {
     Node& node = slots_[static_cast<std::size_t>(slot)];
     if (node.ready_at == now_) {
       node.ready = true;
+      joining_.push_back(slot);
       (node.kind == Purchase::kSpot ? spot_up : on_demand_up) += 1;
     } else {
       booting_[still_booting++] = slot;
@@ -501,7 +504,8 @@ void ElasticSimulation::on_launch_ready() {
 
 void ElasticSimulation::form_training_set() {
   if (training_spot_ == spot_ready_ && training_on_demand_ == on_demand_ready_) return;  // (after a loss: no joiner)
-  for (Node& node : slots_) node.training |= node.ready;  // (a free slot is never ready)
+  for (const int slot : joining_) slots_[static_cast<std::size_t>(slot)].training = true;
+  joining_.clear();
   training_spot_ = spot_ready_;
   training_on_demand_ = on_demand_ready_;
 }
