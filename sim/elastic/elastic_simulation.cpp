@@ -39,6 +39,8 @@ ElasticSimulation::ElasticSimulation(const Scenario& scenario, NodePolicy& polic
       slots_(static_cast<std::size_t>(scenario.job().nodes)) {
   scratch_.reserve(slots_.size());
   free_slots_.reserve(slots_.size());
+  booting_.reserve(slots_.size());
+  joining_.reserve(slots_.size());
   zone_views_.resize(1);
 }
 
@@ -313,6 +315,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     node.ready_at = now_ + scenario_.job().startup;
     ++placed;
     const int slot = static_cast<int>(s);
+    booting_.push_back(slot);
     if (spot && offer.lifetime) {
       const double life = shared ? shared_lifetime : offer.lifetime->sample(lifetime_stream_->uniform_open01());
       if (std::isfinite(life)) {
@@ -408,6 +411,13 @@ void ElasticSimulation::release_node(int slot) {
   bill(node.kind, node.acquired, 1);
   (spot ? spot_held_ : on_demand_held_) -= 1;
   if (node.ready) (spot ? spot_ready_ : on_demand_ready_) -= 1;
+  if (!node.training) {  // (the lists are short: a launch's instances, or those up since the set last formed)
+    std::vector<int>& list = node.ready ? joining_ : booting_;
+    const auto it = std::find(list.begin(), list.end(), slot);
+    assert(it != list.end());
+    *it = list.back();
+    list.pop_back();
+  }
   if (node.training) (spot ? training_spot_ : training_on_demand_) -= 1;
   if (spot && spot_held_ == 0) result_.spot_hours += to_hours(now_ - spot_since_);
   if (!spot && on_demand_held_ == 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
@@ -416,7 +426,10 @@ void ElasticSimulation::release_node(int slot) {
 }
 
 // Lowest slot on top: a launch onto an empty job takes slots 0, 1, 2... (contiguous, so release_all bills it as one).
+// Every slot is free: none is booting or joining either.
 void ElasticSimulation::reset_free_slots() {
+  booting_.clear();
+  joining_.clear();
   free_slots_.clear();
   for (std::size_t s = slots_.size(); s-- > 0;) free_slots_.push_back(static_cast<int>(s));
 }
@@ -459,14 +472,20 @@ void ElasticSimulation::release_surplus(Purchase kind, int count) {
 // Every instance whose start-up ends now is up (one event per launch; launches of the same millisecond are all
 // taken by the first, so a training set never forms without instances that come up at the same time).
 void ElasticSimulation::on_launch_ready() {
-  // Branch-free over the slots: which ones come up is unpredictable.
+  // Only the booting instances can come up (usually the one or two launched as replacements, not all N slots).
   int spot_up = 0, on_demand_up = 0;
-  for (Node& node : slots_) {
-    const bool up = !node.ready & (node.ready_at == now_) & (node.kind != Purchase::kNone);
-    node.ready |= up;
-    spot_up += up & (node.kind == Purchase::kSpot);
-    on_demand_up += up & (node.kind == Purchase::kOnDemand);
+  std::size_t still_booting = 0;
+  for (const int slot : booting_) {
+    Node& node = slots_[static_cast<std::size_t>(slot)];
+    if (node.ready_at == now_) {
+      node.ready = true;
+      joining_.push_back(slot);
+      (node.kind == Purchase::kSpot ? spot_up : on_demand_up) += 1;
+    } else {
+      booting_[still_booting++] = slot;
+    }
   }
+  booting_.resize(still_booting);
   spot_ready_ += spot_up;
   on_demand_ready_ += on_demand_up;
   if (spot_up + on_demand_up == 0) return;
@@ -485,7 +504,8 @@ void ElasticSimulation::on_launch_ready() {
 
 void ElasticSimulation::form_training_set() {
   if (training_spot_ == spot_ready_ && training_on_demand_ == on_demand_ready_) return;  // (after a loss: no joiner)
-  for (Node& node : slots_) node.training |= node.ready;  // (a free slot is never ready)
+  for (const int slot : joining_) slots_[static_cast<std::size_t>(slot)].training = true;
+  joining_.clear();
   training_spot_ = spot_ready_;
   training_on_demand_ = on_demand_ready_;
 }

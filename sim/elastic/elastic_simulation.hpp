@@ -120,6 +120,8 @@ class ElasticSimulation {
   std::vector<Node> slots_;
   std::vector<int> scratch_;  // slots lost in one event
   std::vector<int> free_slots_;  // a stack of free slots
+  std::vector<int> booting_;  // slots whose instance is starting up, in no order (all a launch's end looks at)
+  std::vector<int> joining_;  // slots whose instance is up but not in the training set, in no order
   std::vector<ZoneView> zone_views_;
   std::optional<RandomStream> lifetime_stream_;
 

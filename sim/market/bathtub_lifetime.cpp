@@ -1,11 +1,29 @@
 #include "sim/market/bathtub_lifetime.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "sim/errors.hpp"
 
 namespace spotsim {
+
+namespace {
+// The late term exp(z), z = (t - b)/tau2, of quantile()'s Newton step, or 0.0 where it cannot change either sum
+// it enters, (1 - early) + late and early/tau1 + late/tau2 (the result is then bit for bit the same, one
+// exponential cheaper: the early-life preemptions are drawn far before the late rush). A sum x + d with
+// 0 <= d < x * 2^-54 rounds back to x; the test uses an upper bound of exp(z), 2^(trunc(z log2 e) + 2), and
+// x * 2^-55.
+double late_term(double z, double early, double tau1, double tau2) {
+  if (z < -30.0 && z > -700.0) {
+    const int k = static_cast<int>(z * 1.4426950408889634) + 2;  // (trunc toward zero: >= z log2 e)
+    const double bound = std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);  // 2^k
+    if (bound < (1.0 - early) * 0x1p-55 && bound / tau2 < (early / tau1) * 0x1p-55) return 0.0;
+  }
+  return std::exp(z);
+}
+}  // namespace
 
 BathtubLifetime::BathtubLifetime(const BathtubParameters& p) : p_(p) {
   if (!(p.A > 0.0 && p.A <= 1.0) || !(p.tau1_hours > 0.0) || !(p.tau2_hours > 0.0) || !(p.b_hours > 0.0) ||
@@ -83,7 +101,8 @@ double BathtubLifetime::quantile(double u) const {
   // full precision; a step leaving the bracket falls back to bisection.
   for (int step = 0; step < 6 && hi > lo; ++step) {
     // Both F and its density share the same two exponentials.
-    const double early = std::exp(-t / p_.tau1_hours), late = std::exp((t - p_.b_hours) / p_.tau2_hours);
+    const double early = std::exp(-t / p_.tau1_hours);
+    const double late = late_term((t - p_.b_hours) / p_.tau2_hours, early, p_.tau1_hours, p_.tau2_hours);
     const double f = p_.A * (1.0 - early + late) - u;
     if (f == 0.0) break;
     if (f > 0.0) hi = t; else lo = t;

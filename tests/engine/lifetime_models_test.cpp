@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "sim/random_streams.hpp"
@@ -94,6 +96,32 @@ TEST(LifetimeModels, BathtubClosedFormMeanMatchesQuadrature) {
 TEST(LifetimeModels, BathtubSamplerMatchesCdfAndMean) {
   const BathtubLifetime m(kPaperLike);
   expect_sampler_matches(m, bathtub_mean_by_quadrature(m));
+}
+
+// Golden draws: 200,000 quantiles per parameter set, hashed bit for bit (FNV-1a over the doubles), as the sampler
+// gave them before quantile() learnt to skip the late exponential where it cannot change a bit. Sets 1 and 2 take
+// that shortcut in their early-life range (b/tau2 = 65 and 230); set 3 (b/tau2 = 13) never does.
+TEST(LifetimeModels, BathtubQuantilesArePinnedBitForBit) {
+  const struct {
+    BathtubParameters p;
+    std::uint64_t hash;
+  } cases[] = {{kPaperLike, 0x6176921846644a34ULL},
+               {{0.3, 2.0, 0.1, 23.0, 24.0}, 0x454fd33a77ba3c80ULL},
+               {{0.9, 0.5, 1.5, 20.0, 24.0}, 0xc4e565a42f52f064ULL}};
+  for (const auto& c : cases) {
+    const BathtubLifetime m(c.p);
+    std::uint64_t hash = 1469598103934665603ULL;
+    constexpr int kN = 200000;
+    for (int i = 0; i < kN; ++i) {
+      const double t = m.quantile((i + 0.5) / kN);
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &t, sizeof bits);
+      hash = (hash ^ bits) * 1099511628211ULL;
+    }
+    EXPECT_EQ(hash, c.hash) << "A=" << c.p.A << " b=" << c.p.b_hours;
+  }
+  EXPECT_EQ(BathtubLifetime(kPaperLike).quantile(0.25), 0x1.c3dabca604d04p-1);
+  EXPECT_EQ(BathtubLifetime(kPaperLike).quantile(0.41), 0x1.d4ec4b44ca59p+1);
 }
 
 TEST(LifetimeModels, BathtubCdfFollowsTheFormula) {
