@@ -118,6 +118,14 @@ def rows(benchmarks, process):
                     "**{} µs per replication** ({} events per replication, {} M events/s; goal ≤ 50 µs: {})".format(
                         fmt(us), fmt(counter(b, "events/replication")), fmt(counter(b, "events/s") / 1e6),
                         "met" if us <= 50 else "not met, {:.1f}× off".format(us / 50))))
+    for policy, label in (("greedy", "`greedy`"), ("greedy_halving", "`greedy`, successive halving 3:1/9")):
+        b = get("BM_FortyTrialCampaign/" + policy)
+        ms = 1e3 / counter(b, "replications/s")
+        out.append(("campaign: 40 one-GPU trials of 4–12 h sharing 14 days of recorded H100 capacity (13 zones), "
+                    "3-day deadline, {}".format(label), "BM_FortyTrialCampaign/" + policy,
+                    "**{} ms per replication** ({} M events/s; goal ≤ 10 ms: {})".format(
+                        fmt(ms), fmt(counter(b, "events/s") / 1e6),
+                        "met" if ms <= 10 else "not met, {:.1f}× off".format(ms / 10))))
     b = get("BM_SweepThroughput/with_chunk_files_2_threads/real_time")
     out.append(("sweep of a realistic spec (us-west1, 5 policies × 2 checkpoint policies × 2 deadlines), 2 threads, "
                 "chunk files written", "BM_SweepThroughput/with_chunk_files_2_threads",
