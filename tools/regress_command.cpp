@@ -49,6 +49,7 @@ po::options_description regress_options() {
                                              "or from --output's extension: .json, .xml]")
       ("output,o", po::value<std::string>(), "write the report to this file (atomically) instead of stdout")
       ("baselines", po::value<std::vector<std::string>>(), "baseline JSON files (positional)");
+  add_plugin_option(options);
   return options;
 }
 
@@ -193,6 +194,7 @@ int regress_command(int argc, const char* const* argv) {
       print_help(program, options);
       return 0;
     }
+    load_plugin_options(vm);  // before any baseline's policies are looked up
     if (!vm.count("baselines")) throw InputError("expected one or more baseline files: " + program + " BASELINE.json");
     const auto paths = vm["baselines"].as<std::vector<std::string>>();
     Invocation run;

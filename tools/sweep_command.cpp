@@ -30,6 +30,7 @@ int merge_command(int argc, const char* const* argv, const std::string& program)
       ("help,h", "show this help and exit")
       ("out,o", po::value<std::string>(), "directory for the merged sweep (must not hold a sweep yet)")
       ("shards", po::value<std::vector<std::string>>(), "the shard directories (positional)");
+  add_plugin_option(options);  // the shards' spec is checked again: its plugin policies must be known
   po::positional_options_description positional;
   positional.add("shards", -1);
   const po::variables_map vm = parse_command_line(argc, argv, options, positional);
@@ -41,6 +42,7 @@ int merge_command(int argc, const char* const* argv, const std::string& program)
               << options << "\n";
     return 0;
   }
+  load_plugin_options(vm);
   if (!vm.count("shards")) throw InputError("expected the shard directories to merge");
   if (!vm.count("out")) throw InputError("--out: expected the directory for the merged sweep");
   const std::string out = vm["out"].as<std::string>();
