@@ -9,7 +9,7 @@ namespace spotsim {
 
 namespace {
 
-constexpr int kWidth = 720, kHeight = 360;
+constexpr int kCapacityWidth = 720, kCapacityHeight = 360;
 
 // Steps: each hour's mean held flat across the hour.
 std::string hourly_steps(const ChartFrame& frame, const std::vector<double>& values) {
@@ -37,7 +37,7 @@ std::string capacity_chart(const std::vector<ReportConfiguration>& configuration
   if (capacity != nullptr) {
     for (const double v : *capacity) top = std::max(top, v);
   }
-  const ChartFrame frame(kWidth, kHeight, nice_ticks(0.0, static_cast<double>(hours)), nice_ticks(0.0, top));
+  const ChartFrame frame(kCapacityWidth, kCapacityHeight, nice_ticks(0.0, static_cast<double>(hours)), nice_ticks(0.0, top));
   std::string svg = frame.open("chart capacity", "spot instances held and obtainable by hour", "hours after the start",
                                "spot instances (mean over runs)");
   if (capacity != nullptr && !capacity->empty()) {

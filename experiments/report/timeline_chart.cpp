@@ -8,7 +8,7 @@
 namespace spotsim {
 
 namespace {
-constexpr int kWidth = 1100, kLabel = 150, kRight = 20, kTop = 28, kRow = 44, kAxis = 40;
+constexpr int kTimelineWidth = 1100, kLabel = 150, kRight = 20, kTop = 28, kRow = 44, kAxis = 40;
 constexpr const char* kSpot = "#0072B2";
 constexpr const char* kOnDemand = "#E69F00";
 constexpr const char* kPreempted = "#D55E00";
@@ -35,12 +35,12 @@ std::string timeline_chart(const TimelineFile& timeline) {
   double span = 0.0;
   for (std::size_t r = 0; r < rows; ++r) span = std::max(span, timeline.runs[r].end);
   const AxisTicks ticks = nice_ticks(0.0, span > 0.0 ? span : 1.0, 8);
-  const double plot = kWidth - kLabel - kRight;
+  const double plot = kTimelineWidth - kLabel - kRight;
   const auto x = [&](double hours) { return kLabel + (hours - ticks.low) / (ticks.high - ticks.low) * plot; };
   const int height = kTop + static_cast<int>(rows) * kRow + kAxis;
   const bool zones_named = timeline.zone_names.size() > 1;
-  std::string svg = "<svg class=\"chart timeline\" viewBox=\"0 0 " + std::to_string(kWidth) + " " +
-                    std::to_string(height) + "\" width=\"" + std::to_string(kWidth) + "\" height=\"" +
+  std::string svg = "<svg class=\"chart timeline\" viewBox=\"0 0 " + std::to_string(kTimelineWidth) + " " +
+                    std::to_string(height) + "\" width=\"" + std::to_string(kTimelineWidth) + "\" height=\"" +
                     std::to_string(height) + "\" role=\"img\"><title>Timelines of individual runs</title>\n";
   const int axis_y = kTop + static_cast<int>(rows) * kRow;
   for (const double v : ticks.values) {

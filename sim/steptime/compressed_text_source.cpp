@@ -9,16 +9,16 @@
 namespace spotsim {
 
 namespace {
-constexpr unsigned kChunkBytes = 1u << 18;  // 256 KiB: large enough that zlib call overhead is negligible
+constexpr unsigned kGzipChunkBytes = 1u << 18;  // 256 KiB: large enough that zlib call overhead is negligible
 }
 
-CompressedTextSource::CompressedTextSource(const std::string& path) : buffer_(kChunkBytes), path_(path) {
+CompressedTextSource::CompressedTextSource(const std::string& path) : buffer_(kGzipChunkBytes), path_(path) {
   // zlib opens a directory and fails only on the first read, which would read as a corrupt gzip stream.
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) throw InputError(path + ": is a directory; expected a trace file");
   file_ = gzopen(path.c_str(), "rb");
   if (file_ == nullptr) throw InputError(path + ": cannot open file for reading");
-  gzbuffer(file_, kChunkBytes);
+  gzbuffer(file_, kGzipChunkBytes);
   setg(buffer_.data(), buffer_.data(), buffer_.data());
 }
 
@@ -36,7 +36,7 @@ CompressedTextSource::~CompressedTextSource() {
 CompressedTextSource::int_type CompressedTextSource::underflow() {
   if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
   if (!read_error_.empty()) return traits_type::eof();
-  const int got = gzread(file_, buffer_.data(), kChunkBytes);
+  const int got = gzread(file_, buffer_.data(), kGzipChunkBytes);
   // gzdirect() is only meaningful after the first read has looked at the header.
   if (bytes_read_ == 0) compressed_ = gzdirect(file_) == 0;
   if (got < 0) {

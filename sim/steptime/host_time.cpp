@@ -5,6 +5,7 @@
 
 #include "sim/errors.hpp"
 #include "sim/steptime/interval_union.hpp"
+#include "sim/steptime/report_cells.hpp"
 #include "sim/text_format.hpp"
 
 namespace spotsim {
@@ -29,13 +30,6 @@ StepTimeBreakdown breakdown_of(const KinetoTrace& trace, const StepStats& step) 
   b.overlapped_communication_us = std::max(0.0, union_length(communication) - b.exposed_communication_us);
   b.host_gap_us = std::max(0.0, step.step_us - busy);
   return b;
-}
-
-std::string ms(double us) { return format_fixed(us / 1000.0, 2); }
-
-std::string pad(const std::string& text, std::size_t width, bool left = false) {
-  if (text.size() >= width) return text;
-  return left ? text + std::string(width - text.size(), ' ') : std::string(width - text.size(), ' ') + text;
 }
 
 nlohmann::json step_json(const StepTimeBreakdown& b) {
@@ -88,13 +82,13 @@ HostTimeBreakdown host_time_breakdown(const KinetoTrace& trace, const StepProfil
 std::string format_host_time(const HostTimeBreakdown& breakdown) {
   std::ostringstream out;
   out << "\nwhere the step goes (compute + exposed communication + host gap = step):\n"
-      << pad("step", 20, true) << pad("step ms", 10) << pad("compute", 10) << pad("comm", 10) << pad("(hidden)", 10)
-      << pad("host gap", 10) << pad("host %", 8) << "\n";
+      << pad_cell("step", 20, true) << pad_cell("step ms", 10) << pad_cell("compute", 10) << pad_cell("comm", 10) << pad_cell("(hidden)", 10)
+      << pad_cell("host gap", 10) << pad_cell("host %", 8) << "\n";
   const auto row = [&](const StepTimeBreakdown& b) {
-    out << pad(b.step + (b.warmup ? " (w)" : ""), 20, true) << pad(ms(b.step_us), 10) << pad(ms(b.compute_us), 10)
-        << pad(ms(b.exposed_communication_us), 10) << pad(ms(b.overlapped_communication_us), 10)
-        << pad(ms(b.host_gap_us), 10)
-        << pad(format_fixed(b.step_us > 0 ? 100.0 * b.host_gap_us / b.step_us : 0.0, 1), 8) << "\n";
+    out << pad_cell(b.step + (b.warmup ? " (w)" : ""), 20, true) << pad_cell(ms_cell(b.step_us), 10) << pad_cell(ms_cell(b.compute_us), 10)
+        << pad_cell(ms_cell(b.exposed_communication_us), 10) << pad_cell(ms_cell(b.overlapped_communication_us), 10)
+        << pad_cell(ms_cell(b.host_gap_us), 10)
+        << pad_cell(format_fixed(b.step_us > 0 ? 100.0 * b.host_gap_us / b.step_us : 0.0, 1), 8) << "\n";
   };
   for (const StepTimeBreakdown& b : breakdown.steps) row(b);
   row(breakdown.steady_mean);

@@ -4,16 +4,11 @@
 #include <cstdio>
 #include <sstream>
 
+#include "sim/steptime/report_cells.hpp"
+
 namespace spotsim {
 
 namespace {
-
-std::string pad(const std::string& text, std::size_t width, bool left = false) {
-  if (text.size() >= width) return text;
-  return left ? text + std::string(width - text.size(), ' ') : std::string(width - text.size(), ' ') + text;
-}
-
-std::string ms(double us) { return format_fixed(us / 1000.0, 2); }
 
 constexpr KernelClass kClasses[] = {KernelClass::Matrix, KernelClass::MemoryBound, KernelClass::Communication,
                                     KernelClass::MemcpyMemset, KernelClass::Other};
@@ -38,28 +33,28 @@ std::string format_step_profile(const KinetoTrace& trace, const StepProfile& pro
   if (profile.activities_outside_steps > 0) {
     out << "activities launched outside any step (ignored): " << profile.activities_outside_steps << "\n";
   }
-  out << "\n" << pad("step", 20, true) << pad("wall ms", 10) << pad("busy ms", 10) << pad("kernels", 9);
-  for (KernelClass c : kClasses) out << pad(to_string(c), 15);
+  out << "\n" << pad_cell("step", 20, true) << pad_cell("wall ms", 10) << pad_cell("busy ms", 10) << pad_cell("kernels", 9);
+  for (KernelClass c : kClasses) out << pad_cell(to_string(c), 15);
   out << "\n";
   for (const auto& s : profile.steps) {
     std::int64_t count = 0;
     for (const auto& c : s.by_class) count += c.count;
-    out << pad(s.name + (s.warmup ? " (w)" : ""), 20, true) << pad(ms(s.wall_us), 10) << pad(ms(s.gpu_busy_us), 10)
-        << pad(std::to_string(count), 9);
-    for (KernelClass c : kClasses) out << pad(ms(s.by_class[static_cast<std::size_t>(c)].time_us), 15);
+    out << pad_cell(s.name + (s.warmup ? " (w)" : ""), 20, true) << pad_cell(ms_cell(s.wall_us), 10) << pad_cell(ms_cell(s.gpu_busy_us), 10)
+        << pad_cell(std::to_string(count), 9);
+    for (KernelClass c : kClasses) out << pad_cell(ms_cell(s.by_class[static_cast<std::size_t>(c)].time_us), 15);
     out << "\n";
   }
   out << "(w) = warm-up, excluded; busy = union of kernel/memcpy/memset intervals; class columns sum durations\n\n";
-  out << "steady state over " << profile.step.n << " step(s): step time " << ms(profile.step.mean) << " ms (sd "
-      << ms(profile.step.sd) << ", median " << ms(profile.step.p50) << ", min " << ms(profile.step.min) << ", max "
-      << ms(profile.step.max) << "; step = max(wall, busy)), GPU busy " << ms(profile.gpu_busy.mean) << " ms ("
+  out << "steady state over " << profile.step.n << " step(s): step time " << ms_cell(profile.step.mean) << " ms (sd "
+      << ms_cell(profile.step.sd) << ", median " << ms_cell(profile.step.p50) << ", min " << ms_cell(profile.step.min) << ", max "
+      << ms_cell(profile.step.max) << "; step = max(wall, busy)), GPU busy " << ms_cell(profile.gpu_busy.mean) << " ms ("
       << format_fixed(profile.step.mean > 0 ? 100.0 * profile.gpu_busy.mean / profile.step.mean : 0.0, 1) << "% of step)\n";
   double total = 0.0;
   for (const auto& c : profile.mean_by_class) total += c.time_us;
   for (KernelClass c : kClasses) {
     const ClassTotals& t = profile.mean_by_class[static_cast<std::size_t>(c)];
-    out << "  " << pad(to_string(c), 15, true) << pad(ms(t.time_us), 10) << " ms/step  "
-        << pad(format_fixed(total > 0 ? 100.0 * t.time_us / total : 0.0, 1), 5) << "%  " << pad(std::to_string(t.count), 6)
+    out << "  " << pad_cell(to_string(c), 15, true) << pad_cell(ms_cell(t.time_us), 10) << " ms/step  "
+        << pad_cell(format_fixed(total > 0 ? 100.0 * t.time_us / total : 0.0, 1), 5) << "%  " << pad_cell(std::to_string(t.count), 6)
         << " kernels/step\n";
   }
   return out.str();
@@ -68,18 +63,18 @@ std::string format_step_profile(const KinetoTrace& trace, const StepProfile& pro
 std::string format_predictions(const std::string& measured_gpu, const std::vector<StepPrediction>& predictions) {
   std::ostringstream out;
   out << "\npredicted steady-state step on each target (measured on " << measured_gpu << "):\n"
-      << pad("target", 16, true) << pad("compute ms", 12) << pad("comm ms", 10) << pad("busy ms", 10)
-      << pad("step ms", 10) << pad("speed-up", 10) << pad("matrix ms", 11) << pad("memory ms", 11) << "\n";
+      << pad_cell("target", 16, true) << pad_cell("compute ms", 12) << pad_cell("comm ms", 10) << pad_cell("busy ms", 10)
+      << pad_cell("step ms", 10) << pad_cell("speed-up", 10) << pad_cell("matrix ms", 11) << pad_cell("memory ms", 11) << "\n";
   for (const auto& p : predictions) {
     const double measured_step = p.host_gap_us + p.measured_busy_us;
-    out << pad(p.target, 16, true) << pad(ms(p.predicted_compute_us()), 12)
-        << pad(ms(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Communication)]), 10)
-        << pad(ms(p.predicted_busy_us), 10) << pad(ms(p.predicted_step_us), 10)
-        << pad(format_fixed(p.predicted_step_us > 0 ? measured_step / p.predicted_step_us : 0.0, 2) + "x", 10)
-        << pad(ms(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Matrix)]), 11)
-        << pad(ms(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::MemoryBound)]), 11) << "\n";
+    out << pad_cell(p.target, 16, true) << pad_cell(ms_cell(p.predicted_compute_us()), 12)
+        << pad_cell(ms_cell(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Communication)]), 10)
+        << pad_cell(ms_cell(p.predicted_busy_us), 10) << pad_cell(ms_cell(p.predicted_step_us), 10)
+        << pad_cell(format_fixed(p.predicted_step_us > 0 ? measured_step / p.predicted_step_us : 0.0, 2) + "x", 10)
+        << pad_cell(ms_cell(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Matrix)]), 11)
+        << pad_cell(ms_cell(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::MemoryBound)]), 11) << "\n";
   }
-  out << "step = host gap (step - busy, " << (predictions.empty() ? "0" : ms(predictions.front().host_gap_us))
+  out << "step = host gap (step - busy, " << (predictions.empty() ? "0" : ms_cell(predictions.front().host_gap_us))
       << " ms, assumed GPU-independent) + predicted busy\n";
   if (!predictions.empty() && (predictions.front().precision || predictions.front().batch_scale != 1.0)) {
     const StepPrediction& p = predictions.front();
@@ -91,7 +86,7 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
   for (const auto& p : predictions) by_op_model = std::max(by_op_model, p.measured_by_op_model_us);
   if (by_op_model > 0.0) {
     out << "op-level model (operators with recorded fp32 dimensions: mm/addmm/bmm/baddbmm, layer norm, softmax): up to "
-        << ms(by_op_model) << " ms/step of the measured kernel time; the rest is scaled kernel by kernel\n";
+        << ms_cell(by_op_model) << " ms/step of the measured kernel time; the rest is scaled kernel by kernel\n";
   } else {
     out << "kernel-by-kernel scaling only: no fp32 GEMM, layer-norm or softmax operator with recorded dimensions "
            "inside the op-level model's range (record_shapes=True; docs/step-time.md#op-model)\n";
