@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A plugin's policies beyond simulate: a sweep split into Slurm shards (the scripts spotsim-slurm-sweep writes, run
-# here without Slurm) gives the single-machine result byte for byte, and `regress` compares a baseline of a plugin
-# policy when given --plugin and refuses it clearly without.
+# here without Slurm) gives the single-machine result byte for byte, `regress` compares a baseline of a plugin
+# policy when given --plugin and refuses it clearly without, and a campaign of the plugin's spot-only equals the
+# built-in's.
 set -euo pipefail
 spotsim="$1" repo="$2" plugin="$3"
 dir=$(mktemp -d)
@@ -33,4 +34,9 @@ if "$spotsim" regress "$dir/baseline.json" > /dev/null 2> "$dir/regress-err.txt"
   echo "FAIL: regress ran a plugin policy without --plugin"; exit 1
 fi
 grep -q "plugin-spot-only" "$dir/regress-err.txt" || { echo "FAIL: unclear regress refusal:"; cat "$dir/regress-err.txt"; exit 1; }
+campaign() { "$spotsim" campaign --trials 6 --gpus 8 -r 20 --managed-catalogue none -f json "$@"; }
+campaign --plugin "$plugin" -p plugin-spot-only --checkpoint plugin-fixed:interval=1h -o "$dir/plugin-campaign.json" 2>/dev/null
+campaign -p spot-only --checkpoint fixed:interval=1h -o "$dir/builtin-campaign.json" 2>/dev/null
+sed -e 's/plugin-spot-only/spot-only/' -e 's/plugin-fixed/fixed/' "$dir/plugin-campaign.json" | cmp - "$dir/builtin-campaign.json" \
+  || { echo "FAIL: a campaign of the plugin's policies differs from the built-in ones'"; exit 1; }
 echo "plugin policies: Slurm shards merge to the single-machine sweep byte for byte; regress compares them with --plugin"
