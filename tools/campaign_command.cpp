@@ -2,6 +2,7 @@
 // capacity is limited — under each selection policy, with Monte Carlo intervals (docs/campaign.md).
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include "sim/text_format.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "tools/terminal_progress.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -60,6 +62,7 @@ po::options_description campaign_options() {
       ("replications,r", po::value<std::string>()->default_value("200"), "Monte Carlo replications per policy")
       ("seed,s", po::value<std::string>()->default_value("1"), "random seed")
       ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores); never changes results")
+      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
       ("format,f", po::value<std::string>(), "table | json [default: table, or from --output's extension]")
       ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
   add_plugin_option(options);
@@ -131,6 +134,9 @@ int campaign_command(int argc, const char* const* argv) {
     plan.count = count_option(vm, "replications", 1, 10'000'000);
     plan.threads = thread_count_option(vm);
 
+    std::optional<double> engineering;  // checked before any work
+    if (vm.count("engineering-cost")) engineering = parse_engineering_cost(vm["engineering-cost"].as<std::string>());
+
     nlohmann::json doc = campaign_header_json(market, capacity, spec, checkpoint, plan);
     std::ostringstream table;
     table << "campaign: " << spec.jobs.size() << " jobs on " << market.name << " (" << market.zones.size()
@@ -140,8 +146,17 @@ int campaign_command(int argc, const char* const* argv) {
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "
           << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline)) << "\n\n";
     std::vector<CampaignRow> rows;
-    for (const std::string& policy : policies) {
-      rows.push_back(run_policy_campaign(market, spec, registry, policy, checkpoint, plan, /*keep_runs=*/false));
+    {
+      ReplicationProgress progress;  // the DIY rows' replications (the managed rows take a moment more)
+      progress.total = policies.size() * plan.count;
+      TerminalProgress line(program, "replications", progress_wanted(vm.count("quiet") > 0), std::cerr);
+      ReplicationPlan shown = plan;
+      if (line.enabled()) shown.progress = &progress;
+      ReplicationProgressWatcher watcher(line, progress);
+      for (const std::string& policy : policies) {
+        rows.push_back(run_policy_campaign(market, spec, registry, policy, checkpoint, shown, /*keep_runs=*/false));
+      }
+      watcher.finish();
     }
     for (CampaignRow& row : managed_campaign_rows(market, spec, vm["managed-catalogue"].as<std::string>(), registry,
                                                   checkpoint, plan, /*keep_runs=*/false)) {
@@ -163,19 +178,18 @@ int campaign_command(int argc, const char* const* argv) {
             << pad(format_fixed(s.failed.mean, 1), 7) << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
             << (shared ? format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%" : std::string("-")) << "\n";
     }
-    if (vm.count("engineering-cost")) {
-      const double engineering = parse_engineering_cost(vm["engineering-cost"].as<std::string>());
+    if (engineering) {
       const CampaignRow* cheapest = nullptr;
       for (const CampaignRow& row : rows) {
         if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean)) cheapest = &row;
       }
       if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
       table << "\nbreak-even against " << cheapest->label << " (" << format_usd(cheapest->summary.cost_total.mean)
-            << " per campaign), engineering " << format_usd(engineering) << "/month:\n";
+            << " per campaign), engineering " << format_usd(*engineering) << "/month:\n";
       nlohmann::json breaks = nlohmann::json::array();
       for (const CampaignRow& row : rows) {
         if (row.managed) continue;
-        const BreakEven b = break_even(engineering, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
+        const BreakEven b = break_even(*engineering, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
         table << "  " << pad(row.label, width) << "saves " << format_fixed(100.0 * b.saving_fraction, 1) << "%: "
               << (b.monthly_spend ? "DIY pays off above " + format_usd(*b.monthly_spend) + "/month of managed spend"
                                   : std::string("DIY never pays off"))
@@ -183,7 +197,7 @@ int campaign_command(int argc, const char* const* argv) {
         breaks.push_back({{"policy", row.label}, {"saving_fraction", b.saving_fraction},
                           {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
       }
-      doc["break_even"] = {{"engineering_per_month", engineering}, {"managed", cheapest->label}, {"policies", breaks}};
+      doc["break_even"] = {{"engineering_per_month", *engineering}, {"managed", cheapest->label}, {"policies", breaks}};
     }
     table << "\nspot, on-dem. and idle are mean USD (idle: paid while not training, part of spot + on-demand); done,\n"
           << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n"
