@@ -179,25 +179,19 @@ int campaign_command(int argc, const char* const* argv) {
             << (shared ? format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%" : std::string("-")) << "\n";
     }
     if (engineering) {
-      const CampaignRow* cheapest = nullptr;
-      for (const CampaignRow& row : rows) {
-        if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean)) cheapest = &row;
-      }
-      if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
-      table << "\nbreak-even against " << cheapest->label << " (" << format_usd(cheapest->summary.cost_total.mean)
-            << " per campaign), engineering " << format_usd(*engineering) << "/month:\n";
-      nlohmann::json breaks = nlohmann::json::array();
-      for (const CampaignRow& row : rows) {
-        if (row.managed) continue;
-        const BreakEven b = break_even(*engineering, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
-        table << "  " << pad(row.label, width) << "saves " << format_fixed(100.0 * b.saving_fraction, 1) << "%: "
-              << (b.monthly_spend ? "DIY pays off above " + format_usd(*b.monthly_spend) + "/month of managed spend"
-                                  : std::string("DIY never pays off"))
+      const nlohmann::json breaks = campaign_break_even_json(rows, *engineering);
+      table << "\nbreak-even against " << breaks["managed"].get<std::string>() << " ("
+            << format_usd(breaks["managed_cost"].get<double>()) << " per campaign), engineering "
+            << format_usd(*engineering) << "/month:\n";
+      for (const nlohmann::json& b : breaks["policies"]) {
+        const nlohmann::json& spend = b["break_even_monthly_spend"];
+        table << "  " << pad(b["policy"].get<std::string>(), width) << "saves "
+              << format_fixed(100.0 * b["saving_fraction"].get<double>(), 1) << "%: "
+              << (spend.is_null() ? std::string("DIY never pays off")
+                                  : "DIY pays off above " + format_usd(spend.get<double>()) + "/month of managed spend")
               << "\n";
-        breaks.push_back({{"policy", row.label}, {"saving_fraction", b.saving_fraction},
-                          {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
       }
-      doc["break_even"] = {{"engineering_per_month", *engineering}, {"managed", cheapest->label}, {"policies", breaks}};
+      doc["break_even"] = breaks;
     }
     table << "\nspot, on-dem. and idle are mean USD (idle: paid while not training, part of spot + on-demand); done,\n"
           << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n"

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "experiments/managed/break_even.hpp"
+#include "sim/errors.hpp"
 #include "spotsim/version.hpp"
 
 namespace spotsim {
@@ -65,6 +67,26 @@ nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spe
           {"held_by_hour", s.held_by_hour},
           {"capacity_by_hour", s.capacity_by_hour},
           {"jobs", jobs}};
+}
+
+nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month) {
+  const CampaignRow* cheapest = nullptr;
+  for (const CampaignRow& row : rows) {
+    if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean)) cheapest = &row;
+  }
+  if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
+  nlohmann::json policies = nlohmann::json::array();
+  for (const CampaignRow& row : rows) {
+    if (row.managed) continue;
+    const BreakEven b = break_even(engineering_per_month, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
+    policies.push_back({{"policy", row.label},
+                        {"saving_fraction", b.saving_fraction},
+                        {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
+  }
+  return {{"engineering_per_month", engineering_per_month},
+          {"managed", cheapest->label},
+          {"managed_cost", cheapest->summary.cost_total.mean},
+          {"policies", policies}};
 }
 
 }  // namespace spotsim

@@ -14,4 +14,10 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
 
 nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec);
 
+// The break-even of every DIY row against the cheapest managed row at `engineering_per_month` USD
+// (docs/managed.md#break-even): the JSON "break_even" object, {"engineering_per_month", "managed", "managed_cost",
+// "policies": [{"policy", "saving_fraction", "break_even_monthly_spend" (null: never)}]}. InputError when no row is
+// managed.
+nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month);
+
 }  // namespace spotsim

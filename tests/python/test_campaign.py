@@ -135,3 +135,18 @@ def test_python_policy_objects_are_refused():
 def test_jobs_and_trials_together_are_refused():
     with pytest.raises(spotsim.InputError, match="not both"):
         spotsim.campaign(jobs=FOUR_JOBS, trials=3, replications=2)
+
+
+def test_break_even_matches_the_cli(cli_json):
+    """engineering_cost gives the CLI's --engineering-cost break-even, value for value."""
+    args = dict(trials=4, gpus=8, replications=20, seed=2, progress=False)
+    result = spotsim.campaign(TRACE, ["spot-only", "on-demand"], managed=True, engineering_cost="8000/month", **args)
+    expected = cli_json("campaign", "--trace", TRACE, "--trials", "4", "--gpus", "8", "-r", "20", "--seed", "2",
+                        "-p", "spot-only,on-demand", "--engineering-cost", "8000/month", "--format", "json")
+    assert result.break_even == expected["break_even"]
+    assert result.as_dict() == expected
+    assert [p["policy"] for p in result.break_even["policies"]] == ["spot-only", "on-demand"]
+    with pytest.raises(spotsim.InputError, match="engineering-cost"):
+        spotsim.campaign(TRACE, "spot-only", engineering_cost="8000/year", **args)
+    with pytest.raises(spotsim.InputError, match="no managed offer"):
+        spotsim.campaign(TRACE, "spot-only", engineering_cost=8000, **args)

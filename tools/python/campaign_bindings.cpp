@@ -5,12 +5,14 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "experiments/campaign/campaign_json.hpp"
 #include "experiments/campaign/campaign_options.hpp"
 #include "experiments/campaign/job_stream_csv.hpp"
+#include "experiments/managed/break_even.hpp"
 #include "experiments/run_metrics.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
@@ -145,9 +147,11 @@ class CampaignSession {
     }
   }
 
-  std::string to_json() const {
+  // The CLI's --format json text; with `engineering_cost` (its --engineering-cost, "8000/month"), the break-even too.
+  std::string to_json(const std::optional<std::string>& engineering_cost) const {
     nlohmann::json doc = campaign_header_json(market_, capacity_, spec_, checkpoint_, plan_);
     for (const CampaignRow& row : rows_) doc["policies"].push_back(campaign_row_json(row, spec_));
+    if (engineering_cost) doc["break_even"] = campaign_break_even_json(rows_, parse_engineering_cost(*engineering_cost));
     return doc.dump(2) + "\n";
   }
 
@@ -269,12 +273,15 @@ void bind_campaign(py::module_& m) {
       .def("run_policy", &CampaignSession::run_policy, py::arg("policy"), "add the row of one selection policy")
       .def("run_managed", &CampaignSession::run_managed, py::arg("catalogue"),
            "add a row per managed offer of the catalogue on the trace's GPU")
-      .def("to_json", &CampaignSession::to_json, "the CLI's --format json text")
+      .def("to_json", &CampaignSession::to_json, py::arg("engineering_cost") = py::none(),
+           "the CLI's --format json text (with the break-even of --engineering-cost when given)")
       .def("run_columns", &CampaignSession::run_columns)
       .def("job_columns", &CampaignSession::job_columns)
       .def("summary_rows", &CampaignSession::summary_rows)
       .def("job_summary_rows", &CampaignSession::job_summary_rows)
       .def("hourly_rows", &CampaignSession::hourly_rows);
+  m.def("parse_engineering_cost", &parse_engineering_cost, py::arg("text"),
+        "--engineering-cost: '8000/month' or '8000' (USD per month); InputError for anything else");
 }
 
 }  // namespace spotsim::python

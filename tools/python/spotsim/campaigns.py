@@ -83,14 +83,18 @@ class CampaignResult:
     job_summary -- per (policy, job): finish_hours mean and interval, completed_share, stopped_share
     hourly      -- per (policy, hour after the start): held_by_hour, capacity_by_hour (mean spot instances held and
                    obtainable)
+    break_even  -- with engineering_cost: the JSON's "break_even" (every DIY row against the cheapest managed row:
+                   saving_fraction and break_even_monthly_spend, None = never); else None
     """
 
-    def __init__(self, session):
+    def __init__(self, session, engineering_cost=None):
         self._session = session
-        document = json.loads(session.to_json())
+        self._engineering_cost = engineering_cost
+        document = json.loads(session.to_json(engineering_cost))
+        self.break_even = document.get("break_even")
         self.policies = [row["policy"] for row in document["policies"]]
         self.managed = [row["policy"] for row in document["policies"] if row["managed"]]
-        self.settings = {key: value for key, value in document.items() if key != "policies"}
+        self.settings = {key: value for key, value in document.items() if key not in ("policies", "break_even")}
         self.summary = pd.DataFrame(session.summary_rows()).set_index(["policy", "metric"])
         self.runs = pd.DataFrame(session.run_columns())
         self.jobs = pd.DataFrame(session.job_columns())
@@ -99,8 +103,8 @@ class CampaignResult:
                                                                    "capacity_by_hour"])
 
     def to_json(self):
-        """The CLI's --format json text for the same options (its "break_even" aside)."""
-        return self._session.to_json()
+        """The CLI's --format json text for the same options (with --engineering-cost: engineering_cost)."""
+        return self._session.to_json(self._engineering_cost)
 
     def as_dict(self):
         return json.loads(self.to_json())
@@ -120,7 +124,7 @@ class CampaignResult:
 def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint="young-daly", *, jobs=None,
              trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
              halving=None, budget=None, deadline=None, startup="5m", checkpoint_write="1m", restore="1m",
-             managed=False, replications=200, seed=1, threads=0, progress=None):
+             managed=False, engineering_cost=None, replications=200, seed=1, threads=0, progress=None):
     """Run ``spotsim campaign`` with these options and return a CampaignResult (docs/python.md#campaigns).
 
     policy -- a selection policy spec, or a list of them (one row each, on the same seeds: paired);
@@ -131,6 +135,8 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint=
     halving -- None or "ETA:MIN" / (eta, min), successive halving; budget -- USD; deadline, startup,
             checkpoint_write, restore -- durations ("3d") or timedelta;
     managed -- True: add the rows of the shipped managed offers on the trace's GPU (or a catalogue name or file);
+    engineering_cost -- the monthly engineering cost of DIY ("8000/month" or a number of USD per month): the
+            break-even of every policy against the cheapest managed row (needs managed);
     progress -- None: a bar in a notebook, a line on stderr in a terminal (one step per row); False: none.
     """
     policies = [policy] if isinstance(policy, str) else list(policy)
@@ -154,6 +160,9 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint=
     for name in policies:  # every spec checked before the first row runs
         _spotsim.check_policies(name, checkpoint)
     catalogue = "managed_training" if managed is True else (managed or None)
+    if engineering_cost is not None:
+        engineering_cost = str(engineering_cost)
+        _spotsim.parse_engineering_cost(engineering_cost)  # refused before any work
     session = _spotsim.CampaignSession({k: v for k, v in options.items() if v is not None})
     bar = progress_bar(len(policies) + (catalogue is not None), "campaign", progress)
     try:
@@ -165,4 +174,4 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint=
             bar.update()
     finally:
         bar.close()
-    return CampaignResult(session)
+    return CampaignResult(session, engineering_cost)
