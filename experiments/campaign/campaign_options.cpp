@@ -80,14 +80,7 @@ std::vector<CampaignRun> run_managed_campaign(const ManagedOffer& offer, const C
       out.makespan_hours = std::max(out.makespan_hours, outcome.finish_hours);
       out.completed += run.completed;
       out.failed += !run.completed;
-      out.cost_total += run.cost_total;
-      out.cost_spot += run.cost_spot;
-      out.cost_on_demand += run.cost_on_demand;
-      out.cost_egress += run.cost_egress;
-      out.cost_idle += run.ledger_startup + run.ledger_restore + run.ledger_checkpoint + run.ledger_transfer +
-                       run.ledger_idle + run.ledger_rounding;
-      out.cost_lost_work += run.ledger_lost_work;
-      out.preemptions += run.preemptions;
+      add_job_costs(out, run);
       out.jobs.push_back(outcome);
     }
   }

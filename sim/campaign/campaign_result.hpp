@@ -44,4 +44,17 @@ struct CampaignRun {
   }
 };
 
+// Adds a job's bill to a campaign's: the cost split, the part paid while not training (start-up, restore, checkpoint
+// writes, transfers, idle, billing rounding, reconfiguration), compute thrown away, and preemptions.
+inline void add_job_costs(CampaignRun& out, const RunResult& r) {
+  out.cost_total += r.cost_total;
+  out.cost_spot += r.cost_spot;
+  out.cost_on_demand += r.cost_on_demand;
+  out.cost_egress += r.cost_egress;
+  out.cost_idle += r.ledger_startup + r.ledger_restore + r.ledger_checkpoint + r.ledger_transfer + r.ledger_idle +
+                   r.ledger_rounding + r.ledger_reconfigure;
+  out.cost_lost_work += r.ledger_lost_work;
+  out.preemptions += r.preemptions;
+}
+
 }  // namespace spotsim

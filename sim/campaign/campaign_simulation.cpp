@@ -7,16 +7,12 @@
 #include <tuple>
 
 #include "sim/errors.hpp"
+#include "sim/market/node_reclaim.hpp"
 #include "sim/random_streams.hpp"
 
 namespace spotsim {
 
 namespace {
-
-int count_of(double value) {
-  if (!(value > 0.0)) return 0;
-  return value >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(std::floor(value));
-}
 
 // Progress points of a job's rungs: strictly increasing and below the work.
 std::vector<Millis> rung_milestones(const EarlyStopping& stopping, Millis work) {
@@ -83,11 +79,11 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
       const auto& values = count.values();
       drops.span = count.span();
       for (std::size_t i = 1; i < times.size(); ++i) {
-        if (count_of(values[i]) < count_of(values[i - 1])) drops.drops.push_back({times[i], count_of(values[i])});
+        if (whole_count(values[i]) < whole_count(values[i - 1])) drops.drops.push_back({times[i], whole_count(values[i])});
       }
       // A repeating recording drops again where a period ends lower than the next begins... or higher.
-      if (drops.span != kNever && times.size() > 1 && count_of(values.front()) < count_of(values.back())) {
-        drops.drops.insert(drops.drops.begin(), Drop{times.front(), count_of(values.front())});
+      if (drops.span != kNever && times.size() > 1 && whole_count(values.front()) < whole_count(values.back())) {
+        drops.drops.insert(drops.drops.begin(), Drop{times.front(), whole_count(values.front())});
       }
     }
     zone_drops_.push_back(std::move(drops));
@@ -204,7 +200,7 @@ void CampaignSimulation::on_spot_released(int job, int zone, int nodes, Millis a
   total_held_ -= nodes;
   budget_dirty_ = true;
   const auto& count = market_.zones[static_cast<std::size_t>(zone)].spot.available;
-  const int room = count ? count_of(count->at(at)) - held(zone) : INT_MAX;
+  const int room = count ? whole_count(count->at(at)) - held(zone) : INT_MAX;
   for (const int k : order_) {
     const auto kk = static_cast<std::size_t>(k);
     if (k == job || !started_[kk] || jobs_[kk]->finished() || !jobs_[kk]->waiting_for_spot()) continue;
@@ -374,14 +370,7 @@ void CampaignSimulation::finish_run(CampaignRun& out) {
     out.completed += o.status == JobStatus::kCompleted;
     out.stopped_early += o.status == JobStatus::kStoppedEarly;
     out.failed += o.status == JobStatus::kFailed;
-    out.cost_total += r.cost_total;
-    out.cost_spot += r.cost_spot;
-    out.cost_on_demand += r.cost_on_demand;
-    out.cost_egress += r.cost_egress;
-    out.cost_idle += r.ledger_startup + r.ledger_restore + r.ledger_checkpoint + r.ledger_transfer + r.ledger_idle +
-                     r.ledger_rounding + r.ledger_reconfigure;
-    out.cost_lost_work += r.ledger_lost_work;
-    out.preemptions += r.preemptions;
+    add_job_costs(out, r);
     out.spot_instance_hours += r.spot_node_hours;
     out.on_demand_instance_hours += r.on_demand_node_hours;
     out.events += r.events;

@@ -18,12 +18,6 @@ double keyed_uniform(std::uint64_t drop_key, std::uint64_t index) {
   return static_cast<double>(splitmix64(drop_key ^ splitmix64(index)) >> 11) * 0x1.0p-53;
 }
 
-// Whole instances in a count (the trace reader accepts only whole counts; floor keeps "count >= nodes" intact for
-// any other in-memory series).
-int count_of(double value) {
-  if (!(value > 0.0)) return 0;
-  return value >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(std::floor(value));
-}
 
 // instances_reclaimed with the stream's prefix for (seed, replication) hashed once by the caller.
 int reclaimed_with_prefix(std::uint64_t prefix, Millis at, int pool_before, int pool_after, int held) {
@@ -53,6 +47,11 @@ int reclaimed_with_prefix(std::uint64_t prefix, Millis at, int pool_before, int 
 }
 
 }  // namespace
+
+int whole_count(double value) {
+  if (!(value > 0.0)) return 0;
+  return value >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(std::floor(value));
+}
 
 int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held) {
   return reclaimed_with_prefix(stream_prefix(seed, replication, StreamPurpose::kNodeReclaim), at, pool_before,
@@ -99,8 +98,8 @@ Reclaim next_reclaim(const StepSeries& available, Millis from, int held, std::ui
       wrap_offset += span;
     }
     if (since_drop >= n) return {};
-    const int before = count_of(values[previous]);
-    const int after = count_of(values[i]);
+    const int before = whole_count(values[previous]);
+    const int after = whole_count(values[i]);
     if (after >= before) {
       ++since_drop;
       continue;

@@ -22,6 +22,10 @@ namespace spotsim {
 // their index: the same hypergeometric law in min(held, removed) draws.)
 int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held);
 
+// Whole instances in a recorded count (the trace reader accepts only whole counts; floor keeps "count >= nodes"
+// intact for any other in-memory series), clamped to [0, INT_MAX].
+int whole_count(double value);
+
 struct Reclaim { Millis at = kNever; int lost = 0; };
 
 // The first drop of `available` strictly after `from` that reclaims at least one of `held` instances (kNever if none).
