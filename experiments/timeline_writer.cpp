@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/atomic_file.hpp"
+#include "sim/elastic/elastic_simulation.hpp"
 #include "sim/errors.hpp"
 #include "sim/integer_text.hpp"
 #include "sim/interval_recording_checkpoint.hpp"
@@ -27,13 +28,18 @@ void TimelineWriter::on_event(const TimelineEvent& event) {
   nlohmann::ordered_json line = {{"replication", replication_},
                                  {"t_hours", to_hours(event.time)},
                                  {"event", timeline_event_name(event.kind)},
-                                 {"phase", phase_name(event.phase)},
+                                 {"phase", event.reconfiguring ? std::string_view("reconfiguring") : phase_name(event.phase)},
                                  {"purchase", purchase_name(event.purchase)},
                                  {"zone", event.zone},
                                  {"nodes", event.nodes},
                                  {"progress_hours", to_hours(event.progress)},
                                  {"committed_hours", to_hours(event.committed)},
                                  {"cost_usd", event.cost_booked}};
+  if (event.spot_nodes >= 0) {  // a multi-node engine: several instances of both kinds at once
+    line["spot_nodes"] = event.spot_nodes;
+    line["on_demand_nodes"] = event.on_demand_nodes;
+    line["training_nodes"] = event.training_nodes;
+  }
   if (event.kind == TimelineEventKind::kFinished) line["completed"] = event.completed;
   out_ += line.dump();
   out_ += '\n';
@@ -66,15 +72,9 @@ std::vector<std::uint64_t> default_timeline_replications(std::uint64_t replicati
   return chosen;
 }
 
-bool timeline_supported(const SimulationRequest& request) {
-  return !request.job.elastic.active() && !request.cant_be_late_mode;
-}
+bool timeline_supported(const SimulationRequest& request) { return !request.cant_be_late_mode; }
 
 void check_timeline_supported(const SimulationRequest& request) {
-  if (request.job.elastic.active()) {
-    throw InputError("--timeline: the elastic engine (--min-nodes) does not report events yet; expected a job without "
-                     "min_nodes");
-  }
   if (request.cant_be_late_mode) {
     throw InputError("--timeline: --mode cant-be-late does not report events; expected --mode event");
   }
@@ -89,7 +89,7 @@ nlohmann::ordered_json timeline_header(const SimulationRequest& request, const P
     zones.push_back({{"index", z}, {"name", market_zones[z].name}, {"region", market_zones[z].region}});
   }
   const nlohmann::json& manifest = prepared.manifest;
-  return {{"format", "spotsim-timeline"},
+  nlohmann::ordered_json header = {{"format", "spotsim-timeline"},
           {"version", kTimelineFormatVersion},
           {"spotsim_version", manifest["version"]},
           {"git_revision", manifest["git_revision"]},
@@ -100,6 +100,23 @@ nlohmann::ordered_json timeline_header(const SimulationRequest& request, const P
           {"replications", replications},
           {"zones", zones},
           {"job", manifest["job"]}};
+  if (request.job.elastic.active()) header["engine"] = "elastic";  // lines carry spot, on-demand, training counts
+  return header;
+}
+
+// Re-runs each replication with `writer` attached, as the replication runner runs it (the checkpoint policy wrapped
+// the same way, so the RunResult records the intervals used too).
+template <typename Simulation>
+void rerun(Simulation& simulation, IntervalRecordingCheckpoint& checkpoint, TimelineWriter& writer,
+           const SimulationRequest& request, const std::vector<std::uint64_t>& replications,
+           std::vector<RunResult>* runs) {
+  simulation.set_observer(&writer);
+  for (const std::uint64_t r : replications) {
+    writer.start(r);
+    RunResult result = simulation.run(request.seed, r);
+    checkpoint.record_into(result);
+    if (runs) runs->push_back(result);
+  }
 }
 }  // namespace
 
@@ -107,17 +124,16 @@ std::string timeline_text(const SimulationRequest& request, const PreparedSimula
                           const std::vector<std::uint64_t>& replications, std::vector<RunResult>* runs) {
   check_timeline_supported(request);
   std::string text = timeline_header(request, prepared, replications).dump() + '\n';
-  auto selection = prepared.factories.selection();
-  // Wrapped as the replication runner wraps it, so the re-run's RunResult records the intervals used too.
   IntervalRecordingCheckpoint checkpoint(prepared.factories.checkpoint());
-  JobSimulation simulation(*prepared.scenario, *selection, checkpoint);
   TimelineWriter writer(text);
-  simulation.set_observer(&writer);
-  for (const std::uint64_t r : replications) {
-    writer.start(r);
-    RunResult result = simulation.run(request.seed, r);
-    checkpoint.record_into(result);
-    if (runs) runs->push_back(result);
+  if (request.job.elastic.active()) {
+    auto nodes = prepared.factories.nodes();
+    ElasticSimulation simulation(*prepared.scenario, *nodes, checkpoint);
+    rerun(simulation, checkpoint, writer, request, replications, runs);
+  } else {
+    auto selection = prepared.factories.selection();
+    JobSimulation simulation(*prepared.scenario, *selection, checkpoint);
+    rerun(simulation, checkpoint, writer, request, replications, runs);
   }
   return text;
 }

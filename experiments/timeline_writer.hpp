@@ -39,7 +39,8 @@ std::vector<std::uint64_t> parse_timeline_replications(const std::string& text, 
 // The default: the first three replications (fewer when the run has fewer).
 std::vector<std::uint64_t> default_timeline_replications(std::uint64_t replications);
 
-// InputError unless `request` runs in the engine that reports events (the single-job event engine).
+// InputError unless `request` runs in an engine that reports events (the single-job event engine and the elastic
+// engine; not the Can't Be Late tick engine).
 void check_timeline_supported(const SimulationRequest& request);
 
 // Re-runs `replications` of `request` with a TimelineWriter attached and writes the log to `path` atomically.

@@ -36,6 +36,11 @@ struct TimelineEvent {
   double cost_booked = 0.0;             // USD billed so far: instances when released, egress when a transfer starts
   int nodes = 0;                        // instances held (0 when none)
   bool completed = false;               // kFinished: whether the work was done
+  // Multi-node engines that hold spot and on-demand instances at once (the elastic engine) fill these; -1 = not
+  // reported (the single-instance engine, whose `purchase` and `nodes` say it all).
+  int spot_nodes = -1, on_demand_nodes = -1;  // held after the event: booting, idle or training
+  int training_nodes = -1;                    // the training set's size after the event
+  bool reconfiguring = false;                 // the set is re-forming (written as the phase "reconfiguring")
 };
 
 class EventObserver {

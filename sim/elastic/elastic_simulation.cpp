@@ -170,8 +170,10 @@ void ElasticSimulation::enter(JobPhase phase) {
     progress_ += advance(spent);
     since_checkpoint_ += spent;
   }
+  const bool changed = phase != phase_;
   phase_ = phase;
   phase_entered_ = now_;
+  if (changed && phase != JobPhase::kReconfiguring) notify(TimelineEventKind::kPhaseEntered);
 }
 
 // Books the cost of every held instance from the last settlement to now (nothing changes between events): booting
@@ -326,6 +328,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
   assert(placed == count);
   schedule(now_ + scenario_.job().startup, EventKind::kLaunchReady);
   if (spot) pool_changed();
+  notify(TimelineEventKind::kInstanceAcquired, kind);
 }
 
 // The job's spot count changed: pending pool events are stale, and the next ones are found once the event that
@@ -451,9 +454,12 @@ void ElasticSimulation::release_all() {
   }
   if (spot_held_ > 0) result_.spot_hours += to_hours(now_ - spot_since_);
   if (on_demand_held_ > 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
+  const bool had_spot = spot_held_ > 0, had_on_demand = on_demand_held_ > 0;
   spot_held_ = spot_ready_ = on_demand_held_ = on_demand_ready_ = training_spot_ = training_on_demand_ = 0;
   reset_free_slots();
   ++pool_epoch_;
+  if (had_spot) notify(TimelineEventKind::kInstanceReleased, Purchase::kSpot);
+  if (had_on_demand) notify(TimelineEventKind::kInstanceReleased, Purchase::kOnDemand);
 }
 
 // A policy asked for fewer instances: booting or idle ones go first, newest first; training ones last, which is a
@@ -508,17 +514,22 @@ void ElasticSimulation::form_training_set() {
   joining_.clear();
   training_spot_ = spot_ready_;
   training_on_demand_ = on_demand_ready_;
+  notify(TimelineEventKind::kNodesChanged);
 }
 
 // `slots` may be scratch_: it is read before anything that could refill scratch_ (the policy's decision, last).
 void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) {
   if (slots.empty()) return;
   if (phase_ == JobPhase::kComputing) enter(JobPhase::kComputing);  // book the progress made at the old size
-  int training_lost = 0;
-  for (int slot : slots) training_lost += slots_[static_cast<std::size_t>(slot)].training;
+  int training_lost = 0, spot_lost = 0;
+  for (int slot : slots) {
+    training_lost += slots_[static_cast<std::size_t>(slot)].training;
+    spot_lost += slots_[static_cast<std::size_t>(slot)].kind == Purchase::kSpot;
+  }
   if (preemption) {
     ++result_.preemptions;
     result_.nodes_lost += static_cast<int>(slots.size());
+    notify(TimelineEventKind::kPreemption);  // what was held when the instances went
   }
   const int training = training_spot_ + training_on_demand_ - training_lost;
   const int held = spot_held_ + on_demand_held_ - static_cast<int>(slots.size());
@@ -527,7 +538,11 @@ void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) 
   if ((was_running && training < min_nodes_) || (phase_ == JobPhase::kStarting && held < min_nodes_)) {
     stop();  // releases every instance, the lost ones with the rest (billed per launch, as a restart bills)
   } else {
+    const bool on_demand_lost = spot_lost < static_cast<int>(slots.size());
     for (int slot : slots) release_node(slot);
+    if (spot_lost > 0) notify(TimelineEventKind::kInstanceReleased, Purchase::kSpot);
+    if (on_demand_lost) notify(TimelineEventKind::kInstanceReleased, Purchase::kOnDemand);
+    if (training_lost > 0) notify(TimelineEventKind::kNodesChanged);
     pool_changed();
     if (training_lost > 0 && (phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
                               phase_ == JobPhase::kReconfiguring)) {
@@ -553,6 +568,7 @@ void ElasticSimulation::stop() {
 void ElasticSimulation::begin_reconfiguration() {
   if (phase_ != JobPhase::kReconfiguring) ++result_.reconfigurations;
   enter(JobPhase::kReconfiguring);  // a checkpoint write in progress is abandoned: the survivors hold the state
+  notify(TimelineEventKind::kReconfiguring);
   form_training_set();
   schedule_timeline(now_ + reconfigure_, EventKind::kReconfigureDone);
 }
@@ -635,6 +651,7 @@ void ElasticSimulation::on_checkpoint_done() {
   result_.ledger_compute += uncommitted_cost_;
   uncommitted_cost_ = 0.0;
   ++result_.checkpoints;
+  notify(TimelineEventKind::kCheckpointDone);
   begin_compute();
 }
 
@@ -663,6 +680,40 @@ void ElasticSimulation::finish(bool completed) {
   result_.reconfigure_hours = hours_in(JobPhase::kReconfiguring);
   // Work kept, in hours one instance would need (k / t_k scaling from one instance to all of them).
   result_.work_done_hours = to_hours(completed ? job.work : committed_) * single_instance_speedup(job);
+  notify(TimelineEventKind::kFinished);
+}
+
+// Out of line and only with an observer attached. `purchase` names the kind an acquisition or release concerns;
+// otherwise the event names spot when any is held (the counts say the mix).
+void ElasticSimulation::emit(TimelineEventKind kind, Purchase purchase) {
+  TimelineEvent event;
+  event.time = now_ - job_start_;
+  event.kind = kind;
+  const int held = spot_held_ + on_demand_held_;
+  if (purchase == Purchase::kNone && held > 0) purchase = spot_held_ > 0 ? Purchase::kSpot : Purchase::kOnDemand;
+  event.purchase = purchase;
+  event.zone = purchase == Purchase::kNone ? -1 : 0;
+  switch (phase_) {
+    case JobPhase::kIdle: event.phase = Phase::kIdle; break;
+    case JobPhase::kStarting: event.phase = Phase::kStarting; break;
+    case JobPhase::kRestoring: event.phase = Phase::kRestoring; break;
+    case JobPhase::kComputing: event.phase = Phase::kComputing; break;
+    case JobPhase::kCheckpointing: event.phase = Phase::kCheckpointing; break;
+    case JobPhase::kReconfiguring:  // (Phase has no such value: policies of the single-instance engine never see it)
+      event.phase = Phase::kComputing;
+      event.reconfiguring = true;
+      break;
+    case JobPhase::kDone: event.phase = Phase::kDone; break;
+  }
+  event.progress = current_progress();
+  event.committed = committed_;
+  event.cost_booked = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
+  event.nodes = held;
+  event.spot_nodes = spot_held_;
+  event.on_demand_nodes = on_demand_held_;
+  event.training_nodes = training_spot_ + training_on_demand_;
+  event.completed = result_.completed;
+  observer_->on_event(event);
 }
 
 }  // namespace spotsim

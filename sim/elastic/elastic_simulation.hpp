@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/elastic/node_policy.hpp"
+#include "sim/event_observer.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/observation.hpp"
 #include "sim/policy_interfaces.hpp"
@@ -36,6 +37,10 @@ class ElasticSimulation {
   ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint);
 
   RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+  // Hears the run's timeline (sim/event_observer.hpp) with the spot, on-demand and training counts filled in;
+  // without one, each place that would notify costs a null test.
+  void set_observer(EventObserver* observer) { observer_ = observer; }
 
  private:
   enum class JobPhase : std::uint8_t { kIdle, kStarting, kRestoring, kComputing, kCheckpointing, kReconfiguring, kDone };
@@ -106,6 +111,10 @@ class ElasticSimulation {
   void schedule(Millis time, EventKind kind, std::uint32_t epoch = 0, int node = -1);
   void schedule_timeline(Millis time, EventKind kind);
   bool event_current(const Event& event) const;
+  void notify(TimelineEventKind kind, Purchase purchase = Purchase::kNone) {
+    if (observer_ != nullptr) [[unlikely]] emit(kind, purchase);
+  }
+  void emit(TimelineEventKind kind, Purchase purchase);
 
   const Scenario& scenario_;
   NodePolicy& policy_;
@@ -117,6 +126,7 @@ class ElasticSimulation {
   const bool varying_spot_price_;
   const double spot_price_per_ms_, on_demand_price_per_ms_;  // (constant prices)
   EventQueue<Event> queue_;
+  EventObserver* observer_ = nullptr;
   std::vector<Node> slots_;
   std::vector<int> scratch_;  // slots lost in one event
   std::vector<int> free_slots_;  // a stack of free slots

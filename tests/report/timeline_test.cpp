@@ -146,7 +146,10 @@ TEST(Timeline, ReplicationListsAreChecked) {
   SimulationRequest elastic = request_on("us-west1.json", "spot-nodes");
   elastic.job.nodes = 4;
   elastic.job.elastic.min_nodes = 2;
-  EXPECT_THROW(check_timeline_supported(elastic), InputError);
+  EXPECT_NO_THROW(check_timeline_supported(elastic));
+  SimulationRequest ticks = request_on("us-west1.json", "greedy");
+  ticks.cant_be_late_mode = true;
+  EXPECT_THROW(check_timeline_supported(ticks), InputError);
 }
 
 }  // namespace
@@ -180,12 +183,37 @@ TEST(Timeline, SimulateJsonCarriesTheFirstRunsTimelinesForTheReport) {
   }
 }
 
-// Engines that do not report events leave the JSON without a timeline (and the report says how to get one).
-TEST(Timeline, SimulateJsonOfTheElasticEngineHasNoTimeline) {
+// The elastic engine's JSON carries its timeline too, the same text --timeline writes.
+TEST(Timeline, SimulateJsonOfTheElasticEngineCarriesItsTimeline) {
   SimulationRequest request = request_on("aws-p3-bamboo-32-node.json", "spot-nodes");
   request.job.nodes = 8;
   request.job.elastic.min_nodes = 4;
+  request.replications = 4;
   const std::string json_path = temp_path("elastic.json");
+  std::ostringstream unused;
+  write_simulation(request, "json", json_path, unused);
+  const ReportInput input = read_report_input(json_path);
+  std::filesystem::remove(json_path);
+  const std::string direct = timeline_text(request, prepare_simulation(request), {0, 1, 2});
+  EXPECT_FALSE(input.embedded_timeline.empty());
+  const auto lines = [](const std::string& text) {
+    std::vector<nlohmann::json> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(nlohmann::json::parse(line));
+    return out;
+  };
+  const std::vector<nlohmann::json> embedded = lines(input.embedded_timeline), written = lines(direct);
+  ASSERT_EQ(embedded.size(), written.size());
+  EXPECT_EQ(embedded.front()["engine"], "elastic");
+  for (std::size_t i = 1; i < embedded.size(); ++i) EXPECT_EQ(embedded[i], written[i]) << "line " << i + 1;
+}
+
+// A Can't Be Late (tick) run reports no events: its JSON has no timeline.
+TEST(Timeline, SimulateJsonOfTheTickEngineHasNoTimeline) {
+  SimulationRequest request = request_on("aws-us-west-2-v100.json", "greedy");
+  request.cant_be_late_mode = true;
+  request.checkpoint = "continuous";
+  const std::string json_path = temp_path("ticks.json");
   std::ostringstream unused;
   write_simulation(request, "json", json_path, unused);
   const ReportInput input = read_report_input(json_path);
