@@ -152,7 +152,7 @@ std::string timeline_section(const TimelineFile* timeline) {
                ? " The first " + std::to_string(kMaxTimelineRunsDrawn) + " of " + std::to_string(timeline->runs.size()) + " replications are drawn."
                : "") +
           "</p>\n";
-  return html + timeline_chart(*timeline) + timeline_legend() + "</section>\n";
+  return html + timeline_chart(*timeline) + timeline_legend(*timeline) + "</section>\n";
 }
 
 std::string manifest_section(const ReportInput& input) {

@@ -1,6 +1,8 @@
 #include "experiments/report/timeline_reader.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -20,7 +22,25 @@ struct OpenRun {
   bool in_phase = false;
   PhaseSpan phase;
   double last = 0.0;
+  int lines = 0;  // event lines read (truncated aside): the first decides whether the run carries instance counts
 };
+
+// The fields every line of an elastic run carries (docs/outputs.md#timeline).
+constexpr const char* kCountFields[] = {"spot_nodes", "on_demand_nodes", "training_nodes"};
+
+// A new step of an elastic run's counts. Equal consecutive counts are one step; several lines at one instant
+// (a preemption, counted before the loss, then the release) leave only the last counts there.
+void add_count_step(TimelineRun& run, const NodeCountStep& step) {
+  auto same_counts = [](const NodeCountStep& a, const NodeCountStep& b) {
+    return a.spot == b.spot && a.on_demand == b.on_demand && a.training == b.training;
+  };
+  if (!run.node_counts.empty() && same_counts(run.node_counts.back(), step)) return;
+  if (!run.node_counts.empty() && run.node_counts.back().at == step.at) {
+    run.node_counts.pop_back();
+    if (!run.node_counts.empty() && same_counts(run.node_counts.back(), step)) return;
+  }
+  run.node_counts.push_back(step);
+}
 
 void close_spans(OpenRun& open, double t) {
   if (open.holding) {
@@ -62,6 +82,24 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
                                     : "?");
     }
   }
+  if (file.header.contains("engine")) {
+    const nlohmann::json& engine = file.header["engine"];
+    if (!engine.is_string() || (engine != "single" && engine != "elastic")) {
+      fail("expected 'engine' \"single\" or \"elastic\"");
+    }
+    file.elastic = engine == "elastic";
+  }
+  if (file.elastic && file.header.contains("job") && file.header["job"].is_object()) {
+    const nlohmann::json& job = file.header["job"];
+    for (const auto& [key, into] : {std::pair{"nodes", &file.job_nodes}, std::pair{"min_nodes", &file.job_min_nodes}}) {
+      if (!job.contains(key)) continue;
+      if (!job[key].is_number_unsigned() || job[key].get<std::uint64_t>() < 1 ||
+          job[key].get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+        fail(std::string("expected 'job.") + key + "' to be a positive integer");
+      }
+      *into = static_cast<int>(job[key].get<std::uint64_t>());
+    }
+  }
   std::map<std::uint64_t, OpenRun> open;
   if (!file.header.contains("replications") || !file.header["replications"].is_array()) {
     fail("expected 'replications': the list of replications logged");
@@ -99,16 +137,61 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
     run.last = t;
     run.run->end = t;
     if (event.contains("cost_usd") && event["cost_usd"].is_number()) run.run->cost = event["cost_usd"].get<double>();
+    // Instance counts: all three fields or none, and the same choice on every line of a replication.
+    int carried = 0;
+    for (const char* field : kCountFields) carried += event.contains(field) ? 1 : 0;
+    if (carried != 0 && carried != 3) {
+      fail("expected 'spot_nodes', 'on_demand_nodes' and 'training_nodes' together (an elastic run's counts)");
+    }
+    const bool counts = carried == 3;
+    if (file.elastic && !counts) {
+      fail("expected 'spot_nodes', 'on_demand_nodes' and 'training_nodes' on every line of an elastic timeline");
+    }
+    if (run.lines++ == 0) {
+      run.run->multi_node = counts;
+    } else if (run.run->multi_node != counts) {
+      fail(std::string("replication ") + std::to_string(run.run->replication) + " mixes lines " +
+           (counts ? "with" : "without") + " 'spot_nodes' (instance counts) after lines " +
+           (counts ? "without" : "with") + " them");
+    }
+    if (counts) {
+      int value[3] = {0, 0, 0};
+      for (int k = 0; k < 3; ++k) {
+        const nlohmann::json& v = event[kCountFields[k]];
+        if (!v.is_number_integer() ||
+            (v.is_number_unsigned()
+                 ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                 : v.get<std::int64_t>() < 0)) {
+          fail(std::string("expected '") + kCountFields[k] + "' to be a non-negative integer (instances), not " +
+               v.dump().substr(0, 40));
+        }
+        value[k] = static_cast<int>(v.get<std::int64_t>());
+      }
+      if (event.contains("nodes")) {
+        const nlohmann::json& nodes = event["nodes"];
+        if (!nodes.is_number_integer() || nodes.get<std::int64_t>() != static_cast<std::int64_t>(value[0]) + value[1]) {
+          fail("expected 'nodes' = spot_nodes + on_demand_nodes (" + std::to_string(value[0]) + " + " +
+               std::to_string(value[1]) + "), not " + nodes.dump().substr(0, 40));
+        }
+      }
+      add_count_step(*run.run, NodeCountStep{t, value[0], value[1], value[2]});
+    }
     const std::string purchase = event.value("purchase", "none");
     const int zone = event.contains("zone") && event["zone"].is_number_integer() ? event["zone"].get<int>() : -1;
-    if (name == "phase") {
-      if (!event.contains("phase") || !event["phase"].is_string()) fail("expected 'phase' in a phase event");
+    if (name == "phase" || name == "reconfiguring") {
+      // Reconfiguring (training paused while the set of instances re-forms) lasts until the next phase, as one.
+      if (name == "phase" && (!event.contains("phase") || !event["phase"].is_string())) {
+        fail("expected 'phase' in a phase event");
+      }
       if (run.in_phase) {
         run.phase.to = t;
         run.run->phases.push_back(run.phase);
       }
-      run.phase = PhaseSpan{t, t, event["phase"].get<std::string>()};
+      run.phase = PhaseSpan{t, t, name == "phase" ? event["phase"].get<std::string>() : name};
       run.in_phase = true;
+    } else if (counts && (name == "instance_acquired" || name == "instance_released")) {
+      // Several instances of both kinds at once: the counts above say what is held, not one span per instance.
+      if (purchase != "spot" && purchase != "on-demand") fail("expected 'purchase' spot or on-demand");
     } else if (name == "instance_acquired") {
       if (purchase != "spot" && purchase != "on-demand") fail("expected 'purchase' spot or on-demand");
       if (run.holding) {
@@ -128,8 +211,10 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
       run.run->finished = true;
       run.run->completed = event.value("completed", false);
     } else if (name == "preemption" || name == "preemption_notice" || name == "checkpoint_done" ||
-               name == "transfer_done" || name == "nodes_changed" || name == "reconfiguring") {
+               name == "transfer_done") {
       run.run->marks.push_back({t, name});
+    } else if (name == "nodes_changed") {
+      // The training set's size changed: the counts (training_nodes) show it; no mark.
     } else {
       fail("unknown event '" + name.substr(0, 40) + "'");
     }
