@@ -67,7 +67,7 @@ std::size_t count(const std::string& haystack, const std::string& needle) {
   return n;
 }
 
-TEST(ElasticTimeline, CountsBecomeOneStepPerChange) {
+TEST(ElasticTimelineChart, CountsBecomeOneStepPerChange) {
   const TimelineFile file = read_timeline_text(elastic_run(), "e.jsonl");
   EXPECT_TRUE(file.elastic);
   EXPECT_EQ(file.job_nodes, 4);
@@ -89,7 +89,7 @@ TEST(ElasticTimeline, CountsBecomeOneStepPerChange) {
   EXPECT_EQ(marks, (std::vector<std::string>{"checkpoint_done", "preemption", "checkpoint_done"}));
 }
 
-TEST(ElasticTimeline, ReconfiguringIsAPhaseUntilTheNextPhase) {
+TEST(ElasticTimelineChart, ReconfiguringIsAPhaseUntilTheNextPhase) {
   const TimelineRun run = read_timeline_text(elastic_run(), "e.jsonl").runs[0];
   std::vector<std::string> names;
   for (const PhaseSpan& p : run.phases) names.push_back(p.phase);
@@ -102,7 +102,7 @@ TEST(ElasticTimeline, ReconfiguringIsAPhaseUntilTheNextPhase) {
   EXPECT_DOUBLE_EQ(run.phases[4].to, 4.2);
 }
 
-TEST(ElasticTimeline, ChartStacksSpotUnderOnDemandWithTheTrainingLine) {
+TEST(ElasticTimelineChart, ChartStacksSpotUnderOnDemandWithTheTrainingLine) {
   const TimelineFile file = read_timeline_text(elastic_run(), "e.jsonl");
   const std::string svg = timeline_chart(file);
   // Six steps last a while (the last, at the run's end, does not): six spot rects; two with an on-demand one.
@@ -151,7 +151,7 @@ TEST(ElasticTimeline, ChartStacksSpotUnderOnDemandWithTheTrainingLine) {
   EXPECT_NE(legend.find("trains on any 2 to 4 instances"), std::string::npos);
 }
 
-TEST(ElasticTimeline, WithoutTheJobsNodesTheLaneScalesToTheMostHeld) {
+TEST(ElasticTimelineChart, WithoutTheJobsNodesTheLaneScalesToTheMostHeld) {
   const std::string header =
       R"({"format": "spotsim-timeline", "version": 1, "engine": "elastic", "replications": [0], "zones": []})";
   const std::string text = header + "\n" + line(0.0, "instance_acquired", "idle", "spot", 2, 0, 0) +
@@ -165,7 +165,7 @@ TEST(ElasticTimeline, WithoutTheJobsNodesTheLaneScalesToTheMostHeld) {
   EXPECT_NE(svg.find("y=\"28.00\" width=\""), std::string::npos);  // 2 spot + 1 on-demand reach the lane's top
 }
 
-TEST(ElasticTimeline, MalformedCountsNameTheLineAndField) {
+TEST(ElasticTimelineChart, MalformedCountsNameTheLineAndField) {
   const std::string start = kElasticHeader + "\n" + line(0.0, "instance_acquired", "idle", "spot", 4, 0, 0);
   std::string message = error_of(start + line(1.0, "phase", "starting", "spot", -1, 0, 0));
   EXPECT_NE(message.find("e.jsonl: line 3"), std::string::npos) << message;
@@ -197,7 +197,7 @@ TEST(ElasticTimeline, MalformedCountsNameTheLineAndField) {
   EXPECT_EQ(error_of(elastic_run()), "(no error)");
 }
 
-TEST(ElasticTimeline, MixingCountLinesAndPlainLinesInOneReplicationIsRefused) {
+TEST(ElasticTimelineChart, MixingCountLinesAndPlainLinesInOneReplicationIsRefused) {
   const std::string header = R"({"format": "spotsim-timeline", "version": 1, "replications": [0, 1], "zones": []})";
   const std::string plain = R"({"replication": 0, "t_hours": 1, "event": "phase", "phase": "computing", "nodes": 1})"
                             "\n";
@@ -219,7 +219,7 @@ TEST(ElasticTimeline, MixingCountLinesAndPlainLinesInOneReplicationIsRefused) {
 
 // A single-instance file reads as before: held spans from acquired/released, no counts; a `reconfiguring` there is
 // a phase too, and a stray `nodes_changed` is neither a mark nor a glyph.
-TEST(ElasticTimeline, SingleInstanceFilesKeepTheirHeldSpans) {
+TEST(ElasticTimelineChart, SingleInstanceFilesKeepTheirHeldSpans) {
   const std::string header = R"({"format": "spotsim-timeline", "version": 1, "engine": "single", "replications": [0],)"
                              R"( "zones": [{"index": 0, "name": "a"}], "job": {"nodes": 2}})";
   const auto event = [](double t, const std::string& name, const std::string& rest) {
