@@ -146,6 +146,7 @@ void add_precision_options(const po::variables_map& vm, PredictionOptions& optio
   if (vm.count("batch")) {
     const double batch = batch_option(vm, "batch");
     options.batch_scale = vm.count("target-batch") ? batch_option(vm, "target-batch") / batch : 1.0;
+    options.trace_batch = batch;
   }
 }
 

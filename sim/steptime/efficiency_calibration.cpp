@@ -1,10 +1,13 @@
 #include "sim/steptime/efficiency_calibration.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <set>
+#include <tuple>
 #include <optional>
 
 #include "sim/statistics.hpp"
@@ -102,47 +105,97 @@ std::optional<double> deepbench_ms(const std::string& text) {
   return value;
 }
 
-// FP32 / FP16-tensor-core time of the same convolution and pass (forward, backward data, backward filter), over
-// the layers DeepBench takes from ResNet-50 (source_app "Resnet", batch 8 and 16), median of the ratios. The
-// FP32 CUDA-core convolutions of a trace are rescaled by it (docs/step-time.md#precision).
-void add_deepbench_resnet_convolutions(const std::string& path, std::vector<FractionEstimate>& out) {
+struct DeepBenchConvolution {
+  std::string device, app, precision, shape;  // shape: every dimension but the batch N
+  int batch = 0;
+  std::array<std::optional<double>, 3> ms;  // forward, backward data, backward filter
+};
+
+std::vector<DeepBenchConvolution> read_deepbench_convolutions(const std::string& path) {
   const CsvTable csv = CsvTable::read(path);
   const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"), c_app = csv.column("source_app");
+  const std::size_t c_batch = csv.column("N");
   std::vector<std::size_t> c_shape;
-  for (const char* c : {"W", "H", "C", "N", "K", "S_filter_w", "R_filter_h", "pad_w", "pad_h", "stride_w", "stride_h"}) {
+  for (const char* c : {"W", "H", "C", "K", "S_filter_w", "R_filter_h", "pad_w", "pad_h", "stride_w", "stride_h"}) {
     c_shape.push_back(csv.column(c));
   }
   const std::size_t c_pass[] = {csv.column("fwd_ms"), csv.column("bwd_data_ms"), csv.column("bwd_filter_ms")};
+  std::vector<DeepBenchConvolution> rows;
+  for (std::size_t r = 0; r < csv.rows(); ++r) {
+    DeepBenchConvolution row{csv.text(r, c_device), csv.text(r, c_app), csv.text(r, c_precision), "", 0, {}};
+    for (std::size_t c : c_shape) row.shape += csv.text(r, c) + ",";
+    row.batch = std::atoi(csv.text(r, c_batch).c_str());
+    for (std::size_t k = 0; k < 3; ++k) row.ms[k] = deepbench_ms(csv.text(r, c_pass[k]));
+    if (row.batch > 0) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+constexpr const char* kDeepBenchFp32 = "fp32";
+constexpr const char* kDeepBenchFp16 = "fp16in_fp16mul_fp32acc";
+
+// Summed time by batch and precision of the (shape, pass) cells of `device`/`app` measured at every batch in both
+// precisions (a cell missing anywhere is left out everywhere, so every sum covers the same work).
+struct BatchSums {
+  std::map<int, double> fp32, fp16;  // batch -> ms
+  std::size_t cells = 0;             // (shape, pass) cells in each sum
+};
+
+BatchSums sum_by_batch(const std::vector<DeepBenchConvolution>& rows, const std::string& device, const std::string& app) {
+  std::set<int> batches;
+  // (precision, shape#occurrence, N): a layer the application repeats is listed once per use, and counts as often.
+  std::map<std::tuple<std::string, std::string, int>, const DeepBenchConvolution*> cell;
+  std::map<std::tuple<std::string, std::string, int>, int> occurrences;
+  std::set<std::string> shapes;
+  for (const DeepBenchConvolution& r : rows) {
+    if (r.device != device || r.app != app || (r.precision != kDeepBenchFp32 && r.precision != kDeepBenchFp16)) continue;
+    batches.insert(r.batch);
+    const std::string use = r.shape + "#" + std::to_string(occurrences[{r.precision, r.shape, r.batch}]++);
+    shapes.insert(use);
+    cell.emplace(std::make_tuple(r.precision, use, r.batch), &r);
+  }
+  BatchSums sums;
+  for (const std::string& shape : shapes) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      bool everywhere = true;
+      for (const char* precision : {kDeepBenchFp32, kDeepBenchFp16}) {
+        for (int n : batches) {
+          const auto it = cell.find({precision, shape, n});
+          everywhere = everywhere && it != cell.end() && it->second->ms[k].has_value();
+        }
+      }
+      if (!everywhere) continue;
+      ++sums.cells;
+      for (int n : batches) {
+        sums.fp32[n] += *cell.at({kDeepBenchFp32, shape, n})->ms[k];
+        sums.fp16[n] += *cell.at({kDeepBenchFp16, shape, n})->ms[k];
+      }
+    }
+  }
+  return sums;
+}
+
+// T(N) = a + b N through the sums at batches n0 < n1.
+std::pair<double, double> fit_through(const std::map<int, double>& sums, int n0, int n1) {
+  const double b = (sums.at(n1) - sums.at(n0)) / (n1 - n0);
+  return {sums.at(n0) - b * n0, b};
+}
+
+// ResNet-50's own layers as DeepBench took them (source_app "Resnet", batches 8 and 16), both precisions: the
+// convolution batch curve of gpu_spec_table.hpp. The FP32 CUDA-core convolutions of a trace are rescaled by it
+// (docs/step-time.md#precision).
+void add_deepbench_resnet_convolutions(const std::vector<DeepBenchConvolution>& rows, std::vector<FractionEstimate>& out) {
   struct Target { const char* device; const char* gpu; };
   for (const Target t : {Target{"NV_V100", "V100"}, Target{"NV_T4", "T4"}}) {
-    std::map<std::string, std::size_t> fp32_row;  // shape -> row
-    const auto shape_of = [&](std::size_t r) {
-      std::string key;
-      for (std::size_t c : c_shape) key += csv.text(r, c) + ",";
-      return key;
-    };
-    for (std::size_t r = 0; r < csv.rows(); ++r) {
-      if (csv.text(r, c_device) == t.device && csv.text(r, c_app) == "Resnet" && csv.text(r, c_precision) == "fp32") {
-        fp32_row[shape_of(r)] = r;
-      }
-    }
-    std::vector<double> speedups;
-    for (std::size_t r = 0; r < csv.rows(); ++r) {
-      if (csv.text(r, c_device) != t.device || csv.text(r, c_app) != "Resnet" ||
-          csv.text(r, c_precision) != "fp16in_fp16mul_fp32acc") {
-        continue;
-      }
-      const auto fp32 = fp32_row.find(shape_of(r));
-      if (fp32 == fp32_row.end()) continue;
-      for (std::size_t c : c_pass) {
-        const auto t32 = deepbench_ms(csv.text(fp32->second, c)), t16 = deepbench_ms(csv.text(r, c));
-        if (t32 && t16) speedups.push_back(*t32 / *t16);
-      }
-    }
-    if (!speedups.empty()) {
-      out.push_back({t.gpu, "convolution.fp16_speedup", "DeepBench ResNet-50 convolutions", median_of(speedups),
-                     speedups.size()});
-    }
+    const BatchSums sums = sum_by_batch(rows, t.device, "Resnet");
+    if (sums.cells == 0 || sums.fp32.size() != 2) continue;
+    const int n0 = sums.fp32.begin()->first, n1 = sums.fp32.rbegin()->first;
+    const auto [a32, b32] = fit_through(sums.fp32, n0, n1);
+    const auto [a16, b16] = fit_through(sums.fp16, n0, n1);
+    const std::string source = "DeepBench ResNet-50 convolutions, batches " + std::to_string(n0) + " and " + std::to_string(n1);
+    out.push_back({t.gpu, "convolution.fp16_speedup_large_batch", source, b32 / b16, sums.cells});
+    out.push_back({t.gpu, "convolution.half_batch_fp32", source, a32 / b32, sums.cells});
+    out.push_back({t.gpu, "convolution.half_batch_fp16", source, a16 / b16, sums.cells});
   }
 }
 
@@ -193,8 +246,30 @@ std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& ke
   std::vector<FractionEstimate> out;
   for (auto& [key, values] : fractions) out.push_back({key.first, key.second, "NeuSight", median_of(values), values.size()});
   add_deepbench(kernels_dir + "/tables/deepbench/deepbench_train_gemm.csv", out);
-  add_deepbench_resnet_convolutions(kernels_dir + "/tables/deepbench/deepbench_train_conv.csv", out);
+  add_deepbench_resnet_convolutions(read_deepbench_convolutions(kernels_dir + "/tables/deepbench/deepbench_train_conv.csv"), out);
   return out;
+}
+
+std::vector<BatchCurveCheck> check_convolution_batch_curves(const std::string& kernels_dir) {
+  const auto rows = read_deepbench_convolutions(kernels_dir + "/tables/deepbench/deepbench_train_conv.csv");
+  std::set<std::pair<std::string, std::string>> groups;  // (device, app) of the two spec-table GPUs
+  for (const DeepBenchConvolution& r : rows) {
+    if (r.device == "NV_V100" || r.device == "NV_T4") groups.insert({r.device, r.app});
+  }
+  std::vector<BatchCurveCheck> checks;
+  for (const auto& [device, app] : groups) {
+    const BatchSums sums = sum_by_batch(rows, device, app);
+    if (sums.cells == 0 || !sums.fp32.contains(8) || !sums.fp32.contains(16) || sums.fp32.size() < 3) continue;
+    const std::string gpu = device == "NV_V100" ? "V100" : "T4";
+    for (const bool fp16 : {false, true}) {
+      const std::map<int, double>& by_batch = fp16 ? sums.fp16 : sums.fp32;
+      const auto [a, b] = fit_through(by_batch, 8, 16);
+      for (const auto& [n, measured] : by_batch) {
+        if (n != 8 && n != 16) checks.push_back({gpu, app, fp16 ? "fp16" : "fp32", n, measured, a + b * n, sums.cells});
+      }
+    }
+  }
+  return checks;
 }
 
 }  // namespace spotsim

@@ -33,7 +33,8 @@ bool in_calibration_half(const std::string& shape);
 
 struct FractionEstimate {
   std::string gpu;       // spec-table name
-  std::string quantity;  // "matrix.fp32", "matrix.fp16", "elementwise", "normalization", "reduction"
+  std::string quantity;  // "matrix.fp32", "matrix.fp16", "elementwise", "normalization", "reduction",
+                         // "convolution.fp16_speedup_large_batch", "convolution.half_batch_fp32" / "_fp16"
   std::string source;    // "NeuSight" or "DeepBench"
   double value = 0;      // median of achieved / peak
   std::size_t samples = 0;
@@ -41,6 +42,16 @@ struct FractionEstimate {
 
 // `kernels_dir` is shared/data/kernels (tables/neusight/op_latency and tables/deepbench inside).
 std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& kernels_dir);
+
+// The convolution batch curve's form, T(N) = a + b N, out of sample: fitted through batches 8 and 16 of every
+// DeepBench application measured at more batches on V100 and T4 (DeepSpeech: 4, 8, 16, 32), predicting the others.
+struct BatchCurveCheck {
+  std::string gpu, app, precision;  // precision "fp32" or "fp16"
+  int batch = 0;
+  double measured_ms = 0, predicted_ms = 0;  // summed over the cells measured at every batch
+  std::size_t cells = 0;
+};
+std::vector<BatchCurveCheck> check_convolution_batch_curves(const std::string& kernels_dir);
 
 // One op-level efficiency model per (GPU, op kind) from the calibration half of `ops` (ops with dimensions:
 // GEMMs, layer norm, softmax).

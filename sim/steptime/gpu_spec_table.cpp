@@ -17,63 +17,66 @@ namespace {
 // on V100 fp16 (0.322) and T4 fp16 (0.375). Large single GEMMs reach far more (H100 bf16 8192^3: 0.81), but a
 // training step is made of typical, not peak, kernels.
 constexpr double kAssumedTensorFraction = 0.35;
-// convolution_fp16_speedup (last field): median FP32/FP16 time over DeepBench's ResNet-50 training convolutions
-// (forward, backward data, backward filter) on V100 (4.072, n=96) and T4 (4.932, n=96); V100-PCIE takes the
-// V100's (same chip). Not measured on Ampere and later: their convolutions use the tensor fraction.
+// Convolution batch curves (last field; gpu_spec_table.hpp): DeepBench's ResNet-50 training convolutions
+// (forward, backward data, backward filter of 16 layer uses, n = 48 cells) at batches 8 and 16 in FP32 and FP16,
+// fitted as T(N) = a + b N: {b_fp32 / b_fp16, a_fp32 / b_fp32, a_fp16 / b_fp16}. V100-PCIE takes the V100's (same
+// chip). Not measured on Ampere and later: their convolutions use the tensor fraction and scale linearly.
+constexpr ConvolutionBatchCurve kV100Convolutions{5.203, 4.426, 8.515};
+constexpr ConvolutionBatchCurve kT4Convolutions{6.640, 1.461, 6.236};
 constexpr int kKiB = 1024;
 
 std::vector<GpuSpec> build_table() {
   std::vector<GpuSpec> t;
   // Peaks: fp32 (CUDA cores), tf32, fp16, bf16 tensor cores, dense.
   t.push_back({"T4", {"T4-16GB", "Tesla T4"}, "PCIe", 40, 16, 320, {8.1, 0, 65, 0}, 1024, 16, 65536, 64 * kKiB,
-               {{0.450, 0, 0.375, 0}, 0.739, 0.515, 0.639, 4.932},
+               {{0.450, 0, 0.375, 0}, 0.739, 0.515, 0.639, kT4Convolutions},
                "NVIDIA T4 datasheet (2019): 40 SMs, 320 GB/s, 8.1 TF fp32, 65 TF fp16 mixed precision",
                "fp32 and memory: NeuSight op tables (calibration half); fp16: DeepBench T4 GEMM median"});
   t.push_back({"V100", {"V100-16GB", "V100-32GB", "V100-SXM2", "Tesla V100"}, "SXM2", 80, 32, 900, {15.7, 0, 125, 0},
-               2048, 32, 65536, 96 * kKiB, {{0.788, 0, 0.322, 0}, 0.906, 0.599, 0.626, 4.072},
+               2048, 32, 65536, 96 * kKiB, {{0.788, 0, 0.322, 0}, 0.906, 0.599, 0.626, kV100Convolutions},
                "NVIDIA V100 datasheet (2018): 80 SMs, 900 GB/s, 15.7 TF fp32, 125 TF tensor",
                "fp32 and fp16: DeepBench V100 GEMM medians; memory: NeuSight V100-PCIE (same HBM2)"});
   t.push_back({"V100-PCIE", {"V100-PCIE-32GB", "V100-PCIE-16GB"}, "PCIe", 80, 32, 900, {14.0, 0, 112, 0}, 2048, 32,
-               65536, 96 * kKiB, {{0.923, 0, 0.322, 0}, 0.906, 0.599, 0.626, 4.072},
+               65536, 96 * kKiB, {{0.923, 0, 0.322, 0}, 0.906, 0.599, 0.626, kV100Convolutions},
                "NVIDIA V100 datasheet (2018), PCIe column: 14 TF fp32, 112 TF tensor, 900 GB/s",
                "fp32 and memory: NeuSight op tables (calibration half); fp16: DeepBench V100 fraction"});
   t.push_back({"A100-40GB", {"A100", "A100-SXM4-40GB", "A100-40GB-SXM4"}, "SXM4", 108, 40, 1555, {19.5, 156, 312, 312},
                2048, 32, 65536, 164 * kKiB,
-               {{0.733, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.872, 0.617, 0.730, 0},
+               {{0.733, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.872, 0.617, 0.730, {}},
                "NVIDIA A100 datasheet (2021): 108 SMs, 1555 GB/s, 19.5 TF fp32, 156 TF tf32, 312 TF fp16/bf16",
                "fp32 and memory: NeuSight A100-PCIE-40GB (same chip and peaks); tensor: assumed"});
   t.push_back({"A100-40GB-PCIE", {"A100-PCIE-40GB"}, "PCIe", 108, 40, 1555, {19.5, 156, 312, 312}, 2048, 32, 65536,
                164 * kKiB,
-               {{0.733, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.872, 0.617, 0.730, 0},
+               {{0.733, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.872, 0.617, 0.730, {}},
                "NVIDIA A100 datasheet (2021), PCIe 40GB column",
                "fp32 and memory: NeuSight op tables (calibration half); tensor: assumed"});
   t.push_back({"A100-80GB", {"A100-SXM4-80GB", "A100-80GB-SXM4"}, "SXM4", 108, 80, 2039, {19.5, 156, 312, 312}, 2048,
                32, 65536, 164 * kKiB,
-               {{0.813, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.858, 0.565, 0.700, 0},
+               {{0.813, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.858, 0.565, 0.700, {}},
                "NVIDIA A100 datasheet (2021): 80GB SXM4, 2039 GB/s",
                "fp32 and memory: NeuSight A100 80GB PCIe (same chip and peaks); tensor: assumed"});
   t.push_back({"A100-80GB-PCIE", {"A100-80GB-PCIe", "A100 80GB PCIe"}, "PCIe", 108, 80, 1935, {19.5, 156, 312, 312},
                2048, 32, 65536, 164 * kKiB,
-               {{0.813, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.858, 0.565, 0.700, 0},
+               {{0.813, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.858, 0.565, 0.700, {}},
                "NVIDIA A100 datasheet (2021), PCIe 80GB column: 1935 GB/s",
                "fp32 and memory: NeuSight op tables (calibration half); tensor: assumed"});
   t.push_back({"L4", {"L4-24GB", "NVIDIA L4"}, "PCIe", 58, 24, 300, {30.3, 60, 121, 121}, 1536, 24, 65536, 100 * kKiB,
-               {{0.239, 0.375, 0.375, 0.375}, 0.781, 0.771, 0.788, 0},
+               {{0.239, 0.375, 0.375, 0.375}, 0.781, 0.771, 0.788, {}},
                "NVIDIA L4 datasheet (2023): 58 SMs, 300 GB/s, 30.3 TF fp32; tf32 60 / fp16 121 dense (half the "
                "datasheet's sparse figures)",
                "fp32 and memory: NeuSight op tables (calibration half); tensor: the T4's DeepBench fp16 "
                "fraction (both 70-72 W, power-capped cards)"});
   t.push_back({"H100", {"H100-80GB", "H100-SXM", "H100-SXM5", "H100 80GB HBM3"}, "SXM5", 132, 80, 3350,
-               {67, 495, 989, 989}, 2048, 32, 65536, 228 * kKiB, {{0.616, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.90, 0.617, 0.730, 0},
+               {67, 495, 989, 989}, 2048, 32, 65536, 228 * kKiB, {{0.616, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.90, 0.617, 0.730, {}},
                "NVIDIA H100 datasheet (2023), SXM5: 132 SMs, 3350 GB/s, 67 TF fp32, 495 tf32, 989 fp16/bf16",
                "fp32: NeuSight op tables (calibration half); tensor: assumed; elementwise: measured device-to-device "
                "copy 3000/3350 (shared/tables/specs/measured_calibration_points.csv); norm/reduction: A100-40GB's"});
   t.push_back({"H100-PCIE", {"H100-PCIe", "H100-80GB-PCIE"}, "PCIe", 114, 80, 2000, {51, 378, 756, 756}, 2048, 32,
-               65536, 228 * kKiB, {{0.616, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.90, 0.617, 0.730, 0},
+               65536, 228 * kKiB, {{0.616, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.90, 0.617, 0.730, {}},
                "NVIDIA H100 datasheet (2023), PCIe: 114 SMs, 2000 GB/s, 51 TF fp32, 378 tf32, 756 fp16/bf16",
                "same fractions as the H100 SXM5 (same chip)"});
   t.push_back({"H200", {"H200-141GB", "H200-SXM"}, "SXM", 132, 141, 4800, {67, 495, 989, 989}, 2048, 32, 65536,
-               228 * kKiB, {{0.616, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.90, 0.617, 0.730, 0},
+               228 * kKiB, {{0.616, kAssumedTensorFraction, kAssumedTensorFraction, kAssumedTensorFraction}, 0.90, 0.617, 0.730, {}},
                "NVIDIA H200 datasheet (2024): H100 compute, 141 GB HBM3e at 4800 GB/s",
                "fp32, tensor, norm/reduction: the H100's; elementwise: measured copy 4300/4800"});
   return t;

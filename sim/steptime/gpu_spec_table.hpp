@@ -14,15 +14,40 @@ namespace spotsim {
 
 // Fractions of datasheet peak that large kernels reach (median over a calibration set). A matrix fraction of 0
 // means the GPU has no hardware path for that precision.
+// How a GPU's convolutions speed up with the batch and on FP16 tensor cores, from DeepBench's ResNet-50 training
+// convolutions measured at two batches in both precisions (efficiency_calibration.hpp): the time of the layers'
+// passes is fitted as T(N) = a + b N per precision (a fixed part, launch, ramp-up and the last partial wave, and a
+// per-sample part), through both measured batches. `h = a / b` is the batch at which the two parts are equal; the
+// time per sample is then b (1 + h / N). All zero = not measured: convolutions use the matrix fraction and scale
+// linearly with the batch.
+struct ConvolutionBatchCurve {
+  double fp16_speedup_large_batch = 0.0;  // b_fp32 / b_fp16: FP32 CUDA cores -> FP16 tensor cores, per sample
+  double half_batch_fp32 = 0.0;           // h of FP32 convolutions (samples)
+  double half_batch_fp16 = 0.0;           // h of FP16 tensor-core convolutions (samples)
+
+  bool measured() const { return fp16_speedup_large_batch > 0.0; }
+  // FP32 / FP16 time of the same convolutions at per-GPU batch `batch`.
+  double fp16_speedup_at(double batch) const {
+    return fp16_speedup_large_batch * (1.0 + half_batch_fp32 / batch) / (1.0 + half_batch_fp16 / batch);
+  }
+  // Time per sample at batch `to` / at batch `from`, for convolutions in `fp16` (else FP32) arithmetic.
+  double per_sample_ratio(bool fp16, double from, double to) const {
+    const double h = fp16 ? half_batch_fp16 : half_batch_fp32;
+    return (1.0 + h / to) / (1.0 + h / from);
+  }
+};
+// The batch a trace's convolutions are taken to run at when its batch is not given (--batch): the larger of the two
+// DeepBench measured.
+inline constexpr double kConvolutionReferenceBatch = 16.0;
+
 struct AchievedFractions {
   std::array<double, 4> matrix{};  // indexed by Precision: FP32, TF32, FP16, BF16
   double elementwise = 0.0;
   double normalization = 0.0;
   double reduction = 0.0;
-  // FP16 tensor-core / FP32 CUDA-core speed-up of convolutions on this GPU, measured on ResNet-50's own layers
-  // (DeepBench training convolutions, efficiency_calibration.hpp); 0 = not measured, convolutions then use the
-  // GEMM-derived matrix fraction. cuDNN's convolutions are not GEMM-shaped: the GEMM median understates them.
-  double convolution_fp16_speedup = 0.0;
+  // Convolutions on this GPU by batch and on FP16 tensor cores, measured on ResNet-50's own layers. cuDNN's
+  // convolutions are not GEMM-shaped: the GEMM-derived fraction understates their FP16 speed-up.
+  ConvolutionBatchCurve convolution;
 };
 
 struct GpuSpec {

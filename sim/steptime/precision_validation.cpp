@@ -51,6 +51,7 @@ PublishedThroughputValidation validate_published_throughput(const std::string& t
     PredictionOptions options;
     options.precision = row.precision;
     options.batch_scale = row.batch / trace_batch;
+    options.trace_batch = trace_batch;
     // What the published runs execute (DeepLearningExamples PyTorch/Classification/ConvNets/configs.yml): every
     // AMP configuration sets memory_format: nhwc; FP32/TF32 ones keep NCHW. Its resnet.py keeps batch norm, ReLU
     // and the residual add as separate modules, so no fusion.

@@ -28,12 +28,27 @@ double matrix_rate(const GpuSpec& gpu, Precision p) {
 }
 
 // A convolution on FP16 tensor cores of a GPU where DeepBench measured ResNet-50's convolutions in both
-// precisions runs at the FP32 rate x that measured speed-up (gpu_spec_table.hpp); elsewhere at the matrix rate.
-double convolution_aware_matrix_rate(const GpuSpec& gpu, Precision p, KernelFamily family) {
-  if (family == KernelFamily::Convolution && p == Precision::FP16 && gpu.achieved.convolution_fp16_speedup > 0.0) {
-    return matrix_rate(gpu, Precision::FP32) * gpu.achieved.convolution_fp16_speedup;
+// precisions runs at the FP32 rate x the speed-up measured at the trace's batch (gpu_spec_table.hpp:
+// ConvolutionBatchCurve); elsewhere at the matrix rate.
+double convolution_aware_matrix_rate(const GpuSpec& gpu, Precision p, KernelFamily family, double trace_batch) {
+  const ConvolutionBatchCurve& curve = gpu.achieved.convolution;
+  if (family == KernelFamily::Convolution && p == Precision::FP16 && curve.measured()) {
+    return matrix_rate(gpu, Precision::FP32) * curve.fp16_speedup_at(trace_batch);
   }
   return matrix_rate(gpu, p);
+}
+
+// A convolution's time from the trace's batch to the target's: linear in the samples, times the change in time
+// per sample that the target GPU's measured curve gives (fixed costs spread over more samples); linear alone
+// where the GPU has no curve or the trace's batch is not known.
+double batch_factor(const GpuActivity& a, Precision on_target, const GpuSpec& target, const PredictionOptions& options) {
+  const ConvolutionBatchCurve& curve = target.achieved.convolution;
+  if (a.kind.kernel_class != KernelClass::Matrix || a.kind.family != KernelFamily::Convolution || !curve.measured() ||
+      !options.trace_batch || options.batch_scale == 1.0) {
+    return options.batch_scale;
+  }
+  const double from = *options.trace_batch, to = from * options.batch_scale;
+  return options.batch_scale * curve.per_sample_ratio(on_target == Precision::FP16, from, to);
 }
 
 double memory_rate(const GpuSpec& gpu, KernelFamily family) {
@@ -140,8 +155,9 @@ double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, con
     case KernelClass::Matrix: {
       const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
       const Precision to = matrix_target_precision(a, from, target, options);
-      rate_ratio = convolution_aware_matrix_rate(measured, from, a.kind.family) /
-                   convolution_aware_matrix_rate(target, to, a.kind.family);
+      const double batch = options.trace_batch.value_or(kConvolutionReferenceBatch);
+      rate_ratio = convolution_aware_matrix_rate(measured, from, a.kind.family, batch) /
+                   convolution_aware_matrix_rate(target, to, a.kind.family, batch);
       break;
     }
     case KernelClass::MemoryBound:
@@ -173,6 +189,9 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
   if (!(options.batch_scale > 0.0) || !std::isfinite(options.batch_scale)) {
     throw InputError("batch scale (target batch / trace batch) must be a finite number > 0");
   }
+  if (options.trace_batch && !(*options.trace_batch > 0.0 && std::isfinite(*options.trace_batch))) {
+    throw InputError("the trace's batch must be a finite number > 0");
+  }
   const auto steady = profile.steady_steps();
   // Activation width in the trace and on the target: memory-bound kernels on activations move bytes in
   // proportion (precision_model.hpp). Without --precision nothing changes.
@@ -202,10 +221,15 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
                                : predict_kernel_time_us(a, measured, target, options);
       if (activation_ratio != 1.0 && moves_activations(a, trace.name_of(a))) predicted *= activation_ratio;
       if (!recipe_factor.empty()) predicted *= recipe_factor[i];
-      // Per-sample work: linear in the batch. A wave-filling correction (a partial wave of a small grid fills
-      // at a larger batch) was tried and rejected: it made V100 FP32 at batch 112 23% faster per image than
-      // at 32, where NVIDIA's figures show 9% (docs/step-time.md#precision).
-      if (options.batch_scale != 1.0 && scales_with_batch(a, trace.name_of(a))) predicted *= options.batch_scale;
+      // Per-sample work: linear in the batch, and for convolutions on a GPU with a measured batch curve, with the
+      // curve's fixed part spread over more samples (batch_factor). A wave-filling correction from the grids (a
+      // partial wave of a small grid fills at a larger batch) was tried and rejected: it made V100 FP32 at
+      // batch 112 23% faster per image than at 32, where NVIDIA's figures show 9% (docs/step-time.md#precision).
+      if (options.batch_scale != 1.0 && scales_with_batch(a, trace.name_of(a))) {
+        const bool matrix = a.kind.kernel_class == KernelClass::Matrix;
+        const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
+        predicted *= batch_factor(a, matrix ? matrix_target_precision(a, from, target, options) : from, target, options);
+      }
       p.measured_by_class_us[c] += a.duration_us;
       p.predicted_by_class_us[c] += predicted;
       if (by_op) p.measured_by_op_model_us += a.duration_us;

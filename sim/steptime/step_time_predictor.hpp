@@ -39,8 +39,12 @@ struct PredictionOptions {
   // their precision, `tf32` deciding FP32 ones) and activations keep their width: the model before the flag.
   std::optional<TrainingPrecision> precision;
   // Per-GPU batch on the target / batch of the trace. Batch-proportional kernels (scales_with_batch) scale
-  // linearly by it; the host gap scales by it only under PerSample.
+  // linearly by it, convolutions on a GPU with a measured batch curve also by the change in time per sample
+  // (gpu_spec_table.hpp: ConvolutionBatchCurve); the host gap scales by it only under PerSample.
   double batch_scale = 1.0;
+  // The trace's per-GPU batch (--batch), where the convolution curves are read; unset = kConvolutionReferenceBatch
+  // for the FP16 speed-up, and linear batch scaling.
+  std::optional<double> trace_batch;
   HostScaling host_scaling = HostScaling::Fixed;
   // --layout / --fuse-norm-activation (execution_recipe.hpp): kernels the target run drops or fuses.
   ExecutionRecipe recipe;

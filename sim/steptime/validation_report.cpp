@@ -17,7 +17,9 @@ namespace {
 double committed_fraction(const GpuSpec& gpu, const std::string& quantity) {
   if (quantity == "matrix.fp32") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP32)];
   if (quantity == "matrix.fp16") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP16)];
-  if (quantity == "convolution.fp16_speedup") return gpu.achieved.convolution_fp16_speedup;
+  if (quantity == "convolution.fp16_speedup_large_batch") return gpu.achieved.convolution.fp16_speedup_large_batch;
+  if (quantity == "convolution.half_batch_fp32") return gpu.achieved.convolution.half_batch_fp32;
+  if (quantity == "convolution.half_batch_fp16") return gpu.achieved.convolution.half_batch_fp16;
   if (quantity == "elementwise") return gpu.achieved.elementwise;
   if (quantity == "normalization") return gpu.achieved.normalization;
   if (quantity == "reduction") return gpu.achieved.reduction;
@@ -62,6 +64,21 @@ std::string validation_report(const std::string& kernels_dir) {
     const GpuSpec& gpu = gpu_spec_or_throw(e.gpu, "calibration");
     out << "  " << e.gpu << " " << e.quantity << " [" << e.source << ", n=" << e.samples << "]: " << format_fixed(e.value, 3)
         << " (table: " << format_fixed(committed_fraction(gpu, e.quantity), 3) << ")\n";
+  }
+  out << "\nconvolution FP16 speed-up by batch, S(N) = S_inf (1 + h_fp32/N) / (1 + h_fp16/N) (committed curves):\n";
+  for (const GpuSpec& gpu : gpu_spec_table()) {
+    const ConvolutionBatchCurve& c = gpu.achieved.convolution;
+    if (!c.measured()) continue;
+    out << "  " << gpu.name << ":";
+    for (const double n : {8.0, 16.0, 32.0, 256.0}) out << " S(" << n << ") " << format_fixed(c.fp16_speedup_at(n), 2);
+    out << "\n";
+  }
+  out << "\nconvolution batch curves (T(N) = a + b N through batches 8 and 16), out of sample at DeepBench's other "
+         "batches:\n";
+  for (const BatchCurveCheck& c : check_convolution_batch_curves(kernels_dir)) {
+    out << "  " << c.gpu << " " << c.app << " " << c.precision << " batch " << c.batch << " [n=" << c.cells
+        << "]: predicted " << format_fixed(c.predicted_ms, 3) << " ms, measured " << format_fixed(c.measured_ms, 3)
+        << " ms, error " << format_fixed(100.0 * (c.predicted_ms / c.measured_ms - 1.0), 1) << "%\n";
   }
 
   const auto ops = read_neusight_ops(kernels_dir + "/tables/neusight/op_latency");

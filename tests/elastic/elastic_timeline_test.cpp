@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiments/run_metrics.hpp"
+#include "tests/same_run.hpp"
 #include "experiments/simulation_request.hpp"
 #include "experiments/timeline_writer.hpp"
 #include "sim/elastic/elastic_simulation.hpp"
@@ -31,15 +32,7 @@ SimulationRequest elastic_request(const std::string& trace, const std::string& p
   return request;
 }
 
-void expect_same_run(const RunResult& a, const RunResult& b) {
-  EXPECT_EQ(a.events, b.events);
-  EXPECT_EQ(a.fingerprint, b.fingerprint);
-  for (const MetricDefinition& m : run_metrics()) {
-    const double x = m.value(a), y = m.value(b);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    EXPECT_EQ(x, y) << m.name << " of replication " << a.replication;
-  }
-}
+using test::expect_same_run;
 
 // What one replication's lines add up to.
 struct Tally {

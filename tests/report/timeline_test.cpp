@@ -9,6 +9,7 @@
 #include "experiments/report/report_input.hpp"
 #include "experiments/report/timeline_reader.hpp"
 #include "experiments/run_metrics.hpp"
+#include "tests/same_run.hpp"
 #include "experiments/simulation_request.hpp"
 #include "experiments/streaming_report.hpp"
 #include "experiments/timeline_writer.hpp"
@@ -22,16 +23,7 @@ std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("spotsim_timeline_" + std::to_string(::getpid()) + "_" + name)).string();
 }
 
-void expect_same_run(const RunResult& a, const RunResult& b) {
-  EXPECT_EQ(a.replication, b.replication);
-  EXPECT_EQ(a.events, b.events);
-  EXPECT_EQ(a.fingerprint, b.fingerprint);
-  for (const MetricDefinition& m : run_metrics()) {
-    const double x = m.value(a), y = m.value(b);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    EXPECT_EQ(x, y) << m.name << " of replication " << a.replication;
-  }
-}
+using test::expect_same_run;
 
 SimulationRequest request_on(const std::string& trace, const std::string& policy) {
   SimulationRequest request;

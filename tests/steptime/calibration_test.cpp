@@ -14,7 +14,9 @@ namespace {
 double committed(const GpuSpec& gpu, const std::string& quantity) {
   if (quantity == "matrix.fp32") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP32)];
   if (quantity == "matrix.fp16") return gpu.achieved.matrix[static_cast<std::size_t>(Precision::FP16)];
-  if (quantity == "convolution.fp16_speedup") return gpu.achieved.convolution_fp16_speedup;
+  if (quantity == "convolution.fp16_speedup_large_batch") return gpu.achieved.convolution.fp16_speedup_large_batch;
+  if (quantity == "convolution.half_batch_fp32") return gpu.achieved.convolution.half_batch_fp32;
+  if (quantity == "convolution.half_batch_fp16") return gpu.achieved.convolution.half_batch_fp16;
   if (quantity == "elementwise") return gpu.achieved.elementwise;
   if (quantity == "normalization") return gpu.achieved.normalization;
   return gpu.achieved.reduction;
@@ -36,6 +38,20 @@ TEST(Calibration, CommittedFractionsMatchTheTables) {
     if (e.gpu == "T4" && e.quantity == "matrix.fp32" && e.source == "DeepBench") continue;
     EXPECT_NEAR(committed(gpu_spec_or_throw(e.gpu, "t"), e.quantity), e.value, 0.0015)
         << e.gpu << " " << e.quantity << " from " << e.source;
+  }
+}
+
+// The convolution batch curve's form (a fixed part plus a part per sample), fitted through batches 8 and 16, out
+// of sample on the one DeepBench application measured at more batches (DeepSpeech: 4 and 32, both precisions, V100
+// and T4). Upward, where the model is used (traces at 32 predicted at 112 and 256), within 2.1%; downward to batch
+// 4 it overstates by up to 21% (a smaller batch than any trace here).
+TEST(Calibration, ConvolutionBatchCurveHoldsOutOfSample) {
+  if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
+  const auto checks = check_convolution_batch_curves(test::kernels_dir());
+  ASSERT_EQ(checks.size(), 8u);
+  for (const BatchCurveCheck& c : checks) {
+    const double error = c.predicted_ms / c.measured_ms - 1.0;
+    EXPECT_LE(std::abs(error), c.batch > 16 ? 0.025 : 0.22) << c.gpu << " " << c.app << " " << c.precision << " batch " << c.batch;
   }
 }
 

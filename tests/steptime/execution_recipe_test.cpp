@@ -122,27 +122,57 @@ TEST(ExecutionRecipe, FusionComposesWithHalfPrecisionActivations) {
   EXPECT_NEAR(predicted_kernel_sum(trace, options), 60.0 / 2 + 30.0 / 2 / 3, 1e-9);
 }
 
-TEST(ConvolutionSpeedup, Fp32ConvolutionOnV100TensorCoresGainsTheDeepBenchSpeedup) {
-  // Same GPU, FP32 -> FP16: t' = t / speed-up (grid unknown: no wave correction), where a GEMM keeps the
-  // GEMM-derived fraction ratio.
-  const KinetoTrace conv = back_to_back_trace({{kConv, 407.2}});
+TEST(ConvolutionSpeedup, Fp32ConvolutionOnV100TensorCoresGainsTheDeepBenchSpeedupAtTheTracesBatch) {
+  // Same GPU, FP32 -> FP16: t' = t / S(B) (grid unknown: no wave correction), S(B) = S_inf (1 + h32/B) / (1 + h16/B)
+  // from the committed curve; B = --batch, else the reference batch 16. A GEMM keeps the GEMM fraction ratio.
+  const ConvolutionBatchCurve& c = v100().achieved.convolution;
+  ASSERT_TRUE(c.measured());
+  const double s16 = c.fp16_speedup_large_batch * (1 + c.half_batch_fp32 / 16) / (1 + c.half_batch_fp16 / 16);
+  const double s32 = c.fp16_speedup_large_batch * (1 + c.half_batch_fp32 / 32) / (1 + c.half_batch_fp16 / 32);
+  EXPECT_GT(s32, s16);  // fixed costs weigh more on the faster tensor-core kernels: the speed-up grows with the batch
+  const KinetoTrace conv = back_to_back_trace({{kConv, 400.0}});
   PredictionOptions options;
   options.precision = TrainingPrecision::AmpFp16;
-  ASSERT_NEAR(v100().achieved.convolution_fp16_speedup, 4.072, 1e-12);
-  EXPECT_NEAR(predicted_kernel_sum(conv, options), 100.0, 1e-9);
+  EXPECT_NEAR(predicted_kernel_sum(conv, options), 400.0 / s16, 1e-9);
+  options.trace_batch = 32;
+  EXPECT_NEAR(predicted_kernel_sum(conv, options), 400.0 / s32, 1e-9);
   const KinetoTrace gemm = back_to_back_trace({{"volta_sgemm_64x64_nt", 100.0}});
   const GpuSpec& g = v100();
   const double ratio = g.peak(Precision::FP32) * g.achieved.matrix[0] / (g.peak(Precision::FP16) * g.achieved.matrix[2]);
   EXPECT_NEAR(predicted_kernel_sum(gemm, options), 100.0 * ratio, 1e-9);
 }
 
-TEST(ConvolutionSpeedup, GpusWithoutAMeasurementUseTheTensorFraction) {
+TEST(ConvolutionSpeedup, ALargerBatchSpreadsTheFixedPartOfConvolutionsOnly) {
+  // Batch 32 -> 112 on a V100: a convolution takes 3.5 x (1 + h/112) / (1 + h/32) of its time, h of the precision
+  // it runs in on the target; a GEMM and a memory-bound kernel take 3.5x; without the trace's batch, all 3.5x.
+  const ConvolutionBatchCurve& c = v100().achieved.convolution;
+  const KinetoTrace trace = back_to_back_trace({{kConv, 100.0}, {"volta_sgemm_64x64_nt", 10.0}, {kAdd, 20.0}});
+  PredictionOptions options;
+  options.batch_scale = 3.5;
+  EXPECT_NEAR(predicted_kernel_sum(trace, options), 3.5 * 130.0, 1e-9);
+  options.trace_batch = 32;
+  const double fp32 = 3.5 * (1 + c.half_batch_fp32 / 112) / (1 + c.half_batch_fp32 / 32);
+  EXPECT_NEAR(predicted_kernel_sum(trace, options), 100.0 * fp32 + 3.5 * 30.0, 1e-9);
+  EXPECT_LT(fp32, 3.5);
+  options.precision = TrainingPrecision::AmpFp16;
+  const double fp16 = 3.5 * (1 + c.half_batch_fp16 / 112) / (1 + c.half_batch_fp16 / 32);
+  const double conv = 100.0 / c.fp16_speedup_at(32) * fp16;
+  const GpuSpec& g = v100();
+  const double gemm = 10.0 * g.peak(Precision::FP32) * g.achieved.matrix[0] / (g.peak(Precision::FP16) * g.achieved.matrix[2]);
+  EXPECT_NEAR(predicted_kernel_sum(trace, options), conv + 3.5 * gemm + 3.5 * 20.0 / 2, 1e-9);
+  options.trace_batch = -1;
+  EXPECT_THROW(predicted_kernel_sum(trace, options), InputError);
+}
+
+TEST(ConvolutionSpeedup, GpusWithoutAMeasurementUseTheTensorFractionAndScaleLinearly) {
   const GpuSpec& a100 = gpu_spec_or_throw("A100-80GB", "test");
-  EXPECT_EQ(a100.achieved.convolution_fp16_speedup, 0.0);
+  EXPECT_FALSE(a100.achieved.convolution.measured());
   const KinetoTrace conv = back_to_back_trace({{kConv, 100.0}});
   PredictionOptions options;
   options.precision = TrainingPrecision::AmpFp16;
-  const double expected = 100.0 * v100().peak(Precision::FP32) * v100().achieved.matrix[0] /
+  options.trace_batch = 32;
+  options.batch_scale = 8;
+  const double expected = 8 * 100.0 * v100().peak(Precision::FP32) * v100().achieved.matrix[0] /
                           (a100.peak(Precision::FP16) * a100.achieved.matrix[2]);
   EXPECT_NEAR(predict_step(conv, build_step_profile(conv), v100(), a100, options).predicted_kernel_sum_us, expected, 1e-9);
 }

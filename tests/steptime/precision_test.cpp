@@ -112,14 +112,15 @@ TEST(PrecisionModel, AmpStepFollowsTheEquations) {
   amp.precision = TrainingPrecision::AmpFp16;
   const StepPrediction p = predict_step(trace, profile, v100, v100, amp);
   // Convolution: FP32 CUDA cores -> FP16 tensor cores at the V100's measured convolution speed-up (DeepBench
-  // ResNet-50 layers); relu and batch norm: half the bytes; optimizer and softmax: unchanged; host gap: unchanged.
-  const double conv = 100.0 / v100.achieved.convolution_fp16_speedup;
+  // ResNet-50 layers) at the reference batch (no --batch); relu and batch norm: half the bytes; optimizer and
+  // softmax: unchanged; host gap: unchanged.
+  const double conv = 100.0 / v100.achieved.convolution.fp16_speedup_at(kConvolutionReferenceBatch);
   const double expected_kernels = conv + 50.0 / 2 + 10.0 / 2 + 10.0 + 10.0;
   EXPECT_NEAR(p.predicted_by_class_us[static_cast<std::size_t>(KernelClass::Matrix)], conv, 1e-9);
   EXPECT_NEAR(p.predicted_kernel_sum_us, expected_kernels, 1e-9);
   EXPECT_NEAR(p.host_gap_us, 70.0, 1e-9);
   EXPECT_NEAR(p.predicted_step_us, 70.0 + expected_kernels, 1e-9);  // no overlap: busy = kernel sum
-  EXPECT_LT(conv, 100.0 / 4.0);  // V100: 4.07x on tensor cores (3.25x at the DeepBench GEMM median fractions)
+  EXPECT_LT(conv, 100.0 / 4.0);  // V100: 4.33x at batch 16 on tensor cores (3.25x at the DeepBench GEMM medians)
 }
 
 TEST(PrecisionModel, DdpGradientKernelsKeepTheirTimeAtAnyBatchAndPrecision) {
@@ -246,26 +247,27 @@ PublishedThroughputValidation published_validation() {
                                        kResNet50TraceBatch);
 }
 
-// The error the model reaches today (docs/step-time.md#precision-validation: mean 11.1%, max 19.3%, the AMP
-// rows 13-19% low with --layout channels-last, the A100 TF32 row +8.5%), with a small margin: a change that
-// makes it worse fails here. The TF32 bound was 8% until DDP's gradient kernels stopped scaling with the batch
-// (GpuActivity::on_gradients), which moved that row from +6.8% to +8.5%.
+// The error the model reaches today (docs/step-time.md#precision-validation: mean 5.7%, max 19.3%; the four
+// V100 rows within 3.2%, on the measured convolution batch curve; the A100 rows, on the assumed tensor fraction,
+// +8.5% (TF32) and -19.3% (AMP)), with a small margin: a change that makes it worse fails here.
 TEST(PublishedThroughput, NoWorseThanDocumented) {
   if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
   const PublishedThroughputValidation v = published_validation();
   ASSERT_EQ(v.rows.size(), 6u);
-  EXPECT_LE(v.mean_absolute_error, 0.115) << format_published_throughput(v);
+  EXPECT_LE(v.mean_absolute_error, 0.06) << format_published_throughput(v);
   EXPECT_LE(v.max_absolute_error, 0.198) << format_published_throughput(v);
   for (const PublishedThroughputRow& r : v.rows) {
-    if (r.precision != TrainingPrecision::AmpFp16) {
-      EXPECT_LE(std::abs(r.error), 0.09) << r.gpu_label << " " << r.precision_label;
+    const bool v100 = r.gpu == "V100";
+    EXPECT_LE(std::abs(r.error), v100 ? 0.04 : 0.198) << r.gpu_label << " " << r.precision_label;
+    if (!v100 && r.precision != TrainingPrecision::AmpFp16) {
+      EXPECT_LE(std::abs(r.error), 0.09) << r.gpu_label;
     }
   }
 }
 
-// The goal (mean absolute error <= 8%, every row <= 15%). NOT MET: the AMP rows are 13-19% low
-// (docs/step-time.md#precision-validation). Disabled so the suite stays green; run it with
-// --gtest_also_run_disabled_tests.
+// The goal (mean absolute error <= 8%, every row <= 15%). The mean is met (5.7%); NOT the rows: the
+// A100 AMP row is 19.3% low (docs/step-time.md#precision-validation). Disabled so the suite stays green; run it
+// with --gtest_also_run_disabled_tests.
 TEST(PublishedThroughput, DISABLED_EveryRowWithinTheGoal) {
   if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
   const PublishedThroughputValidation v = published_validation();
