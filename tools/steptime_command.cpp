@@ -68,7 +68,8 @@ po::options_description steptime_options() {
       ("fuse-norm-activation", po::bool_switch(),
        "the target run fuses ReLU/add into the adjacent batch norm (cuDNN BN+add+activation): those kernels "
        "go, the batch norm reads one extra tensor")
-      ("batch", po::value<double>(), "per-GPU batch of the traced run (with --target-batch)")
+      ("batch", po::value<double>(), "per-GPU batch of the traced run (with --target-batch; also where V100/T4 "
+       "convolutions read their measured batch curve, docs/step-time.md#precision)")
       ("target-batch", po::value<double>(), "per-GPU batch to predict for (needs --batch; default: the trace's)")
       ("host-scaling", po::value<std::string>()->default_value("fixed"),
        "host gap on the targets: fixed (same time per step) or per-sample (scales with the batch)")
