@@ -2,7 +2,8 @@
 """The report in a real browser: builds a report from a small simulate run (with a timeline), loads it in headless
 Chromium (Debian `chromium`, installed by ./dev setup) with the network cut off, and fails on any console message
 (the page has no script, so any message is an error: a failed load, a parse error), on a missing element (the
-summary table, the SVG charts, the timeline rows, the manifest), or when no screenshot comes out.
+summary table, the SVG charts, the timeline rows, the manifest), or when no screenshot comes out. A second report,
+of an elastic multi-node job, must load as cleanly and draw its runs' spot and on-demand lanes and training line.
 
 A missing chromium is a failure, not a skip: CI installs it, and a test that skips silently tests nothing.
 
@@ -22,6 +23,10 @@ SIMULATE = ["--trace", "gcp-h100-13-zones", "--policy", "cost-aware", "--checkpo
             "--work", "48h", "--deadline", "72h", "-n", "200", "--seed", "7",
             "--timeline-replications", "0,1,2,3"]
 TIMELINE_RUNS = 4
+# An elastic job (8 instances, trains on 4 or more, one on-demand): the report draws its runs from the JSON alone,
+# as stacked spot / on-demand lanes with the training set's size.
+ELASTIC = ["--trace", "aws-p3-bamboo-32-node", "--nodes", "8", "--min-nodes", "4", "--policy", "spot-nodes:core=1",
+           "--work", "12h", "-n", "50", "--seed", "3"]
 
 
 def find_chromium():
@@ -153,12 +158,29 @@ def main():
         width, height = png_size(args.screenshot)
         if (width, height) != (1280, 2400) or os.path.getsize(args.screenshot) < 20000:
             sys.exit(f"FAIL: the screenshot is {width}x{height}, {os.path.getsize(args.screenshot)} bytes: blank?")
+        elastic_result, elastic_page = os.path.join(work, "elastic.json"), os.path.join(work, "elastic.html")
+        run([os.path.join(args.bin_dir, "simulate"), *ELASTIC, "--format", "json", "-o", elastic_result], cwd=args.repo)
+        run([os.path.join(args.bin_dir, "spotsim"), "report", elastic_result, "-o", elastic_page])
+        dom, console = chromium(browser, "file://" + elastic_page, "--dump-dom")
+        if console:
+            sys.exit("FAIL: console messages while loading the elastic report:\n" + "\n".join(console))
+        elastic = Elements()
+        elastic.feed(dom)
+        expected = {"svg.timeline": 1, "g.run": 3, "rect.held-spot": 3, "rect.held-on-demand": 3, "path.training": 3,
+                    "rect.phase": 3}
+        missing = [f"{key} (found {elastic.found.get(key, 0)}, expected at least {n})"
+                   for key, n in expected.items() if elastic.found.get(key, 0) < n]
+        if missing:
+            sys.exit("FAIL: the elastic report lacks: " + ", ".join(missing))
+        if "training set" not in " ".join(elastic.text):
+            sys.exit("FAIL: the elastic report's legend does not name the training set")
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
-            for name in (result, timeline, page):
+            for name in (result, timeline, page, elastic_result, elastic_page):
                 shutil.copy(name, args.keep)
-        print(f"ok: report loaded in {os.path.basename(browser)} without console messages; "
-              f"{sum(elements.found.values())} elements; screenshot {args.screenshot}")
+        print(f"ok: reports loaded in {os.path.basename(browser)} without console messages; "
+              f"{sum(elements.found.values())} elements (elastic: {sum(elastic.found.values())}); "
+              f"screenshot {args.screenshot}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
