@@ -185,6 +185,7 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
   p.target = target.name;
   p.precision = options.precision;
   p.batch_scale = options.batch_scale;
+  p.trace_batch = options.trace_batch;
   if (options.precision) require_precision_supported(target, *options.precision, "--precision");
   if (!(options.batch_scale > 0.0) || !std::isfinite(options.batch_scale)) {
     throw InputError("batch scale (target batch / trace batch) must be a finite number > 0");

@@ -77,6 +77,7 @@ struct StepPrediction {
   double predicted_step_us = 0.0;  // host gap + predicted busy
   std::optional<TrainingPrecision> precision;  // --precision, if given
   double batch_scale = 1.0;
+  std::optional<double> trace_batch;  // PredictionOptions::trace_batch
   // Measured kernel time per step predicted by the op-level model (kernels of operators with recorded
   // dimensions, op_efficiency_model.hpp); the rest is scaled kernel by kernel.
   double measured_by_op_model_us = 0.0;

@@ -81,6 +81,13 @@ std::string format_predictions(const std::string& measured_gpu, const std::vecto
     out << "predicted for " << (p.precision ? to_string(*p.precision) : std::string("the recorded precision"))
         << " at " << format_fixed(p.batch_scale, 3) << "x the traced batch (docs/step-time.md#precision), the "
         << "measured GPU's row included\n";
+    std::string measured_curves;
+    for (const GpuSpec& gpu : gpu_spec_table()) {
+      if (gpu.achieved.convolution.measured()) measured_curves += (measured_curves.empty() ? "" : ", ") + gpu.name;
+    }
+    out << "convolutions on GPUs with a measured batch curve (" << measured_curves << ") follow it, read at batch "
+        << (p.trace_batch ? format_fixed(*p.trace_batch, 0) + " (--batch)" : std::string("16 (no --batch: linear in the batch)"))
+        << "; on the others they scale linearly\n";
   }
   double by_op_model = 0.0;
   for (const auto& p : predictions) by_op_model = std::max(by_op_model, p.measured_by_op_model_us);
