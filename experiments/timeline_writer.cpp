@@ -90,16 +90,16 @@ nlohmann::ordered_json timeline_header(const SimulationRequest& request, const P
   }
   const nlohmann::json& manifest = prepared.manifest;
   nlohmann::ordered_json header = {{"format", "spotsim-timeline"},
-          {"version", kTimelineFormatVersion},
-          {"spotsim_version", manifest["version"]},
-          {"git_revision", manifest["git_revision"]},
-          {"trace", manifest["trace"]},
-          {"policy", request.policy},
-          {"checkpoint", request.checkpoint},
-          {"seed", request.seed},
-          {"replications", replications},
-          {"zones", zones},
-          {"job", manifest["job"]}};
+                                   {"version", kTimelineFormatVersion},
+                                   {"spotsim_version", manifest["version"]},
+                                   {"git_revision", manifest["git_revision"]},
+                                   {"trace", manifest["trace"]},
+                                   {"policy", request.policy},
+                                   {"checkpoint", request.checkpoint},
+                                   {"seed", request.seed},
+                                   {"replications", replications},
+                                   {"zones", zones},
+                                   {"job", manifest["job"]}};
   if (request.job.elastic.active()) header["engine"] = "elastic";  // lines carry spot, on-demand, training counts
   return header;
 }
