@@ -232,7 +232,7 @@ ReportInput read_sweep_directory(const std::string& dir) {
   input.manifest = read_json_file(manifest_path);
   if (!input.manifest.is_object()) throw InputError(manifest_path + ": expected a JSON object (a sweep's manifest)");
   const nlohmann::json summary = read_json_file(summary_path);
-  if (!summary.is_object() || summary.value("format", "") != "spotsim-sweep-summary" || !summary.contains("configurations") ||
+  if (!summary.is_object() || !summary.contains("format") || summary["format"] != "spotsim-sweep-summary" || !summary.contains("configurations") ||
       !summary["configurations"].is_array()) {
     throw InputError(summary_path + ": expected a sweep summary (format 'spotsim-sweep-summary' with 'configurations')");
   }

@@ -68,13 +68,26 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
   const auto fail = [&](const std::string& what) -> void {
     throw InputError(path + ": line " + std::to_string(line) + ": " + what);
   };
+  // Optional fields of an object, of one JSON type: a field of another type is an error, never a library exception.
+  const auto string_field = [&](const nlohmann::json& object, const char* key, const char* fallback) -> std::string {
+    if (!object.contains(key)) return fallback;
+    if (!object[key].is_string()) fail(std::string("expected '") + key + "' to be a string");
+    return object[key].get<std::string>();
+  };
+  const auto bool_field = [&](const nlohmann::json& object, const char* key) -> bool {
+    if (!object.contains(key)) return false;
+    if (!object[key].is_boolean()) fail(std::string("expected '") + key + "' to be true or false");
+    return object[key].get<bool>();
+  };
   if (!std::getline(in, text)) throw InputError(path + ": empty (expected a `simulate --timeline` file)");
   ++line;
   file.header = parse_json_text(text, path + " line 1");
-  if (!file.header.is_object() || file.header.value("format", "") != "spotsim-timeline") {
+  if (!file.header.is_object() || !file.header.contains("format") || file.header["format"] != "spotsim-timeline") {
     fail("expected the header of a `simulate --timeline` file ({\"format\": \"spotsim-timeline\", ...})");
   }
-  if (file.header.value("version", 0) != 1) fail("expected timeline format version 1");
+  if (!file.header.contains("version") || !file.header["version"].is_number_integer() || file.header["version"] != 1) {
+    fail("expected timeline format version 1");
+  }
   if (file.header.contains("zones") && file.header["zones"].is_array()) {
     for (const auto& zone : file.header["zones"]) {
       file.zone_names.push_back(zone.is_object() && zone.contains("name") && zone["name"].is_string()
@@ -176,8 +189,12 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
       }
       add_count_step(*run.run, NodeCountStep{t, value[0], value[1], value[2]});
     }
-    const std::string purchase = event.value("purchase", "none");
-    const int zone = event.contains("zone") && event["zone"].is_number_integer() ? event["zone"].get<int>() : -1;
+    const std::string purchase = string_field(event, "purchase", "none");
+    int zone = -1;  // (a zone index outside the header's list is drawn as "zone N")
+    if (event.contains("zone") && event["zone"].is_number_integer()) {
+      const std::int64_t z = event["zone"].get<std::int64_t>();
+      if (z >= 0 && z < std::numeric_limits<int>::max()) zone = static_cast<int>(z);
+    }
     if (name == "phase" || name == "reconfiguring") {
       // Reconfiguring (training paused while the set of instances re-forms) lasts until the next phase, as one.
       if (name == "phase" && (!event.contains("phase") || !event["phase"].is_string())) {
@@ -209,7 +226,7 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
     } else if (name == "finished") {
       close_spans(run, t);
       run.run->finished = true;
-      run.run->completed = event.value("completed", false);
+      run.run->completed = bool_field(event, "completed");
     } else if (name == "preemption" || name == "preemption_notice" || name == "checkpoint_done" ||
                name == "transfer_done") {
       run.run->marks.push_back({t, name});

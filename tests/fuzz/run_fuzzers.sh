@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the trace JSON reader, every importer and the Kineto profiler-trace reader with
+# Builds the libFuzzer targets of the trace JSON reader, every importer, the Kineto profiler-trace reader and the
+# report's timeline reader with
 # clang (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
 # Not part of the CMake build, which uses g++. Usage: tests/fuzz/run_fuzzers.sh [seconds per target, default 20]
 set -euo pipefail
@@ -103,4 +104,12 @@ clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/kineto_trace_fuzzer.cpp "${ki
   -o "$out/fuzz_kineto"
 fuzz kineto "$out/fuzz_kineto" tests/steptime/fixtures/*.json
 rm -f /tmp/spotsim_kineto_fuzz_*.json
+
+# The timeline reader of `spotsim report --timeline` and its chart, seeded with a single-instance and an elastic log.
+timeline_objects=()
+compile_objects timeline_objects experiments/report/timeline_reader.cpp experiments/report/timeline_chart.cpp \
+  experiments/report/axis_ticks.cpp experiments/report/html_text.cpp
+clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/timeline_fuzzer.cpp "${timeline_objects[@]}" "${objects[@]}" \
+  -o "$out/fuzz_timeline"
+fuzz timeline "$out/fuzz_timeline" tests/fuzz/seeds/timeline_single.jsonl tests/fuzz/seeds/timeline_elastic.jsonl
 exit $status

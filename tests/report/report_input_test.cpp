@@ -181,5 +181,25 @@ TEST_F(ReportInputTest, TimelineFileErrorsNameTheLine) {
   EXPECT_NE(error_of([&] { read_timeline_file(backwards); }).find("line 3"), std::string::npos);
 }
 
+// Fields of the wrong JSON type are input errors naming the field (found by the timeline fuzzer: a version of
+// 7.8e76 converted to int was undefined behaviour; a non-string purchase escaped as a library exception).
+TEST_F(ReportInputTest, TimelineFieldsOfTheWrongTypeAreInputErrors) {
+  const auto refusal = [&](const std::string& text) { return error_of([&] { read_timeline_file(write("w.jsonl", text)); }); };
+  EXPECT_NE(refusal(R"({"format": "spotsim-timeline", "version": 7.7e76, "replications": [0]})" "\n").find("version 1"),
+            std::string::npos);
+  EXPECT_NE(refusal(R"({"format": 3, "version": 1, "replications": [0]})" "\n").find("spotsim-timeline"), std::string::npos);
+  const std::string header = R"({"format": "spotsim-timeline", "version": 1, "replications": [0], "zones": []})" "\n";
+  const std::string purchase = refusal(header + R"({"replication": 0, "event": "instance_acquired", "t_hours": 0, "purchase": 7})");
+  EXPECT_NE(purchase.find("line 2"), std::string::npos) << purchase;
+  EXPECT_NE(purchase.find("'purchase'"), std::string::npos) << purchase;
+  const std::string completed = refusal(header + R"({"replication": 0, "event": "finished", "t_hours": 1, "completed": "yes"})");
+  EXPECT_NE(completed.find("'completed'"), std::string::npos) << completed;
+  // A zone index beyond int is drawn as no zone, not converted.
+  const TimelineFile file = read_timeline_file(write("z.jsonl", header + R"({"replication": 0, "event": "instance_acquired", "t_hours": 0, "purchase": "spot", "zone": 99999999999})" "\n"));
+  ASSERT_EQ(file.runs.size(), 1u);
+  ASSERT_EQ(file.runs[0].held.size(), 1u);
+  EXPECT_EQ(file.runs[0].held[0].zone, -1);
+}
+
 }  // namespace
 }  // namespace spotsim
