@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the trace JSON reader, every importer, the Kineto profiler-trace reader and the
-# report's timeline reader with
-# clang (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
+# Builds the libFuzzer targets of the trace JSON reader, every importer, the Kineto profiler-trace reader and what
+# `spotsim report` reads (results, timelines) (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
 # Not part of the CMake build, which uses g++. Usage: tests/fuzz/run_fuzzers.sh [seconds per target, default 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -112,4 +111,12 @@ compile_objects timeline_objects experiments/report/timeline_reader.cpp experime
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/timeline_fuzzer.cpp "${timeline_objects[@]}" "${objects[@]}" \
   -o "$out/fuzz_timeline"
 fuzz timeline "$out/fuzz_timeline" tests/fuzz/seeds/timeline_single.jsonl tests/fuzz/seeds/timeline_elastic.jsonl
+
+# What `spotsim report` reads (simulate and campaign JSON, embedded timelines) and the page rendered from it.
+report_objects=()
+compile_objects report_objects experiments/report/*.cpp experiments/sweep/pareto.cpp
+clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/report_input_fuzzer.cpp "${report_objects[@]}" "${objects[@]}" \
+  -o "$out/fuzz_report_input"
+fuzz report-input "$out/fuzz_report_input" tests/fuzz/seeds/report_simulate.json tests/fuzz/seeds/report_campaign.json
+rm -f /tmp/spotsim_report_fuzz_*.json
 exit $status
