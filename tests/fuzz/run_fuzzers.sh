@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of the trace JSON reader, every importer, the Kineto profiler-trace reader and what
-# `spotsim report` reads (results, timelines) (-fsanitize=fuzzer,address,undefined) and runs each for a short time on a seed corpus of real files.
+# `spotsim report` reads (results, timelines) with clang (-fsanitize=fuzzer,address,undefined) and runs each for a
+# short time on a seed corpus of real files.
 # Not part of the CMake build, which uses g++. Usage: tests/fuzz/run_fuzzers.sh [seconds per target, default 20]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
