@@ -120,4 +120,12 @@ clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/report_input_fuzzer.cpp "${re
   -o "$out/fuzz_report_input"
 fuzz report-input "$out/fuzz_report_input" tests/fuzz/seeds/report_simulate.json tests/fuzz/seeds/report_campaign.json
 rm -f /tmp/spotsim_report_fuzz_*.json
+
+# The job stream of `spotsim campaign --jobs`, seeded with the shipped example.
+stream_objects=()
+compile_objects stream_objects experiments/campaign/job_stream_csv.cpp sim/job.cpp sim/duration.cpp sim/data_size.cpp \
+  sim/elastic/elastic_job.cpp
+clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/job_stream_fuzzer.cpp "${stream_objects[@]}" "${objects[@]}" \
+  -o "$out/fuzz_job_stream"
+fuzz job-stream "$out/fuzz_job_stream" experiments/campaign/team-week.csv
 exit $status
