@@ -135,9 +135,9 @@ std::string timeline_chart(const TimelineFile& timeline) {
       const double x0 = x(held.from), w = std::max(0.5, x(held.to) - x0);
       const std::string zone = zone_name(timeline, held.zone);
       svg += "<rect class=\"held\" x=\"" + svg_number(x0) + "\" y=\"" + std::to_string(top) + "\" width=\"" +
-             svg_number(w) + "\" height=\"16\" fill=\"" + (held.spot ? kSpot : kOnDemand) + "\"><title>" +
-             (held.spot ? "spot" : "on-demand") + " in " + html_escape(zone) + ", " + display_number(held.from, 2) +
-             "\xE2\x80\x93" + display_number(held.to, 2) + " h</title></rect>";
+             svg_number(w) + "\" height=\"" + std::to_string(kHeldLane) + "\" fill=\"" + (held.spot ? kSpot : kOnDemand) +
+             "\"><title>" + (held.spot ? "spot" : "on-demand") + " in " + html_escape(zone) + ", " +
+             hours_range(held.from, held.to) + "</title></rect>";
       if (zones_named && w > 8.0 * static_cast<double>(zone.size())) {
         svg += "<text class=\"zone\" x=\"" + svg_number(x0 + 3) + "\" y=\"" + std::to_string(top + 12) + "\">" +
                html_escape(zone) + "</text>";
@@ -149,7 +149,7 @@ std::string timeline_chart(const TimelineFile& timeline) {
       svg += "<rect class=\"phase\" x=\"" + svg_number(x(phase.from)) + "\" y=\"" + std::to_string(top + 19) +
              "\" width=\"" + svg_number(std::max(0.5, x(phase.to) - x(phase.from))) + "\" height=\"10\" fill=\"" +
              fill + "\"><title>" + html_escape(phase.phase == "idle" ? "waiting (no instance)" : phase.phase) + ", " +
-             display_number(phase.from, 2) + "\xE2\x80\x93" + display_number(phase.to, 2) + " h</title></rect>";
+             hours_range(phase.from, phase.to) + "</title></rect>";
     }
     for (const TimelineMark& mark : run.marks) {
       const std::string px = svg_number(x(mark.at));

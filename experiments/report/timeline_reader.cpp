@@ -68,17 +68,6 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
   const auto fail = [&](const std::string& what) -> void {
     throw InputError(path + ": line " + std::to_string(line) + ": " + what);
   };
-  // Optional fields of an object, of one JSON type: a field of another type is an error, never a library exception.
-  const auto string_field = [&](const nlohmann::json& object, const char* key, const char* fallback) -> std::string {
-    if (!object.contains(key)) return fallback;
-    if (!object[key].is_string()) fail(std::string("expected '") + key + "' to be a string");
-    return object[key].get<std::string>();
-  };
-  const auto bool_field = [&](const nlohmann::json& object, const char* key) -> bool {
-    if (!object.contains(key)) return false;
-    if (!object[key].is_boolean()) fail(std::string("expected '") + key + "' to be true or false");
-    return object[key].get<bool>();
-  };
   if (!std::getline(in, text)) throw InputError(path + ": empty (expected a `simulate --timeline` file)");
   ++line;
   file.header = parse_json_text(text, path + " line 1");
@@ -130,6 +119,8 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
     ++line;
     if (text.empty()) continue;
     const nlohmann::json event = parse_json_text(text, path + " line " + std::to_string(line));
+    // Typed fields: one of another JSON type is an input error naming the line and the field.
+    const JsonFields fields(event, path + ": line " + std::to_string(line), "");
     if (!event.is_object() || !event.contains("replication") || !event["replication"].is_number_unsigned() ||
         !event.contains("event") || !event["event"].is_string()) {
       fail("expected an event: {\"replication\": N, \"event\": NAME, \"t_hours\": T, ...}");
@@ -170,15 +161,7 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
     if (counts) {
       int value[3] = {0, 0, 0};
       for (int k = 0; k < 3; ++k) {
-        const nlohmann::json& v = event[kCountFields[k]];
-        if (!v.is_number_integer() ||
-            (v.is_number_unsigned()
-                 ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max())
-                 : v.get<std::int64_t>() < 0)) {
-          fail(std::string("expected '") + kCountFields[k] + "' to be a non-negative integer (instances), not " +
-               v.dump().substr(0, 40));
-        }
-        value[k] = static_cast<int>(v.get<std::int64_t>());
+        value[k] = static_cast<int>(fields.integer(kCountFields[k], 0, std::numeric_limits<int>::max()));
       }
       if (event.contains("nodes")) {
         const nlohmann::json& nodes = event["nodes"];
@@ -189,7 +172,7 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
       }
       add_count_step(*run.run, NodeCountStep{t, value[0], value[1], value[2]});
     }
-    const std::string purchase = string_field(event, "purchase", "none");
+    const std::string purchase = fields.optional_string("purchase", "none");
     int zone = -1;  // (a zone index outside the header's list is drawn as "zone N")
     if (event.contains("zone") && event["zone"].is_number_integer()) {
       const std::int64_t z = event["zone"].get<std::int64_t>();
@@ -226,7 +209,7 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
     } else if (name == "finished") {
       close_spans(run, t);
       run.run->finished = true;
-      run.run->completed = bool_field(event, "completed");
+      run.run->completed = fields.boolean("completed", false);
     } else if (name == "preemption" || name == "preemption_notice" || name == "checkpoint_done" ||
                name == "transfer_done") {
       run.run->marks.push_back({t, name});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "sim/errors.hpp"
 #include "sim/steptime/op_efficiency_model.hpp"
@@ -38,17 +39,26 @@ double convolution_aware_matrix_rate(const GpuSpec& gpu, Precision p, KernelFami
   return matrix_rate(gpu, p);
 }
 
+// The precision a matrix kernel was recorded in, as far as the measured GPU has it (else FP32), and the one it runs
+// in on the target.
+std::pair<Precision, Precision> matrix_precisions(const GpuActivity& a, const GpuSpec& measured, const GpuSpec& target,
+                                                  const PredictionOptions& options) {
+  const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
+  return {from, matrix_target_precision(a, from, target, options)};
+}
+
 // A convolution's time from the trace's batch to the target's: linear in the samples, times the change in time
 // per sample that the target GPU's measured curve gives (fixed costs spread over more samples); linear alone
 // where the GPU has no curve or the trace's batch is not known.
-double batch_factor(const GpuActivity& a, Precision on_target, const GpuSpec& target, const PredictionOptions& options) {
+double batch_factor(const GpuActivity& a, const GpuSpec& measured, const GpuSpec& target, const PredictionOptions& options) {
   const ConvolutionBatchCurve& curve = target.achieved.convolution;
   if (a.kind.kernel_class != KernelClass::Matrix || a.kind.family != KernelFamily::Convolution || !curve.measured() ||
       !options.trace_batch || options.batch_scale == 1.0) {
     return options.batch_scale;
   }
   const double from = *options.trace_batch, to = from * options.batch_scale;
-  return options.batch_scale * curve.per_sample_ratio(on_target == Precision::FP16, from, to);
+  const bool fp16 = matrix_precisions(a, measured, target, options).second == Precision::FP16;
+  return options.batch_scale * curve.per_sample_ratio(fp16, from, to);
 }
 
 double memory_rate(const GpuSpec& gpu, KernelFamily family) {
@@ -153,8 +163,7 @@ double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, con
       wave_scaled = false;
       break;
     case KernelClass::Matrix: {
-      const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
-      const Precision to = matrix_target_precision(a, from, target, options);
+      const auto [from, to] = matrix_precisions(a, measured, target, options);
       const double batch = options.trace_batch.value_or(kConvolutionReferenceBatch);
       rate_ratio = convolution_aware_matrix_rate(measured, from, a.kind.family, batch) /
                    convolution_aware_matrix_rate(target, to, a.kind.family, batch);
@@ -227,9 +236,7 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
       // partial wave of a small grid fills at a larger batch) was tried and rejected: it made V100 FP32 at
       // batch 112 23% faster per image than at 32, where NVIDIA's figures show 9% (docs/step-time.md#precision).
       if (options.batch_scale != 1.0 && scales_with_batch(a, trace.name_of(a))) {
-        const bool matrix = a.kind.kernel_class == KernelClass::Matrix;
-        const Precision from = measured.supports(a.kind.precision) ? a.kind.precision : Precision::FP32;
-        predicted *= batch_factor(a, matrix ? matrix_target_precision(a, from, target, options) : from, target, options);
+        predicted *= batch_factor(a, measured, target, options);
       }
       p.measured_by_class_us[c] += a.duration_us;
       p.predicted_by_class_us[c] += predicted;
