@@ -131,7 +131,7 @@ double AdaptivePolicy::slack_reserve(const Observation& obs) const {
 SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
   history_.observe(obs);  // bookkeeping of what this run has seen; decides nothing
   const Millis now = obs.now;
-  const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
+  const int od_zone = on_demand_zone_choice(obs);
   const auto on_demand = [&](Millis review_at) { return SelectionDecision::on_demand(od_zone, review_at); };
   if (committed_on_demand_) return on_demand(kNever);
 

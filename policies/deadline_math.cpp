@@ -21,6 +21,13 @@ Millis on_demand_checkpoint_time_mid_stretch(const Observation& obs, Millis work
   return on_demand_checkpoint_time(obs, work + interval);
 }
 
+// The transfer still ahead of the instance held: its zone's move from the state's region, before it is done.
+Millis pending_transfer(const Observation& obs) {
+  if (obs.zone < 0 || obs.zone >= static_cast<int>(obs.zones.size())) return 0;
+  if (obs.phase != Phase::kStarting && obs.phase != Phase::kMigrating) return 0;
+  return obs.zones[static_cast<std::size_t>(obs.zone)].migration_time;
+}
+
 }  // namespace
 
 Millis changeover(const Observation& obs) {
@@ -39,8 +46,13 @@ Millis on_demand_finish_time(const Observation& obs) {
   if (obs.purchase == Purchase::kOnDemand) {
     const Millis remaining = obs.remaining_work();
     const Millis restore = !obs.lossless && obs.committed > 0 ? job.restore : 0;
+    // An instance in another region than the saved state moves it after the start-up: the whole transfer is
+    // counted until it is done (an upper bound while it runs).
+    const Millis transfer = pending_transfer(obs);
     switch (obs.phase) {
-      case Phase::kStarting: return job.startup + restore + remaining + on_demand_checkpoint_time(obs, remaining);
+      case Phase::kStarting:
+        return job.startup + transfer + restore + remaining + on_demand_checkpoint_time(obs, remaining);
+      case Phase::kMigrating: return transfer + restore + remaining + on_demand_checkpoint_time(obs, remaining);
       case Phase::kRestoring: return restore + remaining + on_demand_checkpoint_time(obs, remaining);
       case Phase::kCheckpointing:
         return job.checkpoint_write + remaining + on_demand_checkpoint_time_mid_stretch(obs, remaining);

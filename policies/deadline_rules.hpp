@@ -11,7 +11,8 @@ struct SafetyNet {
   enum Verdict {
     kFree,      // the deadline leaves room: the policy's own rules decide
     kCommit,    // move to on-demand and stay there
-    kTakeSpot,  // lossless progress and no changeover: spot costs nothing to take or keep, so take it
+    kTakeSpot,  // keep the spot instance (lossless and computing: the Exploitation Rule), or take spot where
+                // lossless progress and no changeover make it free
   };
   Verdict verdict = kFree;
   Millis review_at = kNever;  // with kFree: ask the policy again by then (event-driven mode only)

@@ -21,7 +21,7 @@ class GreedyPolicy final : public SelectionPolicy {
   void reset() override { committed_ = false; }
 
   SelectionDecision decide(const Observation& obs) override {
-    const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
+    const int od_zone = on_demand_zone_choice(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
     const int spot_zone = cheapest_obtainable_spot_zone(obs);
     const SafetyNet net = safety_net(obs, spot_zone);

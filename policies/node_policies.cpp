@@ -1,6 +1,7 @@
 // Policies of multi-node jobs in the elastic engine (sim/elastic/node_policy.hpp, docs/elastic.md): how many spot
 // and on-demand instances to hold.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "policies/policy_registry.hpp"
@@ -41,7 +42,8 @@ class DeadlineNodesPolicy final : public NodePolicy {
   NodeRequest decide(const NodeObservation& obs) override {
     const int core = std::min(core_, obs.nodes);
     if (!obs.has_deadline()) return {obs.nodes - core, core, kNever};
-    const Millis slack = obs.time_to_deadline() - time_to_finish_on_full_set(obs) - allowance(obs) - margin_;
+    const Millis slack =
+        obs.time_to_deadline() - pending_pause(obs) - time_to_finish_on_full_set(obs) - allowance(obs) - margin_;
     if (slack <= 0) safe_ = true;
     if (safe_) {
       // A restart-mode job leaves spot at once (what it loses is within the allowance); an elastic job keeps the
@@ -52,19 +54,28 @@ class DeadlineNodesPolicy final : public NodePolicy {
     }
     // When the net would close if nothing changed: slack shrinks by (1 - rate) per ms of training at the current
     // size, by 1 per ms while nothing trains (stopped, starting, restoring, reconfiguring, writing).
+    // At the full rate slack holds still, until the next checkpoint write pauses training: ask again when it is
+    // due, so that the write's pause (slack shrinking at rate 1) is watched from its start.
     const double rate = obs.progressing ? obs.rate[static_cast<std::size_t>(obs.training)] : 0.0;
     const double shrink = 1.0 - rate;
-    const Millis review = shrink <= 0.0 ? kNever : obs.now + std::max<Millis>(1, static_cast<Millis>(static_cast<double>(slack) / shrink));
+    Millis review = kNever;
+    if (shrink > 0.0) {
+      review = obs.now + std::max<Millis>(1, static_cast<Millis>(static_cast<double>(slack) / shrink));
+    } else if (obs.spot_checkpoint_interval != kNever) {
+      review = obs.now + std::max<Millis>(1, obs.spot_checkpoint_interval - (obs.progress - obs.committed));
+    }
     return {obs.nodes - core, core, review};
   }
 
  private:
   // The work left on the full set, with the periodic checkpoint writes it will make there: at the shorter of the
   // on-demand and spot intervals (an elastic job keeps training spot instances, and writes at their interval).
+  // ceil(remaining / interval) writes bound those of a stretch already under way (floor would miss one while
+  // the stretch since the last write plus the remaining work spans one more interval).
   static Millis time_to_finish_on_full_set(const NodeObservation& obs) {
     const Millis remaining = obs.remaining_work();
     const Millis interval = std::min(obs.checkpoint_interval, obs.spot_checkpoint_interval);
-    const Millis writes = interval == kNever ? 0 : remaining / interval;
+    const Millis writes = interval == kNever || interval <= 0 ? 0 : (remaining + interval - 1) / interval;
     return remaining + writes * obs.job->checkpoint_write;
   }
 
@@ -79,7 +90,21 @@ class DeadlineNodesPolicy final : public NodePolicy {
     const Millis unsaved = interval == kNever ? obs.job->work : std::max(interval, obs.progress - obs.committed);
     const Millis restart = obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
     if (obs.min_nodes == obs.nodes) return restart;
-    return restart + 2 * obs.reconfiguration * obs.nodes;
+    // Each loss also slows training until its on-demand replacement has started: at worst to the rate of
+    // min_nodes, for one start-up.
+    const double slowest = obs.rate.size() > static_cast<std::size_t>(obs.min_nodes)
+                               ? obs.rate[static_cast<std::size_t>(obs.min_nodes)]
+                               : 0.0;
+    const auto slowed = static_cast<Millis>(std::ceil((1.0 - slowest) * static_cast<double>(obs.job->startup)));
+    return restart + (2 * obs.reconfiguration + slowed) * obs.nodes;
+  }
+
+  // What the job must still go through before it trains again, when it is not training now: a stop's start-up
+  // and restore, a reconfiguration's pause or a checkpoint write, whichever it is in (the observation does not
+  // say which: the largest).
+  static Millis pending_pause(const NodeObservation& obs) {
+    if (obs.progressing) return 0;
+    return std::max({obs.interruption, obs.reconfiguration, obs.job->checkpoint_write});
   }
 
   int core_;

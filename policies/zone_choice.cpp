@@ -28,9 +28,20 @@ int cheapest_on_demand_zone(const Observation& obs) {
   return best;
 }
 
+int state_zone_on_leaving(const Observation& obs) {
+  // The engine saves unsaved work (or finishes the write under way) before it moves a job off an instance, so
+  // the state then lies where the job runs now (sim/job_simulation.cpp, switch_to).
+  const bool holds = obs.purchase != Purchase::kNone && obs.zone >= 0;
+  const bool saves_first = obs.can_checkpoint && !obs.lossless &&
+                           (obs.phase == Phase::kCheckpointing ||
+                            (obs.phase == Phase::kComputing && obs.progress > obs.committed));
+  return holds && saves_first ? obs.zone : obs.data_zone;
+}
+
 int state_region(const Observation& obs) {
-  if (obs.data_zone < 0 || obs.data_zone >= static_cast<int>(obs.zones.size())) return -1;
-  return obs.zones[static_cast<std::size_t>(obs.data_zone)].region;
+  const int zone = state_zone_on_leaving(obs);
+  if (zone < 0 || zone >= static_cast<int>(obs.zones.size())) return -1;
+  return obs.zones[static_cast<std::size_t>(zone)].region;
 }
 
 bool in_state_region(const Observation& obs, int z) {
@@ -48,6 +59,22 @@ int cheapest_on_demand_zone_in_state_region(const Observation& obs) {
     }
   }
   return best < 0 ? cheapest_on_demand_zone(obs) : best;
+}
+
+int on_demand_zone_choice(const Observation& obs) {
+  if (obs.purchase == Purchase::kOnDemand) return obs.zone;
+  // The views' transfer times are from Observation::data_zone: they are the move's only when the state stays
+  // there as the job leaves (nothing saved first elsewhere).
+  const bool views_price_the_move = state_zone_on_leaving(obs) == obs.data_zone;
+  int best = -1;
+  for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
+    if (!in_state_region(obs, z) && (!views_price_the_move || !transfer_fits(obs, z))) continue;
+    if (best < 0 || obs.zones[static_cast<std::size_t>(z)].on_demand_price_per_hour <
+                        obs.zones[static_cast<std::size_t>(best)].on_demand_price_per_hour) {
+      best = z;
+    }
+  }
+  return best < 0 ? cheapest_on_demand_zone_in_state_region(obs) : best;
 }
 
 bool transfer_fits(const Observation& obs, int z) {

@@ -34,11 +34,12 @@ class ZoneFailoverPolicy final : public SelectionPolicy {
   }
 
   SelectionDecision decide(const Observation& obs) override {
-    const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs);
+    const int od_zone = on_demand_zone_choice(obs);
     if (cooling_until_.size() != obs.zones.size()) cooling_until_.assign(obs.zones.size(), 0);
     if (fell_back_) return SelectionDecision::on_demand(od_zone);
-    const SafetyNet net = safety_net(obs, cheapest_obtainable_spot_zone(obs));
-    if (net.verdict == SafetyNet::kCommit) return fall_back(od_zone);
+    const int spot_zone = cheapest_obtainable_spot_zone(obs);
+    const SafetyNet net = safety_net(obs, spot_zone);
+    if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, fell_back_)) return *imposed;
     const Millis review_at = net.review_at;
     if (obs.preemptions > preemptions_seen_) {  // the last spot attempt in zone_ just ended
       preemptions_seen_ = obs.preemptions;

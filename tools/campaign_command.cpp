@@ -110,6 +110,12 @@ int campaign_command(int argc, const char* const* argv) {
     defaults.nodes = 0;
     CampaignSpec spec;
     if (vm.count("jobs")) {
+      // The same rule as spotsim.campaign(jobs=...): a job stream and a sweep of trials are two workloads.
+      for (const char* trial_option : {"trials", "trial-work"}) {
+        if (!vm[trial_option].defaulted()) {
+          throw InputError("--jobs: give either the jobs or --trials with --trial-work, not both");
+        }
+      }
       spec.jobs = read_job_stream_csv(vm["jobs"].as<std::string>(), defaults);
     } else {
       const auto [lo, hi] = parse_trial_work(vm["trial-work"].as<std::string>());

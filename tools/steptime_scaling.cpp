@@ -1,5 +1,6 @@
 #include "tools/steptime_scaling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <ostream>
@@ -63,12 +64,21 @@ std::string pad(std::string text, std::size_t width) {
   return text;
 }
 
-// Compute on the instance's GPU: the measured compute scaled by the kernel model's predicted / measured compute.
-double compute_scale_on(const GpuSpec& gpu, const KinetoTrace& trace, const StepProfile& profile,
-                        const GpuSpec& measured, const PredictionOptions& options) {
-  if (&gpu == &measured) return 1.0;
+// One GPU of the instance, as the prediction table predicts it with the same options (precision, batch, layout,
+// host scaling): the measured compute scaled by the kernel model's predicted / measured compute, and the host gap
+// the prediction keeps (scaled by the batch under --host-scaling per-sample). On the trace's own GPU the options
+// still apply: only with none of them is the scale 1.
+struct OneGpu {
+  double compute_scale = 1.0;
+  double host_ms = 0.0;
+};
+OneGpu one_gpu_on(const GpuSpec& gpu, const KinetoTrace& trace, const StepProfile& profile, const GpuSpec& measured,
+                  const PredictionOptions& options) {
   const StepPrediction p = predict_step(trace, profile, measured, gpu, options);
-  return p.measured_compute_us() > 0 ? p.predicted_compute_us() / p.measured_compute_us() : 1.0;
+  OneGpu one;
+  one.compute_scale = p.measured_compute_us() > 0 ? p.predicted_compute_us() / p.measured_compute_us() : 1.0;
+  one.host_ms = p.host_gap_us / 1e3;
+  return one;
 }
 
 }  // namespace
@@ -132,13 +142,10 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
   const DataParallelMeasurement m = measure_data_parallel(trace, profile);
   const double gradient_bytes = request.parameters * request.bytes_per_gradient;
   const double overlap_default = request.overlap.value_or(kDefaultOverlap);
-  auto profile_on = [&](const GpuSpec& g) {
-    DataParallelProfile p = data_parallel_profile(m, gradient_bytes, compute_scale_on(g, trace, profile, measured, options),
-                                                  overlap_default);
-    if (request.overlap) p.overlap = *request.overlap;
-    return p;
-  };
-  const DataParallelProfile dp = profile_on(gpu);
+  const OneGpu one = one_gpu_on(gpu, trace, profile, measured, options);
+  DataParallelProfile dp = data_parallel_profile(m, gradient_bytes, one.compute_scale, overlap_default);
+  dp.host_ms = one.host_ms;
+  if (request.overlap) dp.overlap = *request.overlap;
   const InstanceLinks single_gpu{request.instance_type, 1};
   const double one_gpu_ms = data_parallel_step(dp, 1, single_gpu).step_ms;
 
@@ -181,7 +188,8 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
     const int count = total / other.links.gpus_per_instance;
     const DataParallelStep s = data_parallel_step(dp, count, other.links, request.algorithm);
     const OfferPrices prices = cheapest_offer(offers, other.links.instance_type);
-    out << pad(std::to_string(count) + " x " + other.links.instance_type, 30) << pad(format_fixed(s.step_ms, 2), 10)
+    const std::string layout = std::to_string(count) + " x " + other.links.instance_type;
+    out << pad(layout, std::max<std::size_t>(30, layout.size() + 1)) << pad(format_fixed(s.step_ms, 2), 10)
         << pad(format_fixed(100.0 * one_gpu_ms / s.step_ms, 1) + "%", 12) << pad(price_text(count * prices.on_demand), 16)
         << price_text(count * prices.spot) << "\n";
   }

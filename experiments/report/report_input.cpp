@@ -24,6 +24,9 @@ Estimate estimate_of(const nlohmann::json& summary, const char* metric, const st
   Estimate e;
   if (!summary.is_object() || !summary.contains(metric)) return e;
   const nlohmann::json& m = summary[metric];
+  // A metric no run produced (regret without --regret: every value NaN) is written with null statistics by
+  // `sweep` and `simulate`: absent, like a metric left out.
+  if (m.is_null() || (m.is_object() && m.contains("mean") && m["mean"].is_null())) return e;
   const auto number = [&](const char* key) {
     if (!m.is_object() || !m.contains(key) || !m[key].is_number()) {
       throw InputError(file + ": field '" + where + "." + metric + "." + key + "': expected a number (" + kExpected + ")");

@@ -1,15 +1,18 @@
 #pragma once
-// spotsim.simulate()'s keyword arguments -> a SimulationRequest, by the rules of `spotsim simulate`
-// (tools/simulate_command.cpp): the same defaults, the same precedence (command line over --job file) and the same
-// error messages, naming each option as the CLI spells it (work -> --work, checkpoint_write -> --checkpoint-write),
-// so a message reads the same in a notebook and in a terminal. tests/python/test_errors.py holds the two together.
+// spotsim.simulate()'s keyword arguments -> a SimulationRequest, through the very options `spotsim simulate`
+// declares and reads (tools/simulate_request_options.hpp): keys are the CLI's long option names with '-' written
+// '_', None counts as absent, a flag (--regret) takes True or False. The same defaults, precedence (command line
+// over the --job file) and error messages follow by construction; tests/python/test_cli_parity.py and
+// tests/python/test_errors.py hold the two front ends together.
+#include <boost/program_options.hpp>
 #include <pybind11/pybind11.h>
 
 #include "experiments/simulation_request.hpp"
+#include "tools/simulate_request_options.hpp"
 
 namespace spotsim::python {
 
-// Keys are the CLI's long option names with '-' written '_'; a key set to None counts as absent.
+boost::program_options::variables_map simulate_options_from(const pybind11::dict& options);
 SimulationRequest simulation_request_from(const pybind11::dict& options);
 
 }  // namespace spotsim::python

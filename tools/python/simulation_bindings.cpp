@@ -3,12 +3,14 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "experiments/report_writer.hpp"
 #include "experiments/run_metrics.hpp"
 #include "experiments/simulation_request.hpp"
+#include "experiments/timeline_writer.hpp"
 #include "sim/errors.hpp"
 #include "sim/statistics.hpp"
 #include "tools/python/json_to_python.hpp"
@@ -97,19 +99,35 @@ void bind_simulation(py::module_& m) {
   m.def(
       "simulate",
       [](const py::dict& options, const py::object& policy, const py::object& checkpoint) {
-        SimulationRequest request = simulation_request_from(options);
+        const boost::program_options::variables_map vm = simulate_options_from(options);
+        SimulationRequest request = spotsim::simulation_request_from(vm);
         request.custom_policies = python_policy_factories(policy, checkpoint);
         const bool python_policy = !policy.is_none() || !checkpoint.is_none();
         // to_json() is the CLI's JSON, which carries the first runs' timelines; a Python policy is not re-run for
-        // them (its runs cost the most).
+        // them (its runs cost the most) unless timeline= asks for them.
         request.with_timeline = !python_policy;
         if (python_policy) request.threads = 1;  // it holds the GIL; the thread count never changes a result
-        py::gil_scoped_release release;
-        return run_simulation(request);
+        const std::optional<TimelinePlan> timeline = timeline_plan_from(vm, request);  // checked before the run
+        SimulationReport report;
+        {
+          py::gil_scoped_release release;
+          report = run_simulation(request);
+        }
+        if (timeline) write_timeline(request, timeline->replications, timeline->path);
+        return report;
       },
       py::arg("options"), py::arg("policy") = py::none(), py::arg("checkpoint") = py::none(),
       "run `spotsim simulate` with these options (CLI long names, '-' as '_'); policy / checkpoint: Python "
       "policy objects replacing the named ones");
+  m.def(
+      "simulate_option_names",
+      [] {
+        const boost::program_options::options_description schema = simulate_request_options();
+        std::vector<std::string> names;
+        for (const auto& option : schema.options()) names.push_back(option->long_name());
+        return names;
+      },
+      "the long names of the options `spotsim simulate` reads into a simulation (the schema simulate() shares)");
   m.def("metrics", &metric_rows, "the per-run metrics: name, unit, label");
   // The summaries' own statistics, so that analyses done in Python (paired differences) use the same formulas.
   m.def(

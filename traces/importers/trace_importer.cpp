@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sim/errors.hpp"
+#include "sim/market/zone_selection.hpp"
 #include "sim/text_format.hpp"
 #include "traces/importers/aws_spot_price_importer.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
@@ -87,10 +88,15 @@ bool looks_like_json(const std::string& content) {
   return first != std::string::npos && (content[first] == '{' || content[first] == '[');
 }
 
-ImportedTrace import_spotsim(const nlohmann::json& doc, const std::string& file) {
+ImportedTrace import_spotsim(const nlohmann::json& doc, const std::string& file, const ImportOptions& options) {
   ImportedTrace out;
   out.format = "spotsim";
   out.market = parse_trace(doc, file);
+  // --only-zone keeps one zone here as in every other multi-zone format (with its region's egress prices only).
+  if (!options.only_zone.empty()) {
+    out.market = select_zones(out.market, ZoneSelection{ZoneSelection::By::kZones, {options.only_zone}},
+                              file + ": --only-zone");
+  }
   out.records_spot_prices = true;
   for (const Zone& zone : out.market.zones) {
     if (!zone.spot.lifetime) continue;
@@ -128,7 +134,7 @@ ImportedTrace import_trace_content(const std::string& content, const std::string
                     f == "gcp-lifetime-json";
   if (!json) throw InputError("--from '" + f + "': unknown format; expected auto or one of " + known_formats());
   const nlohmann::json doc = parse_json_text(content, file);
-  if (f == "spotsim") return import_spotsim(doc, file);
+  if (f == "spotsim") return import_spotsim(doc, file, options);
   if (f == "cant-be-late") return import_cant_be_late(doc, file, options);
   if (f == "aws-spot-prices") return import_aws_spot_prices(doc, file, options);
   if (f == "gcp-preemptions") return import_gcp_preemptions(doc, file, options);

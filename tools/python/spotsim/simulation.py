@@ -43,7 +43,17 @@ class SimulationResult:
         """The interval any policy achieved: mean work done per segment, a segment ending at a checkpoint or at
         completion (a 24 h job with a 3 h interval writes 7 checkpoints: 8 segments of 3 h). NaN without work."""
         segments = self.runs["checkpoints"].mean() + self.runs["completed"].mean()
-        return float(self.runs["work_done_hours"].mean() / segments) if segments > 0 else math.nan
+        if not segments > 0:
+            return math.nan
+        # work_done_hours is in single-instance hours (docs/outputs.md): a completed run kept the job's whole work,
+        # which gives the factor back to hours of the job's own training (N, or N t1/tN with step times).
+        completed = self.runs["completed"] > 0
+        work_hours = self.manifest["job"]["work_hours"]
+        if completed.any() and work_hours > 0:
+            per_instance = float(self.runs.loc[completed, "work_done_hours"].iloc[0]) / work_hours
+        else:
+            per_instance = float(self.manifest["job"]["nodes"])
+        return float(self.runs["work_done_hours"].mean() / per_instance / segments)
 
     def to_json(self):
         """The CLI's --format json text (manifest, summary, runs)."""
@@ -66,19 +76,24 @@ class SimulationResult:
         return json.loads(self.to_json())
 
 
-def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, job=None, work=None, steps=None,
-             step_time=None, nodes=None, min_nodes=None, reconfigure=None, network_gbps=None, checkpoint_write=None,
-             restore=None, startup=None, deadline=None, give_up_after=None, trace_start="random", seed=1,
-             replications=1000, threads=0, mode="event", tick=None, regret=False):
+def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, regions=None, zones=None, job=None, work=None,
+             steps=None, step_time=None, nodes=None, gpus=None, min_nodes=None, reconfigure=None, network_gbps=None,
+             checkpoint_write=None, restore=None, startup=None, checkpoint_size=None, deadline=None,
+             give_up_after=None, trace_start="random", seed=1, replications=1000, threads=0, mode="event", tick=None,
+             regret=False, timeline=None, timeline_replications=None):
     """Run ``spotsim simulate`` with these options and return a SimulationResult.
 
-    The arguments are the CLI's options with '-' written '_' and the same defaults: trace (a path or a shipped
-    trace name), policy and checkpoint ("NAME[:key=value,...]", see spotsim.policies()), job (a job JSON file),
-    work or steps + step_time, nodes, min_nodes (the elastic engine: policy then defaults to spot-nodes; None =
-    adaptive otherwise), reconfigure, network_gbps, checkpoint_write, restore, startup, deadline, give_up_after (durations such
-    as "48h"), trace_start ("random" or a duration), seed, replications, threads (0 = all cores; never changes a
-    result), mode ("event" or "cant-be-late"), tick (its tick), regret (also compute each window's offline optimum:
-    columns optimum_cost and regret). The same options and seed give the CLI's numbers exactly.
+    The arguments are the CLI's options with '-' written '_', read by the CLI's own option schema
+    (tools/simulate_request_options.cpp), so the defaults, rules and messages are the CLI's: trace (a path or a
+    shipped trace name), regions or zones (comma-separated names: the part of the trace the job may use), policy and
+    checkpoint ("NAME[:key=value,...]", see spotsim.policies()), job (a job JSON file), work or steps + step_time,
+    nodes or gpus, min_nodes (the elastic engine: policy then defaults to spot-nodes; None = adaptive otherwise),
+    reconfigure, network_gbps, checkpoint_write, restore, startup, deadline, give_up_after (durations such as
+    "48h"), checkpoint_size ("200GB": what a move to another region transfers), trace_start ("random" or a
+    duration), seed, replications, threads (0 = all cores; never changes a result), mode ("event" or
+    "cant-be-late"), tick (its tick), regret (also compute each window's offline optimum: columns optimum_cost and
+    regret), timeline (also write the event log of the replications timeline_replications, "0,3,7", default the
+    first 3, to this file, as the CLI's --timeline does). The same options and seed give the CLI's numbers exactly.
 
     policy and checkpoint may also be Python policy objects (docs/plugins.md#python-policies): an object with
     decide(observation) -> SelectionDecision, or next_interval(observation) -> seconds or None, and optionally
@@ -86,10 +101,13 @@ def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, job=None
     """
     policy, policy_object = policy_spec(policy)
     checkpoint, checkpoint_object = policy_spec(checkpoint)
-    options = cli_options(trace=trace, policy=policy, checkpoint=checkpoint, job=job, work=work, steps=steps,
-                          step_time=step_time, nodes=nodes, min_nodes=min_nodes, reconfigure=reconfigure,
-                          network_gbps=network_gbps, checkpoint_write=checkpoint_write, restore=restore,
-                          startup=startup, deadline=deadline, give_up_after=give_up_after, trace_start=trace_start,
-                          seed=seed, replications=replications, threads=threads, mode=mode, tick=tick,
-                          regret=regret)
+    options = cli_options(trace=trace, regions=regions, zones=zones, policy=policy, checkpoint=checkpoint, job=job,
+                          work=work, steps=steps, step_time=step_time, nodes=nodes, gpus=gpus, min_nodes=min_nodes,
+                          reconfigure=reconfigure, network_gbps=network_gbps, checkpoint_write=checkpoint_write,
+                          restore=restore, startup=startup, checkpoint_size=checkpoint_size, deadline=deadline,
+                          give_up_after=give_up_after, trace_start=trace_start, seed=seed, replications=replications,
+                          threads=threads, mode=mode, tick=tick, regret=regret, timeline=timeline,
+                          timeline_replications=timeline_replications)
+    if timeline is not None:
+        options["timeline"] = str(timeline)
     return SimulationResult(_spotsim.simulate(options, policy_object, checkpoint_object))

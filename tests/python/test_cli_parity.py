@@ -1,0 +1,127 @@
+"""CLI and Python parity (docs/testing.md#cli-and-python-parity): an option that exists on one side only, or an
+input one side refuses and the other accepts, fails here.
+
+simulate() reads its keyword arguments through the CLI's own option schema (tools/simulate_request_options.cpp),
+so parity there is structural; these tests keep it so: the signature must name every schema option, and a matrix
+of inputs must be accepted or refused alike, with the same message and, when accepted, the same numbers.
+"""
+import inspect
+import json
+
+import pytest
+
+import spotsim
+from spotsim import _spotsim
+
+# Options of the schema simulate() does not take as keyword arguments, each with the reason.
+SIMULATE_CLI_ONLY = {
+    "checkpoint-size-gb": "the older spelling of --checkpoint-size, kept for old command lines",
+}
+# Keyword arguments of simulate() that are not options of the schema.
+SIMULATE_PYTHON_ONLY = set()
+
+
+def python_name(option):
+    return option.replace("-", "_")
+
+
+def test_simulate_takes_every_option_of_the_cli_schema():
+    schema = set(_spotsim.simulate_option_names())
+    parameters = set(inspect.signature(spotsim.simulate).parameters)
+    missing = {o for o in schema if python_name(o) not in parameters and o not in SIMULATE_CLI_ONLY}
+    extra = {p for p in parameters if p.replace("_", "-") not in schema and p not in SIMULATE_PYTHON_ONLY}
+    assert not missing, f"CLI options simulate() lacks: {sorted(missing)}"
+    assert not extra, f"simulate() keyword arguments the CLI lacks: {sorted(extra)}"
+    assert set(SIMULATE_CLI_ONLY) <= schema, "a CLI-only exception names an option the schema no longer has"
+
+
+def test_simulate_defaults_are_the_clis():
+    """A keyword argument's default is the CLI's default (None where the CLI has none)."""
+    parameters = inspect.signature(spotsim.simulate).parameters
+    cli_defaults = {"trace": "us-west1", "checkpoint": "young-daly", "trace_start": "random", "seed": 1,
+                    "replications": 1000, "threads": 0, "mode": "event", "regret": False}
+    for name, parameter in parameters.items():
+        if name == "policy":
+            assert parameter.default is None  # the CLI's adaptive, or spot-nodes with min_nodes
+        elif name in cli_defaults:
+            assert parameter.default == cli_defaults[name], name
+        else:
+            assert parameter.default is None, name
+
+
+# (python keyword arguments, CLI arguments): each is accepted by both with the same numbers, or refused by both
+# with the same message. Drawn across the options that select zones, size the job and move it.
+ACCEPT_OR_REFUSE_ALIKE = [
+    ({"trace": "gcp-h100-13-zones", "regions": "us-central1,us-east4", "checkpoint_size": "200GB",
+      "policy": "greedy", "work": "24h", "deadline": "36h"},
+     ["--trace", "gcp-h100-13-zones", "--regions", "us-central1,us-east4", "--checkpoint-size", "200GB",
+      "--policy", "greedy", "--work", "24h", "--deadline", "36h"]),
+    ({"trace": "gcp-h100-13-zones", "zones": "us-central1-a,us-east4-b", "policy": "cost-aware"},
+     ["--trace", "gcp-h100-13-zones", "--zones", "us-central1-a,us-east4-b", "--policy", "cost-aware"]),
+    ({"trace": "gcp-h100-13-zones", "regions": "mars-north1"}, ["--trace", "gcp-h100-13-zones", "--regions", "mars-north1"]),
+    ({"trace": "gcp-h100-13-zones", "regions": "us-east4", "zones": "us-east4-a"},
+     ["--trace", "gcp-h100-13-zones", "--regions", "us-east4", "--zones", "us-east4-a"]),
+    ({"checkpoint_size": "lots"}, ["--checkpoint-size", "lots"]),
+    ({"checkpoint_size": "1.5TB"}, ["--checkpoint-size", "1.5TB"]),
+    ({"gpus": 8, "trace": "gcp-h100-13-zones"}, ["--gpus", "8", "--trace", "gcp-h100-13-zones"]),
+    ({"gpus": 0}, ["--gpus", "0"]),
+    ({"nodes": "3"}, ["--nodes", "3"]),
+    ({"network_gbps": 0.5, "min_nodes": 1, "nodes": 2, "trace": "aws-p3-bamboo-32-node"},
+     ["--network-gbps", "0.5", "--min-nodes", "1", "--nodes", "2", "--trace", "aws-p3-bamboo-32-node"]),
+    ({"timeline_replications": "0,1"}, ["--timeline-replications", "0,1"]),
+    ({"mode": "cant-be-late", "checkpoint": "continuous", "trace": "aws-us-west-2-v100", "tick": "10m",
+      "startup": "12m", "restore": "0s", "checkpoint_write": "0s", "deadline": "60h"},
+     ["--mode", "cant-be-late", "--checkpoint", "continuous", "--trace", "aws-us-west-2-v100", "--tick", "10m",
+      "--startup", "12m", "--restore", "0s", "--checkpoint-write", "0s", "--deadline", "60h"]),
+    ({"tick": "10m"}, ["--tick", "10m"]),
+    ({"regret": True, "trace": "aws-us-west-2-v100", "deadline": "60h"},
+     ["--regret", "--trace", "aws-us-west-2-v100", "--deadline", "60h"]),
+]
+
+
+@pytest.mark.parametrize("python_options,cli_args", ACCEPT_OR_REFUSE_ALIKE)
+def test_same_input_same_verdict(cli, python_options, cli_args):
+    code, out, err = cli("simulate", *cli_args, "-n", "20", "--format", "json", "--threads", "1")
+    try:
+        result = spotsim.simulate(**{"replications": 20, "threads": 1, **python_options})
+    except spotsim.InputError as e:
+        assert code == 2, f"Python refused ({e}) what the CLI accepted"
+        assert str(e) == err.partition(": error: ")[2].rstrip("\n")
+        return
+    assert code == 0, f"the CLI refused ({err.strip()}) what Python accepted"
+    cli_doc = json.loads(out)
+    py_doc = result.as_dict()
+    for metric in ("cost_total", "completion_hours", "deadline_met"):
+        assert py_doc["summary"][metric]["mean"] == cli_doc["summary"][metric]["mean"], metric
+    assert py_doc["manifest"]["job"] == cli_doc["manifest"]["job"]
+    assert py_doc["manifest"]["trace"] == cli_doc["manifest"]["trace"]
+
+
+def test_timeline_from_python_is_the_clis(cli, tmp_path):
+    args = ["--trace", "gcp-h100-13-zones", "--regions", "us-central1,us-east4", "--checkpoint-size", "200GB",
+            "--work", "24h", "--deadline", "36h", "--policy", "greedy", "-n", "5", "--threads", "1"]
+    code, _, err = cli("simulate", *args, "--timeline", tmp_path / "cli.jsonl", "--timeline-replications", "0,2",
+                       "--format", "json", "-o", tmp_path / "cli.json")
+    assert code == 0, err
+    spotsim.simulate(trace="gcp-h100-13-zones", regions="us-central1,us-east4", checkpoint_size="200GB", work="24h",
+                     deadline="36h", policy="greedy", replications=5, threads=1,
+                     timeline=tmp_path / "py.jsonl", timeline_replications="0,2")
+    assert (tmp_path / "py.jsonl").read_text() == (tmp_path / "cli.jsonl").read_text()
+
+
+def test_campaign_jobs_and_trials_are_refused_alike(cli, tmp_path):
+    jobs = tmp_path / "jobs.csv"
+    jobs.write_text("name,arrival,work,gpus\na,0h,2h,1\n")
+    code, _, err = cli("campaign", "--jobs", jobs, "--trials", "3", "-r", "2")
+    assert code == 2
+    with pytest.raises(spotsim.InputError) as caught:
+        spotsim.campaign(jobs=str(jobs), trials=3, replications=2, progress=False)
+    assert str(caught.value) == err.partition(": error: ")[2].rstrip("\n")
+
+
+def test_effective_interval_counts_work_not_instance_hours():
+    """A 15 min fixed interval is 0.25 h of work per segment whatever the instance count."""
+    for nodes in (1, 4):
+        result = spotsim.simulate(trace="us-west1", policy="on-demand", checkpoint="fixed:interval=15m", work="6h",
+                                  nodes=nodes, replications=3, threads=1)
+        assert result.effective_interval_hours == pytest.approx(0.25, rel=1e-9), nodes
