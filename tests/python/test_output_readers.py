@@ -203,7 +203,7 @@ def test_trace_convert_only_zone_output_is_read_by_every_trace_reader(cli, tmp_p
     assert code == 0, err
     assert json.loads(out)["manifest"]["trace"]["zones"] == 1
     import spotsim
-    assert [z["name"] for z in spotsim.trace_zones(str(one))] == ["us-east4-a"]
+    assert spotsim.trace_zones(str(one))["zone"].tolist() == ["us-east4-a"]
     code, _, err = cli("trace", "convert", "traces/library/gcp-h100-13-zones.json", "--only-zone", "nowhere",
                        "-o", tmp_path / "none.json")
     refused_cleanly(code, err, "gcp-h100-13-zones.json")
