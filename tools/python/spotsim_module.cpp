@@ -25,4 +25,5 @@ PYBIND11_MODULE(_spotsim, m) {
   spotsim::python::bind_plugins(m);
   spotsim::python::bind_windows(m);
   spotsim::python::bind_campaign(m);
+  spotsim::python::bind_builtin_policies(m);
 }

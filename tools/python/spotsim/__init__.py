@@ -12,7 +12,7 @@ from ._environment import check_interpreter
 
 check_interpreter()  # before numpy or the extension: a clear message from the wrong python3
 
-from ._spotsim import (InputError, LifetimeModel, PolicyError, __version__, daly_interval, git_revision,
+from ._spotsim import (BuiltinPolicy, InputError, LifetimeModel, PolicyError, __version__, daly_interval, git_revision,
                        load_plugin, loaded_plugins, young_interval)
 from .analysis import pareto_front, quantile_ci
 from .campaigns import CampaignResult, campaign
@@ -30,7 +30,7 @@ from .tuning import checkpoint_tuning
 InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name users catch
 
 __all__ = [
-    "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
+    "BuiltinPolicy", "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
     "campaign", "checkpoint_cost", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
     "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
     "load_plugin", "loaded_plugins", "metrics",
