@@ -7,6 +7,7 @@ of inputs must be accepted or refused alike, with the same message and, when acc
 """
 import inspect
 import json
+import re
 
 import pytest
 
@@ -125,3 +126,27 @@ def test_effective_interval_counts_work_not_instance_hours():
         result = spotsim.simulate(trace="us-west1", policy="on-demand", checkpoint="fixed:interval=15m", work="6h",
                                   nodes=nodes, replications=3, threads=1)
         assert result.effective_interval_hours == pytest.approx(0.25, rel=1e-9), nodes
+
+
+def cli_long_options(cli, command):
+    """The long option names `spotsim COMMAND --help` declares (one per line: "  --name" or "  -x [ --name ]")."""
+    code, out, _ = cli(command, "--help")
+    assert code == 0
+    declared = re.compile(r"^  (?:-\w \[ )?--([a-z][a-z0-9-]*)")
+    return {m.group(1) for m in map(declared.match, out.splitlines()) if m}
+
+
+# campaign(): CLI options under another name in Python, and those that exist on one side only, with the reason.
+CAMPAIGN_RENAMED = {"managed-catalogue": "managed", "quiet": "progress"}
+CAMPAIGN_CLI_ONLY = {"help": "the help text", "format": "CampaignResult.to_json() / wide()",
+                     "output": "the caller writes what it wants", "plugin": "spotsim.load_plugin()"}
+CAMPAIGN_PYTHON_ONLY = set()
+
+
+def test_campaign_takes_every_option_of_the_cli(cli):
+    options = cli_long_options(cli, "campaign")
+    parameters = set(inspect.signature(spotsim.campaign).parameters)
+    expected = {CAMPAIGN_RENAMED.get(o, o.replace("-", "_")) for o in options if o not in CAMPAIGN_CLI_ONLY}
+    assert expected - parameters == set(), f"campaign options spotsim.campaign() lacks: {sorted(expected - parameters)}"
+    assert parameters - expected - CAMPAIGN_PYTHON_ONLY == set(), \
+        f"spotsim.campaign() keyword arguments the CLI lacks: {sorted(parameters - expected - CAMPAIGN_PYTHON_ONLY)}"
