@@ -5,11 +5,17 @@
 #include <cstring>
 #include <filesystem>
 
+#include <array>
+#include <atomic>
+#include <csignal>
+#include <mutex>
+
 #include <fcntl.h>
 #include <sys/random.h>
 #include <unistd.h>
 
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 
 namespace spotsim {
 
@@ -67,10 +73,89 @@ bool sync_directory(const std::filesystem::path& directory) {
   return ok;
 }
 
+// Temporary files alive in this process, removed by SIGINT/SIGTERM/SIGHUP before the process dies of the signal
+// (Ctrl-C on a long `simulate -o` used to leave a hidden file of the size written so far). Fixed slots of plain
+// characters, so the handler does nothing but unlink(2) (async-signal-safe). A file that finds no free slot is
+// still removed on every normal path; only a signal could then leave it.
+constexpr std::size_t kTempSlots = 64;
+constexpr std::size_t kTempPathBytes = 4096;
+struct TempSlot {
+  std::atomic<int> state{0};  // 0 free, 1 being written, 2 holds a path
+  std::array<char, kTempPathBytes> path{};
+};
+std::array<TempSlot, kTempSlots> temp_slots;
+
+void remove_temp_files_and_die(int signal) {
+  for (TempSlot& slot : temp_slots) {
+    if (slot.state.load() == 2) ::unlink(slot.path.data());
+  }
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
+void install_signal_cleanup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      if (::sigaction(signal, nullptr, &current) != 0) continue;
+      if (current.sa_handler == SIG_IGN) continue;  // e.g. nohup: the user asked for the signal to be ignored
+      if (current.sa_handler != SIG_DFL) continue;  // someone else (Python, a test) handles it
+      struct sigaction action {};
+      action.sa_handler = remove_temp_files_and_die;
+      sigemptyset(&action.sa_mask);
+      ::sigaction(signal, &action, nullptr);
+    }
+  });
+}
+
+}  // namespace
+
+void register_temp_file(const std::string& path) {
+  if (path.size() >= kTempPathBytes) return;
+  install_signal_cleanup();
+  for (TempSlot& slot : temp_slots) {
+    int expected = 0;
+    if (!slot.state.compare_exchange_strong(expected, 1)) continue;
+    std::memcpy(slot.path.data(), path.c_str(), path.size() + 1);
+    slot.state.store(2);
+    return;
+  }
+}
+
+void forget_temp_file(const std::string& path) {
+  for (TempSlot& slot : temp_slots) {
+    if (slot.state.load() == 2 && path == slot.path.data()) {
+      slot.state.store(0);
+      return;
+    }
+  }
+}
+
+namespace {
+
+// "-", /dev/stdout, a device, a FIFO: the content goes into what is there, nothing is replaced.
+void write_into(const std::string& path, const OutputDestination& d, const std::string& content) {
+  const bool own = d.kind == OutputDestination::Kind::kWriteInto;
+  const int fd = own ? ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC) : d.descriptor;
+  if (fd < 0) throw InputError(path + ": cannot open for writing: " + std::strerror(errno));
+  const bool ok = write_all(fd, content);
+  const int saved = errno;
+  if (own) ::close(fd);
+  if (!ok) throw InputError(path + ": write failed: " + std::strerror(saved));
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
+  std::string refused;
+  const OutputDestination destination = output_destination(path, refused);
+  if (!refused.empty()) throw InputError(path + ": " + refused);
+  if (destination.kind != OutputDestination::Kind::kReplace) {
+    write_into(path, destination, content);
+    return;
+  }
   const fs::path target(path);
   const fs::path directory = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   std::string temp;
@@ -78,6 +163,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   const auto fail = [&](const std::string& what) {
     const std::string reason = std::strerror(errno);
     ::unlink(temp.c_str());
+    forget_temp_file(temp);
     throw InputError(path + ": " + what + " (temporary file " + temp + "): " + reason);
   };
   if (!write_all(fd, content)) {
@@ -94,6 +180,7 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
   if (::close(fd) != 0) fail("write failed");
   if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace the file");
+  forget_temp_file(temp);
   if (!sync_directory(directory)) {
     throw InputError(path + ": written, but cannot flush its directory " + directory.string() + " to disk: " +
                      std::strerror(errno));
@@ -118,6 +205,7 @@ int create_temp_file_beside(const std::string& target, std::string& temp_path, i
   const std::string base = path.filename().string();
   if (base.empty() || base == "." || base == "..") throw InputError(target + ": cannot write: not a file name");
   const int fd = create_temp_file(directory, base, temp_path, access);
+  if (fd >= 0) register_temp_file(temp_path);
   if (fd < 0) {
     throw InputError(target + ": cannot write (is the directory there and writable?): cannot create a temporary file in " +
                      directory.string() + ": " + std::strerror(errno));

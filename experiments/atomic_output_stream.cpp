@@ -13,6 +13,7 @@
 
 #include "experiments/atomic_file.hpp"
 #include "sim/errors.hpp"
+#include "sim/file_checks.hpp"
 
 namespace spotsim {
 
@@ -24,9 +25,10 @@ class AtomicOutputStream::FileBuffer : public std::streambuf {
     if (fd_ >= 0) ::close(fd_);
   }
   int error() const { return error_; }
-  // Flushes, fsyncs and closes; false (with error()) on failure.
+  // Flushes, fsyncs and closes; false (with error()) on failure. A pipe, terminal or device cannot be synced
+  // (EINVAL, EROFS): flushing is all there is to do there.
   bool close() {
-    const bool ok = drain() && ::fsync(fd_) == 0;
+    const bool ok = drain() && (::fsync(fd_) == 0 || errno == EINVAL || errno == EROFS);
     if (!ok && error_ == 0) error_ = errno;
     if (::close(fd_) != 0 && error_ == 0) error_ = errno;
     fd_ = -1;
@@ -69,7 +71,16 @@ class AtomicOutputStream::FileBuffer : public std::streambuf {
 };
 
 AtomicOutputStream::AtomicOutputStream(std::string path) : path_(std::move(path)) {
-  const int fd = create_temp_file_beside(path_, temp_path_, O_WRONLY);
+  std::string refused;
+  const OutputDestination destination = output_destination(path_, refused);
+  if (!refused.empty()) throw InputError(path_ + ": " + refused);
+  int fd = -1;
+  switch (destination.kind) {
+    case OutputDestination::Kind::kReplace: fd = create_temp_file_beside(path_, temp_path_, O_WRONLY); break;
+    case OutputDestination::Kind::kDescriptor: fd = ::fcntl(destination.descriptor, F_DUPFD_CLOEXEC, 3); break;
+    case OutputDestination::Kind::kWriteInto: fd = ::open(path_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC); break;
+  }
+  if (fd < 0) throw InputError(path_ + ": cannot open for writing: " + std::strerror(errno));
   buffer_ = std::make_unique<FileBuffer>(fd);
   stream_ = std::make_unique<std::ostream>(buffer_.get());
 }
@@ -78,7 +89,9 @@ AtomicOutputStream::~AtomicOutputStream() {
   if (committed_) return;
   stream_.reset();
   buffer_.reset();
+  if (temp_path_.empty()) return;  // written into a stream or device: nothing to take back
   ::unlink(temp_path_.c_str());
+  forget_temp_file(temp_path_);
 }
 
 std::ostream& AtomicOutputStream::stream() { return *stream_; }
@@ -95,8 +108,11 @@ void AtomicOutputStream::commit() {
   if (!buffer_->close()) {
     throw InputError(path_ + ": write failed (" + std::strerror(buffer_->error()) + ")");
   }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    throw InputError(path_ + ": cannot replace the file: " + std::strerror(errno));
+  if (!temp_path_.empty()) {
+    if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+      throw InputError(path_ + ": cannot replace the file: " + std::strerror(errno));
+    }
+    forget_temp_file(temp_path_);
   }
   committed_ = true;
 }

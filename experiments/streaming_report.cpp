@@ -10,6 +10,7 @@
 #include "experiments/run_metrics.hpp"
 #include "experiments/simulation_resources.hpp"
 #include "sim/errors.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -79,7 +80,7 @@ void CsvRunWriter::add(std::span<const RunResult> runs) {
 
 void JsonReportWriter::begin(const nlohmann::json& manifest) {
   text_ = "{\n  \"manifest\": ";
-  append_nested(text_, manifest.dump(2), "  ");
+  append_nested(text_, json_text(manifest, 2), "  ");
   text_ += ",\n  \"runs\": [";
   write_or_fail(out_, text_, name_);
 }
@@ -99,7 +100,7 @@ void JsonReportWriter::add(std::span<const RunResult> runs) {
     row["fingerprint"] = r.fingerprint;
     text_ += any_run_ ? ",\n    " : "\n    ";
     any_run_ = true;
-    append_nested(text_, row.dump(2), "    ");
+    append_nested(text_, json_text(row, 2), "    ");
     if (text_.size() >= kPendingText) write_or_fail(out_, text_, name_);
   }
   write_or_fail(out_, text_, name_);
@@ -107,7 +108,7 @@ void JsonReportWriter::add(std::span<const RunResult> runs) {
 
 void JsonReportWriter::finish(const SimulationReport& report) {
   text_ = any_run_ ? "\n  ],\n  \"summary\": " : "],\n  \"summary\": ";
-  append_nested(text_, report_summary_json(report).dump(2), "  ");
+  append_nested(text_, json_text(report_summary_json(report), 2), "  ");
   if (!report.timeline.empty()) {
     text_ += ",\n  \"timeline\": [";
     std::istringstream lines(report.timeline);

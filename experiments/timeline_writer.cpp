@@ -10,6 +10,7 @@
 #include "sim/integer_text.hpp"
 #include "sim/interval_recording_checkpoint.hpp"
 #include "sim/job_simulation.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -21,7 +22,7 @@ void TimelineWriter::start(std::uint64_t replication) {
 void TimelineWriter::on_event(const TimelineEvent& event) {
   if (++events_ > kMaxTimelineEvents) {
     if (events_ == kMaxTimelineEvents + 1) {
-      out_ += nlohmann::ordered_json{{"replication", replication_}, {"event", "truncated"}}.dump() + '\n';
+      out_ += json_text(nlohmann::ordered_json{{"replication", replication_}, {"event", "truncated"}}) + '\n';
     }
     return;
   }
@@ -41,7 +42,7 @@ void TimelineWriter::on_event(const TimelineEvent& event) {
     line["training_nodes"] = event.training_nodes;
   }
   if (event.kind == TimelineEventKind::kFinished) line["completed"] = event.completed;
-  out_ += line.dump();
+  out_ += json_text(line);
   out_ += '\n';
 }
 
@@ -123,7 +124,7 @@ void rerun(Simulation& simulation, IntervalRecordingCheckpoint& checkpoint, Time
 std::string timeline_text(const SimulationRequest& request, const PreparedSimulation& prepared,
                           const std::vector<std::uint64_t>& replications, std::vector<RunResult>* runs) {
   check_timeline_supported(request);
-  std::string text = timeline_header(request, prepared, replications).dump() + '\n';
+  std::string text = json_text(timeline_header(request, prepared, replications)) + '\n';
   IntervalRecordingCheckpoint checkpoint(prepared.factories.checkpoint());
   TimelineWriter writer(text);
   if (request.job.elastic.active()) {

@@ -1,5 +1,7 @@
 #include "sim/text_escape.hpp"
 
+#include "sim/errors.hpp"
+
 #include <cstdint>
 #include <cstdio>
 
@@ -106,6 +108,31 @@ bool csv_needs_quoting(std::string_view text) {
     if (c == ',' || c == '"' || byte < 0x20 || byte == 0x7F) return true;
   }
   return false;
+}
+
+bool is_valid_utf8(std::string_view text) {
+  char32_t c = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = decode_utf8(text, i, c);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+void require_utf8(std::string_view text, const std::string& what) {
+  char32_t c = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = decode_utf8(text, i, c);
+    if (length == 0) {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      const auto byte = static_cast<unsigned char>(text[i]);
+      throw InputError(what + ": expected UTF-8 text, got byte 0x" + kHex[byte >> 4] + kHex[byte & 15] +
+                       " at position " + std::to_string(i) + " ('" + escape_control_characters(text.substr(0, 80)) +
+                       "')");
+    }
+    i += length;
+  }
 }
 
 }  // namespace spotsim

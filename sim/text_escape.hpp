@@ -22,6 +22,12 @@ std::string escape_markdown_cell(std::string_view text);
 // format may carry.
 std::string escape_markup(std::string_view text, std::string_view apostrophe);
 
+// Whether `text` is valid UTF-8 (every output is JSON or text read as UTF-8).
+bool is_valid_utf8(std::string_view text);
+// InputError "WHAT: expected UTF-8 text, got byte 0xE9 at position 5 ('caf\xe9')" when it is not: names that must
+// reach an output exactly (zone, trace and job names) are checked where they enter.
+void require_utf8(std::string_view text, const std::string& what);
+
 // Whether a CSV field must be quoted (RFC 4180): it holds a comma, a double quote, a line break (\n or \r) or
 // any other C0 control character (NUL included), which some CSV readers otherwise mangle.
 bool csv_needs_quoting(std::string_view text);

@@ -17,6 +17,7 @@
 #include "tools/commands.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -122,7 +123,7 @@ int bound_command(int argc, const char* const* argv) {
         {"schedule_held_s", held_seconds(optimum)}};
     std::string text;
     if (format == "json") {
-      text = doc.dump(2) + "\n";
+      text = json_text(doc, 2) + "\n";
     } else {
       std::ostringstream out;
       out << "offline optimum on " << market.name << " from " << format_fixed(to_hours(request.start), 2) << " h ("

@@ -21,6 +21,7 @@
 #include "tools/terminal_progress.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -202,7 +203,7 @@ int campaign_command(int argc, const char* const* argv) {
     table << "\nspot, on-dem. and idle are mean USD (idle: paid while not training, part of spot + on-demand); done,\n"
           << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n"
           << "Managed rows (docs/managed.md): each job on its own on the service's instances, no shared capacity.\n";
-    emit_output(vm, format == "json" ? doc.dump(2) + "\n" : table.str(), program);
+    emit_output(vm, format == "json" ? json_text(doc, 2) + "\n" : table.str(), program);
     return 0;
   } catch (const InputError& e) {
     std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";

@@ -18,6 +18,7 @@
 #include "sim/text_escape.hpp"
 #include "tools/command_line.hpp"
 #include "tools/commands.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -138,7 +139,7 @@ BaselineOutcome regress_one(const std::string& path, const Invocation& run, cons
   }
   const ExperimentResults results = rerun_experiment(baseline.spec, path, run.threads, substitutions);
   if (run.update) {
-    write_file_atomically(path, baseline_json(baseline.description, results.plan, results.analysis, baseline.metrics).dump(2) + "\n");
+    write_file_atomically(path, json_text(baseline_json(baseline.description, results.plan, results.analysis, baseline.metrics), 2) + "\n");
     std::cerr << program << ": rewrote " << path << "\n";
     return outcome;
   }
@@ -165,7 +166,7 @@ void create_baseline(const std::string& path, const std::string& spec_file, cons
   const ExperimentResults results = rerun_experiment(spec, spec_file, run.threads, run.substitutions);
   std::vector<std::string> metrics = kDefaultRegressionMetrics;
   if (spec.regret) metrics.push_back("regret");  // regret to the offline optimum, when the spec computes it
-  write_file_atomically(path, baseline_json(spec.description, results.plan, results.analysis, metrics).dump(2) + "\n");
+  write_file_atomically(path, json_text(baseline_json(spec.description, results.plan, results.analysis, metrics), 2) + "\n");
   std::cerr << program << ": wrote " << path << " (" << results.plan.configurations.size() << " configurations)\n";
 }
 
@@ -241,7 +242,7 @@ int regress_command(int argc, const char* const* argv) {
     }
     if (run.update) return 0;
     if (!stream_text) {
-      const std::string text = format == "json"    ? regression_json(report).dump(2) + "\n"
+      const std::string text = format == "json"    ? json_text(regression_json(report), 2) + "\n"
                                : format == "junit" ? regression_junit(report)
                                                    : regression_text(report, vm.count("all") > 0);
       emit_output(vm, text, program);

@@ -103,6 +103,12 @@ int simulate_command(int argc, const char* const* argv) {
     // Streamed: per-run rows go out as they are computed, so memory stays bounded at any replication count.
     const std::string output = vm.count("output") ? vm["output"].as<std::string>() : std::string();
     const std::optional<TimelinePlan> timeline = timeline_plan_from(vm, request);  // checked before the run
+    // Two outputs into one file would leave only the last one written (the result used to be overwritten).
+    if (timeline && same_output(timeline->path, output.empty() ? "-" : output)) {
+      throw InputError("--timeline: " + timeline->path + " is also where the result goes (" +
+                       (output.empty() ? std::string("stdout") : "-o " + output) +
+                       "); give each its own file");
+    }
     // Rows streamed to a terminal show their own progress; a line between them would only garble both.
     const bool rows_on_terminal = output.empty() && format != "table" && isatty(STDOUT_FILENO) == 1;
     ReplicationProgress progress;

@@ -24,6 +24,7 @@
 #include "tools/commands.hpp"
 #include "tools/terminal_progress.hpp"
 #include "tools/steptime_scaling.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -274,14 +275,14 @@ int run(const po::variables_map& vm) {
   }
   if (vm.count("breakdown-out")) {
     write_file_atomically(vm["breakdown-out"].as<std::string>(),
-                          breakdown_document(path, breakdown, breakdown_predictions).dump(2) + "\n");
+                          json_text(breakdown_document(path, breakdown, breakdown_predictions), 2) + "\n");
     std::cerr << "spotsim steptime: wrote " << vm["breakdown-out"].as<std::string>() << "\n";
   }
   if (vm.count("job-out")) {
     job.steps = vm["steps"].as<double>();
     nlohmann::json document = job_description_json(job);
     if (scaling) add_scaling_to_job(document, *scaling);
-    write_file_atomically(vm["job-out"].as<std::string>(), document.dump(2) + "\n");
+    write_file_atomically(vm["job-out"].as<std::string>(), json_text(document, 2) + "\n");
     std::cerr << "spotsim steptime: wrote " << vm["job-out"].as<std::string>() << "\n";
   }
   return 0;

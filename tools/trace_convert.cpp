@@ -7,6 +7,8 @@
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
+#include "traces/json_text.hpp"
+#include "sim/text_escape.hpp"
 
 namespace spotsim {
 
@@ -40,10 +42,10 @@ std::string format_trace(const nlohmann::json& doc) {
   std::string out = "{\n";
   std::size_t i = 0;
   for (auto it = doc.begin(); it != doc.end(); ++it, ++i) {
-    out += "  " + nlohmann::json(it.key()).dump() + ": ";
+    out += "  " + json_text(nlohmann::json(it.key())) + ": ";
     if (it.key() == "zones") {
       out += "[\n";
-      for (std::size_t z = 0; z < it->size(); ++z) out += "    " + (*it)[z].dump() + (z + 1 < it->size() ? ",\n" : "\n");
+      for (std::size_t z = 0; z < it->size(); ++z) out += "    " + json_text((*it)[z]) + (z + 1 < it->size() ? ",\n" : "\n");
       out += "  ]";
     } else {
       out += it->dump();
@@ -76,7 +78,10 @@ int convert(int argc, const char* const* argv, const std::string& program) {
     throw InputError("--spot-price: required when converting " + imported.format + " data (it records no spot price)");
   }
   if (vm.count("geography")) place_zones_by_name(market, vm["geography"].as<std::string>(), "--geography");
-  if (vm.count("name")) market.name = vm["name"].as<std::string>();
+  if (vm.count("name")) {
+    market.name = vm["name"].as<std::string>();
+    require_utf8(market.name, "--name");
+  }
   if (vm.count("description")) market.description = vm["description"].as<std::string>();
   if (vm.count("source")) market.provenance.source = vm["source"].as<std::string>();
   if (market.provenance.source.empty()) market.provenance.source = "spotsim trace convert (" + imported.format + " input)";

@@ -17,6 +17,7 @@
 #include "traces/fit/parametric_fits.hpp"
 #include "traces/fit/uptime_records.hpp"
 #include "traces/trace_writer.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -267,7 +268,7 @@ int fit(int argc, const char* const* argv, const std::string& program) {
     throw InputError(inputs_named(vm) + ": no group can be fitted (" + reasons + ")");
   }
   const nlohmann::json doc = {{"input_format", imported.format}, {"group_by", group_by}, {"groups", json_groups}};
-  emit(vm, format == "json" ? doc.dump(2) + "\n" : table, program);
+  emit(vm, format == "json" ? json_text(doc, 2) + "\n" : table, program);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -103,10 +104,10 @@ int generate(int argc, const char* const* argv, const std::string& program) {
                        " instance(s), mean outage " + format_duration(settings.outage_mean) + ", seed " +
                        std::to_string(settings.seed) + ".";
   market.provenance.source = "spotsim trace generate (synthetic)";
-  market.provenance.notes = "Lifetime model: " + lifetime_to_json(*lifetime).dump();
+  market.provenance.notes = "Lifetime model: " + json_text(lifetime_to_json(*lifetime));
   const nlohmann::json doc = trace_to_json(market);
   parse_trace(doc, "generated trace");
-  emit(vm, doc.dump() + "\n", program);
+  emit(vm, json_text(doc) + "\n", program);
   return 0;
 }
 

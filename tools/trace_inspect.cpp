@@ -12,6 +12,7 @@
 #include "traces/fit/trace_summary.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -141,7 +142,7 @@ int inspect(int argc, const char* const* argv, const std::string& program) {
   if (format == "json") {
     nlohmann::json doc = summary_json(summary, imported.format);
     doc["regions"] = regions_json(imported.market);
-    text = doc.dump(2) + "\n";
+    text = json_text(doc, 2) + "\n";
   } else {
     text = summary_table(summary, imported.format) + regions_table(imported.market);
   }

@@ -60,7 +60,10 @@ double price_option(const po::variables_map& vm, const char* name) {
 
 ImportOptions import_options_from(const po::variables_map& vm) {
   ImportOptions o;
-  if (vm.count("only-zone")) o.only_zone = vm["only-zone"].as<std::string>();
+  if (vm.count("only-zone")) {
+    o.only_zone = vm["only-zone"].as<std::string>();
+    require_utf8(o.only_zone, "--only-zone");
+  }
   if (vm.count("time-unit")) {
     const std::string unit = vm["time-unit"].as<std::string>();
     if (unit == "ms") o.time_unit = 1;
@@ -148,6 +151,7 @@ ImportedTrace import_inputs(const po::variables_map& vm) {
   if (!vm.count("input")) throw InputError("no input file given");
   const auto inputs = vm["input"].as<std::vector<std::string>>();
   const auto names = vm.count("zone-name") ? vm["zone-name"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  for (const std::string& name : names) require_utf8(name, "--zone-name");
   if (!names.empty() && names.size() != inputs.size()) {
     throw InputError("--zone-name: expected one per input (" + std::to_string(inputs.size()) + "), got " + std::to_string(names.size()));
   }

@@ -9,6 +9,7 @@
 #include "experiments/report_writer.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -228,7 +229,7 @@ std::string advice_json(const AdviceReport& report) {
   }
   j["skipped"] = nlohmann::json::array();
   for (const SkippedOffer& s : report.skipped) j["skipped"].push_back({{"offer", s.offer.label()}, {"reason", s.reason}});
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::string advice_csv(const AdviceReport& report) {

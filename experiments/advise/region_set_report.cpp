@@ -7,6 +7,7 @@
 #include "experiments/report_writer.hpp"
 #include "sim/text_escape.hpp"
 #include "sim/text_format.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -130,7 +131,7 @@ std::string region_set_json(const RegionSetReport& report) {
   for (const auto& set : report.greedy_path) j["greedy_path"].push_back(set);
   j["rows"] = nlohmann::json::array();
   for (const RegionSetRow& row : report.rows) j["rows"].push_back(row_json(row));
-  return j.dump(2) + "\n";
+  return json_text(j, 2) + "\n";
 }
 
 std::string region_set_csv(const RegionSetReport& report) {

@@ -8,6 +8,7 @@
 #include "sim/data_size.hpp"
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
+#include "sim/text_escape.hpp"
 #include "traces/importers/text_lines.hpp"
 
 namespace spotsim {
@@ -57,6 +58,7 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
     CampaignJob job;
     job.job = defaults;
     job.name = cell("name") ? *cell("name") : "job-" + std::to_string(jobs.size() + 1);
+    if (!is_valid_utf8(job.name)) lines.fail("name", "UTF-8 text", escape_control_characters(job.name));
     if (!cell("work")) lines.fail("work", "a duration", "nothing");
     job.job.work = duration("work");
     if (job.job.work <= 0) lines.fail("work", "a positive duration", *cell("work"));
@@ -66,7 +68,10 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
       job.job.gpus = static_cast<int>(lines.integer(*cell("gpus"), "gpus", 1, kMaxJobGpus));
       job.job.nodes = 0;
     }
-    if (cell("nodes")) job.job.nodes = static_cast<int>(lines.integer(*cell("nodes"), "nodes", 1, 100000));
+    if (cell("nodes")) {  // the job counted in instances: the --gpus default no longer applies to it
+      job.job.nodes = static_cast<int>(lines.integer(*cell("nodes"), "nodes", 1, 100000));
+      job.job.gpus = 0;
+    }
     if (cell("priority")) job.priority = static_cast<int>(lines.integer(*cell("priority"), "priority", -1000000, 1000000));
     if (cell("score")) job.score = lines.number(*cell("score"), "score", -1e300, 1e300);
     if (cell("checkpoint_size")) {

@@ -41,6 +41,7 @@ StreamingFile::~StreamingFile() {
     ::close(fd_);
     ::unlink(temp_path_.c_str());
   }
+  forget_temp_file(temp_path_);
 }
 
 void StreamingFile::write(std::string_view bytes) {
@@ -73,12 +74,14 @@ void StreamingFile::commit() {
     ::unlink(temp_path_.c_str());
     throw InputError(path_ + ": cannot replace the file: " + std::strerror(error));
   }
+  forget_temp_file(temp_path_);
 }
 
 ScratchFile::ScratchFile(const std::string& dir, std::string what) : what_(std::move(what)) {
   std::string temp_path;
   fd_ = create_temp_file_beside((fs::path(dir) / "scratch").string(), temp_path, O_RDWR);
   ::unlink(temp_path.c_str());
+  forget_temp_file(temp_path);
   buffer_.reserve(kBufferBytes);
 }
 

@@ -11,6 +11,7 @@
 #include "sim/errors.hpp"
 #include "spotsim/version.hpp"
 #include "traces/json_fields.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -41,6 +42,15 @@ nlohmann::json sweep_state_json(const SweepPlan& plan, ShardSelection shard) {
 
 SweepState read_sweep_state(const std::string& dir) {
   const std::string file = sweep_state_path(dir);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw InputError(dir + ": " + (fs::exists(dir, ec) ? "not a folder" : "no such folder") +
+                     "; expected the --out folder of a `spotsim sweep` run (or shard)");
+  }
+  if (!fs::exists(file, ec)) {
+    throw InputError(dir + ": not a sweep folder (it has no sweep.json); expected the --out folder of a "
+                     "`spotsim sweep` run (or shard)");
+  }
   const nlohmann::json doc = read_json_file(file);
   const JsonFields f(doc, file, "");
   if (f.string("format") != "spotsim-sweep-state") f.fail_value("format", "\"spotsim-sweep-state\"", f.raw("format"));
@@ -95,7 +105,7 @@ void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, Shar
     }
     remove_atomic_write_leftovers(dir);
   }
-  write_file_atomically(state_file, state.dump(2) + "\n");
+  write_file_atomically(state_file, json_text(state, 2) + "\n");
 }
 
 std::vector<bool> finished_chunks(const std::string& dir, ChunkRange range) {

@@ -13,6 +13,7 @@
 #include "sim/duration.hpp"
 #include "sim/errors.hpp"
 #include "spotsim/version.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -70,7 +71,7 @@ void write_sweep_outputs(const SweepPlan& plan, const std::string& dir, std::ost
   json.finish();
   markdown.finish();
   // The manifest last: its presence says the outputs beside it are complete.
-  write_file_atomically((root / "manifest.json").string(), sweep_manifest_json(plan).dump(2) + "\n");
+  write_file_atomically((root / "manifest.json").string(), json_text(sweep_manifest_json(plan), 2) + "\n");
   std::ifstream written(root / "summary.md", std::ios::binary);
   summary_out << written.rdbuf();
 }

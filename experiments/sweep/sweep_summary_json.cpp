@@ -6,6 +6,7 @@
 #include "experiments/sweep/sweep_outputs.hpp"
 #include "experiments/sweep/sweep_summary_writers.hpp"
 #include "sim/duration.hpp"
+#include "traces/json_text.hpp"
 
 namespace spotsim {
 
@@ -85,7 +86,7 @@ nlohmann::json summary_frame(const SweepPlan& plan) {
 
 // An element of a top-level array as dump(2) writes it: indented by 4, elements separated by ",\n".
 void append_element(ScratchFile& out, const nlohmann::json& element, bool& any) {
-  std::string text = element.dump(2);
+  std::string text = json_text(element, 2);
   std::string indented = any ? ",\n    " : "\n    ";
   indented.reserve(text.size() + text.size() / 8);
   for (const char c : text) {
@@ -135,7 +136,7 @@ void SummaryJsonWriter::add(const GroupAnalysis& group) {
 void SummaryJsonWriter::finish() {
   // The frame with both arrays empty, split where they go. Only top-level keys start a line with two spaces
   // (strings cannot hold a raw newline), so the markers are unambiguous.
-  const std::string frame = summary_frame(plan_).dump(2) + "\n";
+  const std::string frame = json_text(summary_frame(plan_), 2) + "\n";
   const std::string tuning_key = "\n  \"checkpoint_tuning\": []", configurations_key = "\n  \"configurations\": []";
   const std::size_t tuning_at = frame.find(tuning_key), configurations_at = frame.find(configurations_key);
   assert(tuning_at != std::string::npos && configurations_at != std::string::npos && tuning_at < configurations_at);

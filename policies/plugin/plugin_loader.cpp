@@ -1,6 +1,9 @@
 #include "policies/plugin/plugin_loader.hpp"
 
 #include <dlfcn.h>
+#include <cstdint>
+#include <fstream>
+#include <elf.h>
 
 #include <algorithm>
 #include <cstring>
@@ -108,6 +111,44 @@ int32_t add_checkpoint(void* context, const spotsim_checkpoint_policy* table, ch
                     "next_interval()", plugin_checkpoint_entry);
 }
 
+// A file that the dynamic loader maps must hold every byte its ELF headers point at: a truncated library makes
+// dlopen() touch pages past the end of the file, and the process dies of SIGBUS inside the loader. "" when the
+// file is a complete 64-bit ELF shared object of this machine's byte order, else what is wrong.
+std::string elf_problem(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return "cannot be read";
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  in.seekg(0);
+  Elf64_Ehdr header{};
+  if (size < sizeof header || !in.read(reinterpret_cast<char*>(&header), sizeof header)) {
+    return "is not a shared library (too short for an ELF header)";
+  }
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) return "is not a shared library (no ELF magic)";
+  if (header.e_ident[EI_CLASS] != ELFCLASS64) return "is not a 64-bit ELF library";
+  if (header.e_type != ET_DYN) return "is an ELF file but not a shared library (build it with -shared -fPIC)";
+  const auto extent = [size](std::uint64_t offset, std::uint64_t bytes) {
+    return offset <= size && bytes <= size - offset;
+  };
+  if (header.e_phentsize != sizeof(Elf64_Phdr) ||
+      !extent(header.e_phoff, std::uint64_t{header.e_phnum} * sizeof(Elf64_Phdr))) {
+    return "is truncated or damaged (its program headers lie past the end of the file)";
+  }
+  if (header.e_shnum > 0 && !extent(header.e_shoff, std::uint64_t{header.e_shnum} * header.e_shentsize)) {
+    return "is truncated (its section headers lie past the end of the file, " + std::to_string(size) + " bytes)";
+  }
+  in.seekg(static_cast<std::streamoff>(header.e_phoff));
+  for (int i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment{};
+    if (!in.read(reinterpret_cast<char*>(&segment), sizeof segment)) return "is truncated (unreadable program header)";
+    if (segment.p_type == PT_LOAD && !extent(segment.p_offset, segment.p_filesz)) {
+      return "is truncated (a loadable segment ends at byte " + std::to_string(segment.p_offset + segment.p_filesz) +
+             ", the file has " + std::to_string(size) + ")";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 void load_policy_plugin(const std::string& path) {
@@ -121,6 +162,10 @@ void load_policy_plugin(const std::string& path) {
   std::lock_guard lock(c.mutex);
   if (std::find(c.files.begin(), c.files.end(), file) != c.files.end()) return;
 
+  if (const std::string problem = elf_problem(file); !problem.empty()) {
+    throw InputError("--plugin " + path + ": " + problem + "; expected a shared library (.so) built against "
+                     "policies/plugin/spotsim_plugin.h");
+  }
   // RTLD_LOCAL: two plugins may define the same internal symbols. Never dlclose()d: the policies' code lives there.
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {

@@ -6,6 +6,7 @@
 
 #include "policies/plugin/plugin_observation.hpp"
 #include "sim/errors.hpp"
+#include "sim/policy_answers.hpp"
 
 namespace spotsim {
 
@@ -144,10 +145,12 @@ class PluginSelectionPolicy final : public SelectionPolicy {
       id.fail_at(obs.elapsed, "decide() returned zone " + std::to_string(out.zone) + "; expected 0 to " +
                                   std::to_string(zones - 1));
     }
-    if (out.review_at_ms < obs.now) {
-      id.fail_at(obs.elapsed, "decide() returned review_at_ms " + std::to_string(out.review_at_ms) +
-                                  ", before now_ms " + std::to_string(obs.now) +
-                                  "; expected a later time or SPOTSIM_NEVER");
+    if (out.review_at_ms < kNever) {
+      const std::string problem = review_problem(static_cast<double>(out.review_at_ms), obs.now);
+      if (!problem.empty()) {
+        id.fail_at(obs.elapsed, "decide() returned review_at_ms " + std::to_string(out.review_at_ms) + " (now_ms " +
+                                    std::to_string(obs.now) + "); " + problem + " (SPOTSIM_NEVER)");
+      }
     }
     const Millis review = out.review_at_ms >= kNever ? kNever : out.review_at_ms;
     return SelectionDecision{purchase, purchase == Purchase::kNone ? 0 : out.zone, review,
@@ -176,9 +179,12 @@ class PluginCheckpointPolicy final : public CheckpointPolicy {
     if (plugin_.api().next_interval(plugin_.state(), &view, &interval, plugin_.error(), kErrorSize) != 0) {
       plugin_.id().fail_at(obs.elapsed, message_or(plugin_.error(), "next_interval() failed (no message)"));
     }
-    if (interval <= 0) {
-      plugin_.id().fail_at(obs.elapsed, "next_interval() returned " + std::to_string(interval) +
-                                            " ms; expected a positive interval or SPOTSIM_NEVER");
+    if (interval < kNever) {
+      const std::string problem = interval_problem(static_cast<double>(interval));
+      if (!problem.empty()) {
+        plugin_.id().fail_at(obs.elapsed, "next_interval() returned " + std::to_string(interval) + " ms; " + problem +
+                                              " (SPOTSIM_NEVER)");
+      }
     }
     return interval >= kNever ? kNever : interval;
   }

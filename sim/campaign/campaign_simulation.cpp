@@ -233,7 +233,10 @@ void CampaignSimulation::update_budget_time() {
   if (spent >= spec_.budget_usd) {
     budget_time_ = now_;
   } else if (rate > 0.0) {
-    budget_time_ = now_ + std::max<Millis>(1, static_cast<Millis>(std::ceil((spec_.budget_usd - spent) / rate)));
+    // In double until it is known to fit: a budget far beyond the spend rate (1e13 USD) used to overflow the cast
+    // into a 1 ms step, and the loop then crawled forward a millisecond at a time.
+    const double wait = std::ceil((spec_.budget_usd - spent) / rate);
+    if (wait < static_cast<double>(kNever - now_)) budget_time_ = now_ + std::max<Millis>(1, static_cast<Millis>(wait));
   }
   // The rate holds only until a held spot price changes: look again then.
   for (std::size_t j = 0; j < jobs_.size() && budget_time_ > now_; ++j) {

@@ -34,7 +34,9 @@ void validate_campaign(const CampaignSpec& spec, const std::string& where) {
   }
   const double keep = spec.early_stopping.keep_fraction;
   if (!(keep > 0.0 && keep <= 1.0)) throw InputError(where + ": early stopping: the kept fraction must be in (0, 1]");
-  if (!(spec.budget_usd > 0.0)) throw InputError(where + ": field 'budget': expected a positive amount of USD");
+  if (!(spec.budget_usd > 0.0) || (std::isfinite(spec.budget_usd) && spec.budget_usd > kMaxBudgetUsd)) {
+    throw InputError(where + ": field 'budget': expected a positive amount of USD, at most 1e15");
+  }
   if (spec.deadline != kNever && spec.deadline <= 0) throw InputError(where + ": field 'deadline': expected a positive duration");
 }
 

@@ -39,6 +39,9 @@ struct EarlyStopping {
 // Rungs at min_fraction * eta^k below 1 (Hyperband's geometric budgets): eta = 3, min 1/9 gives 1/9 and 1/3.
 EarlyStopping successive_halving(double eta, double min_fraction);
 
+// The largest budget taken (USD): far beyond any real spend, and small enough that times derived from it stay exact.
+inline constexpr double kMaxBudgetUsd = 1e15;
+
 struct CampaignSpec {
   std::vector<CampaignJob> jobs;
   SchedulingRule scheduling = SchedulingRule::kFifo;

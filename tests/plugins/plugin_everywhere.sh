@@ -16,7 +16,7 @@ SPEC
 
 "$repo/experiments/slurm/spotsim-slurm-sweep" "$dir/spec.json" "$dir/slurm" --shards 2 --spotsim "$spotsim" \
   --plugin "$plugin" --dry-run > /dev/null
-grep -q -- "--plugin \"$plugin\"" "$dir/slurm/shard.sbatch" || { echo "FAIL: the shard script does not load the plugin"; exit 1; }
+grep -qF -- "--plugin $(printf '%q' "$plugin")" "$dir/slurm/shard.sbatch" || { echo "FAIL: the shard script does not load the plugin"; exit 1; }
 for i in 1 2; do SLURM_ARRAY_TASK_ID=$i bash "$dir/slurm/shard.sbatch"; done
 bash "$dir/slurm/merge.sbatch"
 for f in summary.json runs.csv; do

@@ -42,9 +42,16 @@ TEST(AtomicFile, PlantedSymlinksAreNeverFollowed) {
   for (int pid = ::getpid() - 3; pid <= ::getpid() + 3; ++pid) {
     fs::create_symlink(victim, dir / (std::string(".out.csv.tmp.") + std::to_string(pid)));
   }
+  // A link at the target itself is neither followed nor replaced: the write is refused, naming the link.
+  const std::string refused = error_of([&] { write_file_atomically((dir / "out.csv").string(), "new\n"); });
+  EXPECT_NE(refused.find("is a symbolic link"), std::string::npos) << refused;
+  EXPECT_EQ(file_text(victim), "precious\n");
+  EXPECT_TRUE(fs::is_symlink(dir / "out.csv"));
+  // With the target a regular file, the planted temporary names are never followed either.
+  fs::remove(dir / "out.csv");
+  write_file(dir / "out.csv", "old\n");
   write_file_atomically((dir / "out.csv").string(), "new\n");
   EXPECT_EQ(file_text(victim), "precious\n");
-  EXPECT_FALSE(fs::is_symlink(dir / "out.csv"));  // the link itself was replaced
   EXPECT_EQ(file_text(dir / "out.csv"), "new\n");
   std::size_t files = 0;
   for (const auto& name : names_in(dir)) files += fs::is_symlink(dir / name) ? 0 : 1;
@@ -67,16 +74,15 @@ TEST(AtomicFile, NewFilesGetTheUsualModeUnderTheUmask) {
 
 TEST(AtomicFile, AFailedWriteLeavesTheTargetAndNoTemporaryFile) {
   const fs::path dir = fresh_dir("atomic-failure");
-  // The target is a directory with content: the rename fails after the temporary file was written.
+  // The target is a directory with content: refused before anything is written.
   write_file(dir / "out.csv" / "inside.txt", "kept\n");
   const std::string message = error_of([&] { write_file_atomically((dir / "out.csv").string(), "new\n"); });
-  EXPECT_NE(message.find((dir / "out.csv").string() + ": cannot replace the file"), std::string::npos) << message;
-  EXPECT_NE(message.find("directory"), std::string::npos) << message;  // the errno text
+  EXPECT_NE(message.find((dir / "out.csv").string() + ": is a directory"), std::string::npos) << message;
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"out.csv"});
   EXPECT_EQ(file_text(dir / "out.csv" / "inside.txt"), "kept\n");
   // A directory that does not exist: nothing created, the reason given.
   const std::string missing = error_of([&] { write_file_atomically((dir / "no" / "x.json").string(), "{}"); });
-  EXPECT_NE(missing.find("No such file or directory"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("does not exist"), std::string::npos) << missing;
 }
 
 TEST(AtomicFile, TemporaryNamesAreUnpredictableAndRecognisable) {

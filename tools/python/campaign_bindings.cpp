@@ -22,6 +22,7 @@
 #include "tools/python/summary_dict.hpp"
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
+#include "traces/json_text.hpp"
 
 namespace py = pybind11;
 
@@ -152,7 +153,7 @@ class CampaignSession {
     nlohmann::json doc = campaign_header_json(market_, capacity_, spec_, checkpoint_, plan_);
     for (const CampaignRow& row : rows_) doc["policies"].push_back(campaign_row_json(row, spec_));
     if (engineering_cost) doc["break_even"] = campaign_break_even_json(rows_, parse_engineering_cost(*engineering_cost));
-    return doc.dump(2) + "\n";
+    return json_text(doc, 2) + "\n";
   }
 
   py::dict run_columns() const {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "sim/policy_answers.hpp"
 #include "sim/policy_interfaces.hpp"
 #include "tools/python/observation_view.hpp"
 
@@ -15,8 +16,7 @@ namespace {
 // The Python objects one adapter uses, released with the GIL held whichever thread drops the last reference
 // (the engine destroys its policies on a worker thread, with the GIL released).
 struct PythonHandles {
-  py::object policy, method, reset, view_object;
-  ObservationView* view = nullptr;
+  py::object policy, method, reset;
   std::string name;
 
   PythonHandles(const py::object& p, const char* method_name) : policy(p), name(python_policy_name(p)) {
@@ -25,12 +25,10 @@ struct PythonHandles {
     }
     method = p.attr(method_name);
     if (py::hasattr(p, "reset")) reset = p.attr("reset");
-    view_object = py::cast(ObservationView{});
-    view = view_object.cast<ObservationView*>();
   }
   ~PythonHandles() {
     py::gil_scoped_acquire gil;
-    policy = method = reset = view_object = py::object();
+    policy = method = reset = py::object();
   }
 };
 
@@ -52,15 +50,18 @@ void call_reset(PythonHandles& h) {
   }
 }
 
-// Calls the policy's method on `obs`; what it raised becomes PolicyRaised naming the policy and the time.
+// Calls the policy's method on `obs`; what it raised becomes PolicyRaised naming the policy and the time. Each call
+// gets its own view, cleared after the call: a policy that kept the view of an earlier call gets an error when it
+// reads it, not the values of the current call (one shared view used to show those).
 py::object call(PythonHandles& h, const Observation& obs) {
-  h.view->observation = &obs;
+  py::object view_object = py::cast(ObservationView{&obs});
+  auto* view = view_object.cast<ObservationView*>();
   try {
-    py::object result = h.method(h.view_object);
-    h.view->observation = nullptr;
+    py::object result = h.method(view_object);
+    view->observation = nullptr;
     return result;
   } catch (py::error_already_set& e) {
-    h.view->observation = nullptr;
+    view->observation = nullptr;
     // The kind of a TypeError or ValueError is kept (a strategy adapter reports bad returns with them).
     const std::string message = where(h, obs) + " raised " + e.what();
     if (e.matches(PyExc_TypeError)) throw PolicyReturnedWrongType(message);
@@ -87,11 +88,13 @@ class PythonSelectionPolicy final : public SelectionPolicy {
       throw PolicyReturnedBadValue(where(*h_, obs) + ": decide() chose zone " + std::to_string(decision.zone) +
                                    ", expected a zone in [0, " + std::to_string(obs.zones.size()) + ")");
     }
-    if (decision.review_at != kNever && decision.review_at <= obs.now) {
-      throw PolicyReturnedBadValue(where(*h_, obs) + ": decide() asked for review_at = " +
-                                   std::to_string(to_seconds(decision.review_at)) +
-                                   " s, expected a time after now (" + std::to_string(to_seconds(obs.now)) +
-                                   " s) or None");
+    if (decision.review_at != kNever) {
+      const std::string problem = review_problem(static_cast<double>(decision.review_at), obs.now);
+      if (!problem.empty()) {
+        throw PolicyReturnedBadValue(where(*h_, obs) + ": decide() asked for review_at = " +
+                                     std::to_string(to_seconds(decision.review_at)) + " s (now " +
+                                     std::to_string(to_seconds(obs.now)) + " s); " + problem + " (None)");
+      }
     }
     return decision;
   }
@@ -130,10 +133,11 @@ class PythonCheckpointPolicy final : public CheckpointPolicy {
                                     std::string(py::str(py::type::of(result).attr("__name__"))) +
                                     ", expected seconds (a number) or None");
     }
-    const double seconds = result.cast<double>();
-    if (!(std::isfinite(seconds) && seconds > 0.0)) {
-      throw PolicyReturnedBadValue(where(*h_, obs) + ": next_interval() returned " + std::to_string(seconds) +
-                                   ", expected a positive finite number of seconds or None");
+    const double seconds = result.cast<double>();  // a Python int beyond a double's range raises OverflowError
+    const std::string problem = interval_problem(seconds * 1000.0);
+    if (!problem.empty()) {
+      throw PolicyReturnedBadValue(where(*h_, obs) + ": next_interval() returned " + std::string(py::repr(result)) +
+                                   " s; " + problem + " (None)");
     }
     return std::max<Millis>(1, static_cast<Millis>(std::llround(seconds * 1000.0)));
   }

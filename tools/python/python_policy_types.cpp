@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "sim/errors.hpp"
+#include "sim/policy_answers.hpp"
 #include "tools/python/observation_view.hpp"
 #include "tools/python/python_policy.hpp"
 
@@ -22,7 +23,12 @@ py::object seconds_or_none(Millis t) { return t == kNever ? py::none() : py::obj
 Millis review_millis(const py::object& seconds) {
   if (seconds.is_none()) return kNever;
   const double s = seconds.cast<double>();
-  if (!std::isfinite(s)) throw PolicyReturnedBadValue("review_at: expected a finite time in seconds or None");
+  // Beyond the horizon any policy may name (sim/policy_answers.hpp) the time cannot be a Millis: refused here, the
+  // rest of the rule (after now) where the decision is checked against the observation.
+  if (!std::isfinite(s) || std::fabs(s * 1000.0) > 2 * kMaxPolicyHorizonMs) {
+    throw PolicyReturnedBadValue("review_at: expected a time in seconds within 1e12 s (about 31,700 years) of now, "
+                                 "or None; got " + std::string(py::repr(seconds)));
+  }
   return static_cast<Millis>(std::ceil(s * 1000.0));
 }
 

@@ -16,6 +16,7 @@
 #include "traces/trace_locator.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
+#include "traces/json_text.hpp"
 
 namespace py = pybind11;
 
@@ -92,7 +93,7 @@ py::list zone_rows(const std::string& trace, int nodes) {
 void write_trace(const py::dict& document, const std::string& path) {
   const nlohmann::json json = from_python(document, "trace");
   parse_trace(json, path);
-  write_file_atomically(path, json.dump(2) + "\n");
+  write_file_atomically(path, json_text(json, 2) + "\n");
 }
 
 }  // namespace
