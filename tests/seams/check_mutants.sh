@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Proves that the cross-feature suites would have caught the seam bugs of issue 28 (and those they found) (docs/testing.md#mutants):
+# Proves that the cross-feature suites would have caught the seam bugs of issue 28 (and those they found), and the
+# hostile catalogue's families the bugs of issue 36 (docs/testing.md#mutants):
 # each patch in tests/seams/mutants/ puts one of those bugs back; this script applies it, rebuilds what the guarding
 # test needs, runs that test, expects it to FAIL, and takes the patch out again (also on Ctrl-C or error).
 #
@@ -25,6 +26,10 @@ declare -A GUARD=(
   [6-exploitation-rule-frees-the-policy]="cross_feature_guarantee_tests|$BUILD/tests/guarantee/cross_feature_guarantee_tests --gtest_filter=*Once*"
   [7-deadline-nodes-ignores-the-pause-under-way]="cross_feature_guarantee_tests|$BUILD/tests/guarantee/cross_feature_guarantee_tests --gtest_filter=*Once*"
   [8-state-region-ignores-the-save-before-a-move]="cross_feature_guarantee_tests|$BUILD/tests/guarantee/cross_feature_guarantee_tests --gtest_filter=*Once*"
+  [9-outputs-replace-whatever-is-there]="spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_outputs.json"
+  [10-slurm-scripts-paste-paths-unquoted]="spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_shell_paths.json"
+  [11-json-writer-aborts-on-non-utf8]="spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_non_utf8.json"
+  [12-policy-answers-unchecked]="spotsim _spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_policy_answers.json"
   [5-only-zone-ignored-on-spotsim-traces]="spotsim _spotsim|$PYTHON -m pytest -q -p no:cacheprovider tests/python/test_output_readers.py -k trace_convert"
 )
 
