@@ -34,7 +34,12 @@ declare -A GUARD=(
 )
 
 applied=""
-restore() { [ -n "$applied" ] && git apply -R "$applied" && applied=""; }
+restore() {
+  if [ -n "$applied" ]; then
+    git apply -R "$applied"
+    applied=""
+  fi
+}
 trap restore EXIT INT TERM
 
 survivors=()

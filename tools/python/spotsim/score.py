@@ -7,6 +7,10 @@ runs the strategy file in the Can't Be Late compatibility mode on each window (o
 mean cost over the windows, the on-demand-only and spot-only mean costs on the same windows and deadline, and the
 normalised score (OD - cost) / (OD - spot_only): 1 = as cheap as spot alone, 0 = no saving over on-demand.
 
+Isolation (docs/plugins.md#score-isolation): the strategy runs in a child process with a time limit, a memory
+limit, no file writes and no new processes, and its results come back over a private pipe, never stdout; the
+baselines are computed here, where the strategy's code never runs. Exit 3 (and no JSON) when the strategy fails.
+
 Deadline misses: a window whose deadline is missed is charged its cost plus a penalty (by default the on-demand-
 only mean cost: a miss is always worse than having paid for on-demand throughout); `mean_cost` is the raw mean,
 `score` uses the penalised one, and `deadline_misses` counts them. The spot-only normaliser is its raw cost (it
@@ -15,7 +19,11 @@ often misses: it is the price floor, not a competitor).
 import argparse
 import csv
 import json
+import os
+import resource
+import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -60,13 +68,92 @@ def run_windows(trace, starts_s, policy, deadline_hours, work_hours=48.0, restar
     return _spotsim.simulate_windows(options, list(starts_s), obj)
 
 
+class StrategyFailed(RuntimeError):
+    """The isolated strategy run ended without a result: it raised, crashed, ran out of time or memory, or exited
+    without writing one. The message says which; the strategy's own stderr is kept in `log`."""
+
+    def __init__(self, message, log=""):
+        super().__init__(message)
+        self.log = log
+
+
+def _limit_child(time_limit_s, memory_mb):
+    """Runs in the child before it starts (preexec_fn): CPU time, address space, no files written (RLIMIT_FSIZE 0:
+    a strategy cannot leave files behind or fill a disk), no core dumps, its own session (killed as a group)."""
+    def apply():
+        os.setsid()
+        cpu = max(1, int(time_limit_s) + 1)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        if memory_mb:
+            size = int(memory_mb) * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    return apply
+
+
+def run_strategy_isolated(strategy, trace, starts, job, *, name=None, args=(), spec_path=None, time_limit_s=600.0,
+                          memory_mb=4096):
+    """The strategy's runs, computed in a child process with limits; results come back over a private pipe.
+    Raises StrategyFailed when no valid result arrives."""
+    read_end, write_end = os.pipe()
+    request = json.dumps({"strategy": str(strategy), "name": name, "args": list(args), "spec_path": spec_path,
+                          "trace": str(trace), "starts": list(map(float, starts)), "job": job})
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                     env.get("PYTHONPATH", "")] if p)
+    started = time.monotonic()
+    child = subprocess.Popen([sys.executable, "-m", "spotsim._score_worker", str(write_end), request],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             pass_fds=(write_end,), env=env, preexec_fn=_limit_child(time_limit_s, memory_mb))
+    os.close(write_end)
+    chunks = []
+    try:
+        log, _ = child.communicate(timeout=time_limit_s + 5)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, 9)
+        child.wait()
+        os.close(read_end)
+        raise StrategyFailed(f"{strategy}: no result within the time limit of {time_limit_s:g} s (killed)")
+    with os.fdopen(read_end, "rb") as channel:
+        chunks.append(channel.read())
+    log = (log or b"").decode("utf-8", "replace")
+    data = b"".join(chunks)
+    elapsed = time.monotonic() - started
+    if child.returncode != 0:
+        how = (f"killed by signal {-child.returncode}" if child.returncode < 0 else f"exit status {child.returncode}")
+        if child.returncode in (-9, -24) and elapsed >= time_limit_s * 0.9:
+            how += f" (the time limit of {time_limit_s:g} s)"
+        elif "MemoryError" in log:
+            how += f" (MemoryError: the memory limit of {memory_mb} MB)"
+        last = log.strip().splitlines()[-1] if log.strip() else "no message"
+        raise StrategyFailed(f"{strategy}: the strategy run failed, {how}: {last}", log)
+    try:
+        result = json.loads(data.decode("utf-8"))
+        columns = {key: np.asarray(result[key], dtype=float) for key in ("cost_total", "completion_hours",
+                                                                          "deadline_met")}
+    except (ValueError, KeyError, TypeError):
+        raise StrategyFailed(f"{strategy}: the strategy run exited without a valid result "
+                             f"({len(data)} bytes on the result channel)", log)
+    if any(len(v) != len(starts) for v in columns.values()):
+        raise StrategyFailed(f"{strategy}: the result has the wrong number of windows", log)
+    columns["deadline_met"] = columns["deadline_met"] > 0
+    return columns
+
+
 def score_strategy(strategy, trace, windows, deadline_hours, *, pair=None, name=None, args=(), spec_path=None,
                    miss_penalty_usd=None, work_hours=PAPER_JOB["work_hours"],
-                   restart_overhead_hours=PAPER_JOB["restart_overhead_hours"]):
-    """The scoring command's JSON document as a dict (see the module's docstring)."""
+                   restart_overhead_hours=PAPER_JOB["restart_overhead_hours"], isolate=True, time_limit_s=600.0,
+                   memory_mb=4096):
+    """The scoring command's JSON document as a dict (see the module's docstring). With isolate (the default) the
+    strategy runs in a child process with limits and the baselines here, where its code never runs."""
     starts = window_starts(windows, trace_tick_s(trace), pair)
     job = dict(deadline_hours=deadline_hours, work_hours=work_hours, restart_overhead_hours=restart_overhead_hours)
-    runs = run_windows(trace, starts, strategy_policy(strategy, name, args, spec_path), **job)
+    if isolate:
+        runs = run_strategy_isolated(strategy, trace, starts, job, name=name, args=args, spec_path=spec_path,
+                                     time_limit_s=time_limit_s, memory_mb=memory_mb)
+    else:
+        runs = run_windows(trace, starts, strategy_policy(strategy, name, args, spec_path), **job)
     od = float(np.mean(run_windows(trace, starts, "on-demand", **job)["cost_total"]))
     spot_only = float(np.mean(run_windows(trace, starts, "spot-only", **job)["cost_total"]))
     penalty = od if miss_penalty_usd is None else float(miss_penalty_usd)
@@ -91,12 +178,24 @@ def main(argv=None):
     p.add_argument("--name", help="the strategy's NAME when the file defines several")
     p.add_argument("--spec", help="passed to the strategy's solve(spec_path) (Frontier-CS)")
     p.add_argument("--strategy-arg", action="append", default=[], help="an option for the strategy's _from_args")
+    p.add_argument("--time-limit", type=float, default=600.0, help="seconds the strategy's runs may take [600]")
+    p.add_argument("--memory-mb", type=int, default=4096, help="address space of the strategy's process [4096]")
+    p.add_argument("--no-isolation", action="store_true",
+                   help="run the strategy in this process (faster start, no limits: trusted files only)")
     a = p.parse_args(argv)
-    result = score_strategy(a.strategy, a.trace, a.windows, a.deadline_hours, pair=a.pair, name=a.name,
-                            args=a.strategy_arg, spec_path=a.spec, miss_penalty_usd=a.miss_penalty_usd,
-                            work_hours=a.work_hours, restart_overhead_hours=a.restart_overhead_hours)
-    json.dump(result, sys.stdout, indent=2)
-    print()
+    stdout = sys.stdout  # the JSON goes here, whatever the strategy does to sys.stdout
+    try:
+        result = score_strategy(a.strategy, a.trace, a.windows, a.deadline_hours, pair=a.pair, name=a.name,
+                                args=a.strategy_arg, spec_path=a.spec, miss_penalty_usd=a.miss_penalty_usd,
+                                work_hours=a.work_hours, restart_overhead_hours=a.restart_overhead_hours,
+                                isolate=not a.no_isolation, time_limit_s=a.time_limit, memory_mb=a.memory_mb)
+    except StrategyFailed as e:
+        if e.log:
+            sys.stderr.write(e.log[-4000:])
+        print(f"spotsim.score: error: {e}", file=sys.stderr)
+        sys.exit(3)
+    json.dump(result, stdout, indent=2)
+    print(file=stdout)
 
 
 if __name__ == "__main__":
