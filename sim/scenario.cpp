@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "sim/errors.hpp"
 #include "sim/random_streams.hpp"
@@ -61,12 +63,21 @@ void Scenario::build_migration_costs() {
   const double same_continent = job_.same_continent_gbps > 0 ? job_.same_continent_gbps : market.migration.same_continent_gbps;
   const double cross_continent = job_.cross_continent_gbps > 0 ? job_.cross_continent_gbps : market.migration.cross_continent_gbps;
   const double gigabytes = job_.checkpoint_size_gb;
-  const std::size_t n = market.zones.size();
-  migration_.assign(n * n, MigrationCost{});
-  for (std::size_t from = 0; from < n; ++from) {
-    for (std::size_t to = 0; to < n; ++to) {
-      const Zone& a = market.zones[from];
-      const Zone& b = market.zones[to];
+  // The distinct (region, continent) places, each with the first zone that stands for it.
+  std::map<std::pair<std::string, std::string>, std::size_t> place_of;
+  std::vector<std::size_t> place_zone;
+  for (std::size_t z = 0; z < market.zones.size(); ++z) {
+    const Zone& zone = market.zones[z];
+    const auto [it, added] = place_of.emplace(std::make_pair(zone.region, zone.continent), place_zone.size());
+    if (added) place_zone.push_back(z);
+    zone_place_.push_back(it->second);
+  }
+  place_count_ = place_zone.size();
+  migration_.assign(place_count_ * place_count_, MigrationCost{});
+  for (std::size_t from = 0; from < place_count_; ++from) {
+    for (std::size_t to = 0; to < place_count_; ++to) {
+      const Zone& a = market.zones[place_zone[from]];
+      const Zone& b = market.zones[place_zone[to]];
       if (a.region == b.region || gigabytes <= 0.0) continue;
       const double gbps = a.continent == b.continent ? same_continent : cross_continent;
       if (!(gbps > 0.0)) {
@@ -79,7 +90,7 @@ void Scenario::build_migration_costs() {
                          a.region + "' to '" + b.region + "' (a job with checkpoint_size_gb > 0 needs one for every " +
                          "pair of the trace's regions)");
       }
-      MigrationCost& cost = migration_[from * n + to];
+      MigrationCost& cost = migration_[from * place_count_ + to];
       cost.transfer = static_cast<Millis>(std::ceil(gigabytes * 8.0 / gbps * kMillisPerSecond));
       cost.egress_usd = gigabytes * *price;
       has_migration_costs_ = has_migration_costs_ || cost.transfer > 0 || cost.egress_usd > 0.0;

@@ -65,7 +65,8 @@ class Scenario {
   const MigrationCost& migration(int from, int to) const {
     static constexpr MigrationCost kFree{};
     if (from < 0) return kFree;
-    return migration_[static_cast<std::size_t>(from) * market_->zones.size() + static_cast<std::size_t>(to)];
+    return migration_[zone_place_[static_cast<std::size_t>(from)] * place_count_ +
+                      zone_place_[static_cast<std::size_t>(to)]];
   }
   // Index of the zone's region among the market's distinct regions (market_regions order).
   int zone_region(int zone) const { return zone_region_[static_cast<std::size_t>(zone)]; }
@@ -92,7 +93,11 @@ class Scenario {
   TraceStart start_;
   std::vector<Millis> spot_mtbf_;
   std::vector<double> spot_availability_;
-  std::vector<MigrationCost> migration_;  // [from * zones + to]
+  // Moves cost the same between any zones of two (region, continent) places: priced per pair of places, so memory
+  // grows with the square of the places (dozens), not of the zones (10,000 zones took 1.6 GB).
+  std::vector<MigrationCost> migration_;  // [place(from) * place_count_ + place(to)]
+  std::vector<std::size_t> zone_place_;
+  std::size_t place_count_ = 0;
   std::vector<int> zone_region_;
   int region_count_ = 1;
   bool has_migration_costs_ = false;

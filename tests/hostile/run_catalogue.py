@@ -40,6 +40,7 @@ Generators (a file given as an object):
   {"generate": "gzip", "content": <text or generator>}
   {"generate": "hex", "bytes": "1f8b08"}
   {"generate": "head", "path": "{build}/tests/plugins/libmisbehaving_policies.so", "bytes": 4096}
+  {"generate": "many_zones", "zones": 10000, "regions": 20}
 """
 import argparse
 import concurrent.futures
@@ -114,6 +115,17 @@ def generate(spec, context):
         return gzip.compress(generate(spec["content"], context), mtime=0)
     if kind == "hex":
         return bytes.fromhex(spec["bytes"])
+    if kind == "many_zones":  # a v2 trace of `zones` zones spread over `regions` regions, with every egress price
+        regions = ["r{}".format(i) for i in range(spec["regions"])]
+        zones = [{"name": "z{}".format(i), "region": regions[i % len(regions)], "continent": "us",
+                  "on_demand_price_per_hour": 3.0 + (i % 7) * 0.1,
+                  "spot": {"price_per_hour": 1.0 + (i % 5) * 0.1,
+                           "availability": {"times_s": [0.0, 3600.0], "counts": [1.0, 0.0]}}}
+                 for i in range(spec["zones"])]
+        egress = [{"from": a, "to": b, "usd_per_gb": 0.02} for a in regions for b in regions if a != b]
+        doc = {"format": "spotsim-trace", "version": 2, "name": "many-zones", "tick_s": 600.0, "span_s": 36000.0,
+               "zones": zones, "migration": {"egress": egress}}
+        return json.dumps(doc).encode("utf-8")
     if kind == "head":  # the first `bytes` bytes of a file (e.g. a truncated shared library)
         with open(substitute(spec["path"], context), "rb") as f:
             return f.read(spec["bytes"])
