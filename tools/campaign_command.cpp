@@ -154,9 +154,11 @@ int campaign_command(int argc, const char* const* argv) {
           << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline)) << "\n\n";
     std::vector<CampaignRow> rows;
     {
-      ReplicationProgress progress;  // the DIY rows' replications (the managed rows take a moment more)
-      progress.total = policies.size() * plan.count;
-      TerminalProgress line(program, "replications", progress_wanted(vm.count("quiet") > 0), std::cerr);
+      // The DIY rows' jobs, replication by replication (the managed rows take a moment more): a campaign of thousands
+      // of jobs moves the line job by job instead of sitting at "0/1" for minutes.
+      ReplicationProgress progress;
+      progress.total = policies.size() * plan.count * spec.jobs.size();
+      TerminalProgress line(program, "jobs", progress_wanted(vm.count("quiet") > 0), std::cerr);
       ReplicationPlan shown = plan;
       if (line.enabled()) shown.progress = &progress;
       ReplicationProgressWatcher watcher(line, progress);

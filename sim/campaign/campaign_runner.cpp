@@ -18,12 +18,13 @@ std::vector<CampaignRun> run_campaign(const SpotMarket& market, const CampaignSp
   std::atomic<std::uint64_t> next{0};
   auto worker = [&]() {
     CampaignSimulation simulation(market, spec, policies, start);
+    // Progress counts jobs (replications x jobs): a replication of thousands of jobs takes seconds to minutes.
+    if (plan.progress) simulation.count_jobs_in(&plan.progress->done);
     for (;;) {
       const std::uint64_t begin = next.fetch_add(kChunk);
       if (begin >= plan.count) break;
       const std::uint64_t end = std::min(begin + kChunk, plan.count);
       for (std::uint64_t i = begin; i < end; ++i) runs[i] = simulation.run(plan.seed, plan.first_replication + i);
-      if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
     }
   };
   run_workers(threads, worker, [&] { next.store(plan.count); });

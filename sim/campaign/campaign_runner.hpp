@@ -10,6 +10,7 @@
 
 namespace spotsim {
 
+// plan.progress, when given, counts jobs: replications x spec.jobs.size() in all.
 std::vector<CampaignRun> run_campaign(const SpotMarket& market, const CampaignSpec& spec,
                                       const PolicyFactories& policies, const ReplicationPlan& plan,
                                       TraceStart start = {});

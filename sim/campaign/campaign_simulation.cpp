@@ -329,7 +329,12 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
     } else {
       --campaign_events;
       now_ = t;
-      jobs_[static_cast<std::size_t>(job)]->step();
+      JobSimulation& stepped = *jobs_[static_cast<std::size_t>(job)];
+      stepped.step();
+      if (jobs_counter_ != nullptr && stepped.finished()) {
+        jobs_counter_->fetch_add(1, std::memory_order_relaxed);
+        ++jobs_counted_;
+      }
     }
     // Any step may have bought or released an instance.
     budget_dirty_ = budget_dirty_ || std::isfinite(spec_.budget_usd);
@@ -339,6 +344,10 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
   out.replication = replication;
   out.events = campaign_events;
   finish_run(out);
+  if (jobs_counter_ != nullptr && jobs_counted_ < jobs_.size()) {  // stopped by the budget, never arrived...
+    jobs_counter_->fetch_add(jobs_.size() - jobs_counted_, std::memory_order_relaxed);
+  }
+  jobs_counted_ = 0;
   return out;
 }
 

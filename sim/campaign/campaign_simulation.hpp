@@ -9,6 +9,7 @@
 //   by the reclaim rule, announced with the zone's notice (instances taken within the notice go at once).
 // - Simultaneous events: capacity checks first, then arrivals, then jobs in scheduling order.
 // A CampaignSimulation is reused across replications on one thread.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -31,12 +32,17 @@ class CampaignSimulation final : public SharedCapacity {
   CampaignSimulation& operator=(const CampaignSimulation&) = delete;
 
   CampaignRun run(std::uint64_t seed, std::uint64_t replication);
+  // Adds 1 to `counter` as each job of a replication ends (and the rest when it ends), so that a progress line over
+  // a long campaign moves job by job, not once per replication (null: no counting). Never changes a result.
+  void count_jobs_in(std::atomic<std::uint64_t>* counter) { jobs_counter_ = counter; }
 
   void on_spot_acquired(int job, int zone, int nodes, Millis at) override;
   void on_spot_released(int job, int zone, int nodes, Millis at) override;
   bool on_milestone(int job, int index, Millis at) override;
 
  private:
+  std::atomic<std::uint64_t>* jobs_counter_ = nullptr;
+  std::uint64_t jobs_counted_ = 0;  // in this replication
   struct Drop {
     Millis offset;  // within the count series' period
     int after;

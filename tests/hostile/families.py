@@ -208,7 +208,7 @@ def python_policy_case(name, body, words):
             "\nspotsim.simulate(policy=POLICY, checkpoint=CHECKPOINT, work='6h', deadline='10h', replications=2, "
             "threads=1)\nprint('no error')\n")
     return {"name": "policy-answers/python/" + name, "command": ["/usr/bin/python3", "-c", code],
-            "env": PYTHON_ENV, "exit": 1, "words": words, "absent": ["no error"], "timeout": 60}
+            "env": PYTHON_ENV, "needs": ["python"], "exit": 1, "words": words, "absent": ["no error"], "timeout": 60}
 
 
 def policy_answer_cases():

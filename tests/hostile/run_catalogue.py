@@ -21,6 +21,7 @@ Cases live in tests/hostile/cases/*.json, one JSON array per area (docs/testing.
    "before": [["spotsim", "simulate", ...]]           commands run first (each must exit 0)
    "drain": "{dir}/f"                                 a FIFO read (and discarded) while the command runs
    "env": {"NAME": "value"}                           added to the command's environment
+   "needs": ["python"]                                skipped when the build has no Python module
 
 after-checks: missing, exists, same, no_temp_files, symlink (still a link), fifo (still a FIFO), chardev (still a
 character device), no_file_named NAME (nowhere under {dir}, e.g. a file a shell injection would have made).
@@ -184,6 +185,8 @@ def run_case(case, args):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as f:
                 f.write(generate(spec, context))
+        if "python" in case.get("needs", []) and not os.path.isdir(os.path.join(context["build"], "python", "spotsim")):
+            return "SKIP"  # a build without the Python module (the sanitizer build)
         for node in case.get("make", []):
             if not make_node(node[0], substitute(node[1], context),
                              substitute(node[2], context) if len(node) > 2 else None):
@@ -305,7 +308,8 @@ def main():
             elif problem:
                 failures += 1
                 print("FAIL {}: {}".format(case["name"], problem))
-    print("{} cases, {} failed, {} skipped (character devices need root)".format(len(cases), failures, skipped))
+    print("{} cases, {} failed, {} skipped (character devices need root; Python cases need the module)".format(
+        len(cases), failures, skipped))
     return 1 if failures else 0
 
 

@@ -123,7 +123,20 @@ std::string drain(int master) {
 
 // `simulate` on a real pseudo-terminal as its stderr: the line appears, is rewritten
 // with '\r', and ends with the final count; with --quiet it does not appear.
+using Command = int (*)(int, const char* const*);
+
+std::string command_on_terminal(Command command, std::vector<std::string> args);
+
 std::string simulate_on_terminal(const std::vector<std::string>& extra) {
+  // About 1 s of work on one thread (beyond the line's 0.5 s delay even on a fast machine).
+  std::vector<std::string> args = {"simulate", "--trace", "us-west1", "-n", "200000", "--work", "48h", "--policy",
+                                   "spot-only", "--threads", "1"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return command_on_terminal(&simulate_command, args);
+}
+
+// Runs `command` with stderr on a pseudo-terminal and stdout on /dev/null; returns what the terminal received.
+std::string command_on_terminal(Command command, std::vector<std::string> args) {
   const int master = ::posix_openpt(O_RDWR | O_NOCTTY);
   if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) return "no pty";
   const std::string slave_name = ::ptsname(master);
@@ -133,17 +146,13 @@ std::string simulate_on_terminal(const std::vector<std::string>& extra) {
     if (slave < 0) ::_exit(99);
     ::dup2(slave, STDERR_FILENO);
     ::close(master);
-    // The command runs in this forked copy of the test (single-threaded here), as the binary would.
-    // About 1 s of work on one thread (beyond the line's 0.5 s delay even on a fast machine); the table goes to
-    // /dev/null, as only stderr matters here.
+    // The command runs in this forked copy of the test (single-threaded here), as the binary would; its table
+    // goes to /dev/null, as only stderr matters here.
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, STDOUT_FILENO);
-    std::vector<std::string> args = {"simulate", "--trace", "us-west1", "-n", "200000", "--work", "48h", "--policy",
-                                     "spot-only", "--threads", "1"};
-    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
-    const int code = simulate_command(static_cast<int>(argv.size()), argv.data());
+    const int code = command(static_cast<int>(argv.size()), argv.data());
     std::cerr.flush();
     ::close(STDERR_FILENO);
     ::close(slave);
@@ -165,6 +174,17 @@ TEST(TerminalProgressLine, SimulateDrawsTheLineOnAPseudoTerminal) {
   EXPECT_NE(shown.find("replications/s, ETA "), std::string::npos) << shown;
   EXPECT_EQ(shown.back(), '\n') << shown;  // the final line is ended, the terminal's next line is clean
   EXPECT_EQ(simulate_on_terminal({"--quiet"}), "");
+}
+
+// A campaign's line counts jobs (replications x jobs), so a campaign of thousands of jobs shows progress within a
+// replication instead of "0/1" until it ends.
+TEST(TerminalProgressLine, CampaignCountsJobs) {
+  const std::string shown = command_on_terminal(
+      &campaign_command, {"campaign", "--trials", "500", "--trial-work", "6h:12h", "-r", "3", "-p", "greedy",
+                          "--managed-catalogue", "none", "--threads", "1"});
+  if (shown == "no pty") GTEST_SKIP() << "no pseudo-terminal on this machine";
+  EXPECT_NE(shown.find("campaign: 1,500/1,500 jobs (100.0%)"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("jobs/s, ETA "), std::string::npos) << shown;
 }
 
 }  // namespace
