@@ -30,6 +30,7 @@ declare -A GUARD=(
   [10-slurm-scripts-paste-paths-unquoted]="spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_shell_paths.json"
   [11-json-writer-aborts-on-non-utf8]="spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_non_utf8.json"
   [12-policy-answers-unchecked]="spotsim _spotsim|$PYTHON tests/hostile/run_catalogue.py --bin-dir $BUILD/tools --cases tests/hostile/cases/family_policy_answers.json"
+  [13-signals-leave-temporary-files]="spotsim|$PYTHON -m pytest -q -p no:cacheprovider tests/python/test_signals.py"
   [5-only-zone-ignored-on-spotsim-traces]="spotsim _spotsim|$PYTHON -m pytest -q -p no:cacheprovider tests/python/test_output_readers.py -k trace_convert"
 )
 
