@@ -30,6 +30,7 @@
 #include "sim/replication_runner.hpp"
 #include "sim/scenario.hpp"
 #include "traces/trace_writer.hpp"
+#include "case_budget.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -37,24 +38,11 @@
 namespace spotsim {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr int kDefaultCases = 300;
-#elif !defined(NDEBUG)
-constexpr int kDefaultCases = 500;
-#else
-constexpr int kDefaultCases = 3000;
-#endif
 constexpr std::uint64_t kCaseSeed = 0xc055'fea7'0000'0028ULL;
 // Replications of each case (random trace starts and lifetimes differ between them; on-demand is the same in all).
 constexpr std::uint64_t kReplicationsPerCase = 4;
 
-int case_count() {
-  if (const char* env = std::getenv("SPOTSIM_CROSS_CASES")) {
-    const int n = std::atoi(env);
-    if (n > 0) return n;
-  }
-  return kDefaultCases;
-}
+int case_count() { return case_budget("SPOTSIM_CROSS_CASES", 3000, 500, 300); }
 
 const std::vector<std::string> kSelectionPolicies = {
     "greedy",   "uniform-progress",  "adaptive",  "zone-failover",          "failover",

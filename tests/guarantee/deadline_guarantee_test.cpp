@@ -35,26 +35,13 @@
 #include "sim/job_simulation.hpp"
 #include "sim/scenario.hpp"
 #include "traces/trace_reader.hpp"
+#include "case_budget.hpp"
 
 namespace spotsim {
 namespace {
 
 // About 1 ms a case (40 runs) on one core in a Release build. Under the sanitizers (-O1, ASan + UBSan) a run costs
 // about 8 times more, and in an unoptimised build several times more: fewer cases keep the suite fast there.
-#if defined(__SANITIZE_ADDRESS__)
-#define SPOTSIM_GUARANTEE_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SPOTSIM_GUARANTEE_SANITIZED 1
-#endif
-#endif
-#if defined(SPOTSIM_GUARANTEE_SANITIZED)
-constexpr int kDefaultCases = 1000;
-#elif !defined(NDEBUG)
-constexpr int kDefaultCases = 1500;
-#else
-constexpr int kDefaultCases = 5000;
-#endif
 constexpr std::uint64_t kCaseSeed = 0x5eed'dead'11e5ULL;
 constexpr std::size_t kPrintedPerPolicy = 5;
 
@@ -63,13 +50,7 @@ const std::array<std::string, 8> kDeadlineAware = {"greedy",   "uniform-progress
                                                    "uniform-progress-multi", "cost-aware"};
 
 // SPOTSIM_GUARANTEE_CASES=<n> runs a longer (or shorter) soak with the same generator.
-int case_count() {
-  if (const char* env = std::getenv("SPOTSIM_GUARANTEE_CASES")) {
-    const int n = std::atoi(env);
-    if (n > 0) return n;
-  }
-  return kDefaultCases;
-}
+int case_count() { return case_budget("SPOTSIM_GUARANTEE_CASES", 5000, 1500, 1000); }
 
 struct GuaranteeCase {
   int index = 0;
