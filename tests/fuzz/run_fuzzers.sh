@@ -67,7 +67,7 @@ fuzz() {  # name, fuzzer binary, seed files...
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces/library\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces/library\")
 sources=(sim/market/bathtub_lifetime.cpp sim/market/empirical_lifetime.cpp sim/market/lifetime_distribution.cpp
-         sim/market/spot_market.cpp sim/market/step_series.cpp traces/trace_reader.cpp traces/json_fields.cpp
+         sim/market/spot_market.cpp sim/market/step_series.cpp sim/market/zone_selection.cpp traces/trace_reader.cpp traces/json_fields.cpp
          traces/trace_migration.cpp traces/trace_locator.cpp
          sim/market/kaplan_meier.cpp sim/market/node_reclaim.cpp sim/random_streams.cpp traces/importers/*.cpp traces/input_file.cpp
          sim/file_checks.cpp sim/integer_text.cpp sim/text_escape.cpp)
