@@ -15,9 +15,10 @@ constexpr std::size_t kInstanceEpoch = 0, kReviewEpoch = 1;
 }  // namespace
 
 JobSimulation::JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint)
-    : scenario_(scenario), selection_(selection), checkpoint_(checkpoint), queue_(64) {
+    : scenario_(scenario), selection_(selection), checkpoint_(checkpoint), queue_(8) {  // grows on use; a campaign holds one per job
   const auto zones = static_cast<std::size_t>(scenario.zone_count());
   lifetime_streams_.resize(zones);
+  lifetime_seeded_.assign(zones, false);
   zone_views_.resize(zones);
   recent_preemptions_.reserve(kHistory);
 }
@@ -60,7 +61,7 @@ RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
 void JobSimulation::begin(std::uint64_t seed, std::uint64_t replication, Millis start) {
   seed_ = seed;
   replication_ = replication;
-  for (auto& s : lifetime_streams_) s.reset();
+  lifetime_seeded_.assign(lifetime_seeded_.size(), false);
   queue_.clear();
   recent_preemptions_.clear();
   result_ = RunResult{};
@@ -420,7 +421,11 @@ Millis JobSimulation::draw_preemption_time(int zone) {
   Millis at = kNever;
   if (spot.lifetime) {
     auto& stream = lifetime_streams_[static_cast<std::size_t>(zone)];
-    if (!stream) stream.emplace(seed_, replication_, StreamPurpose::kSpotLifetime, static_cast<std::uint64_t>(zone));
+    if (!lifetime_seeded_[static_cast<std::size_t>(zone)]) {
+      const RandomStream fresh(seed_, replication_, StreamPurpose::kSpotLifetime, static_cast<std::uint64_t>(zone));
+      if (stream) *stream = fresh; else stream = std::make_unique<RandomStream>(fresh);
+      lifetime_seeded_[static_cast<std::size_t>(zone)] = true;
+    }
     // With probability node_correlation every node shares one lifetime (a zone-wide reclaim); the extra draw is
     // only taken when it matters, so single-node streams are unchanged.
     const bool shared = nodes > 1 && spot.node_correlation > 0.0 && stream->uniform01() < spot.node_correlation;

@@ -7,6 +7,8 @@
 #   THREADS=N  worker threads [default 2]
 # Outputs go to a temporary directory (removed at the end); csv/json are written with --output, as a user would.
 set -euo pipefail
+# shellcheck source=bench/memory/peak_usage.sh
+source "$(dirname "$0")/peak_usage.sh"
 simulate=${1:-build/tools/simulate}
 threads=${THREADS:-2}
 cases=${CASES:-"100000:table 1000000:table 10000000:table 100000:csv 1000000:csv 100000:json 1000000:json"}
@@ -24,12 +26,9 @@ for case in $cases; do
   [ "$format" = table ] || out=(--output "$work/out.$format")
   /usr/bin/time -v -o "$work/time.txt" "$simulate" -n "$n" --threads "$threads" --format "$format" "${out[@]}" \
     > "$work/stdout.txt" 2> "$work/stderr.txt" || { echo "simulate -n $n --format $format failed:" >&2; cat "$work/stderr.txt" >&2; exit 1; }
-  rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt" |
-         awk -F: '{ s = 0; for (i = 1; i <= NF; ++i) s = s * 60 + $i; printf "%.1f", s }')
+  peak_usage "$work/time.txt"
   size=$(stat -c %s "${out[1]:-$work/stdout.txt}")
-  printf "| %s | %s | %.0f | %s | %.1f |\n" "$n" "$format" "$(echo "$rss_kb / 1024" | bc -l)" "$wall" \
-    "$(echo "$size / 1000000" | bc -l)"
+  printf "| %s | %s | %s | %s | %s |\n" "$n" "$format" "$rss_mb" "$wall_s" "$(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1e6 }')"
   rm -f "$work"/out.*
 done
 echo

@@ -10,7 +10,8 @@ namespace spotsim {
 
 namespace {
 
-nlohmann::json summary_json(const Summary& s) {
+template <class MeanWithInterval>  // Summary, JobFinishSummary
+nlohmann::json summary_json(const MeanWithInterval& s) {
   return {{"mean", s.mean}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
 }
 

@@ -46,12 +46,15 @@ bool same_gpu(const std::string& a, const std::string& b) {
 
 // The campaign's jobs run by a managed service: each job on its own, on ceil(gpus / GPUs per instance) of the
 // offer's instances, with the service's policy and billing (docs/managed.md#mapping). The service's spot comes from
-// its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied.
-std::vector<CampaignRun> run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& spec,
-                                              int gpus_per_trace_instance, const GpuOfferCatalogue& gpu_offers,
-                                              const PolicyRegistry& registry, const std::string& checkpoint,
-                                              const ReplicationPlan& plan) {
-  std::vector<CampaignRun> runs(plan.count);
+// its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied. Job by job, each
+// job's replications in order: the summary takes them as they come, and the runs keep their jobs only if asked.
+CampaignRow run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& spec, int gpus_per_trace_instance,
+                                 const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
+                                 const std::string& checkpoint, const ReplicationPlan& plan, bool keep_runs) {
+  CampaignRow row{offer.service + " " + to_string(offer.mode) + " " + offer.instance_type, true, {}, {}};
+  std::vector<CampaignRun> runs(plan.count);  // the campaign-wide figures of each replication
+  std::vector<bool> all_met(plan.count, true);
+  CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
   for (std::size_t r = 0; r < runs.size(); ++r) runs[r].replication = plan.first_replication + r;
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const CampaignJob& cj = spec.jobs[j];
@@ -73,7 +76,6 @@ std::vector<CampaignRun> run_managed_campaign(const ManagedOffer& offer, const C
       const RunResult& run = results[r];
       CampaignRun& out = runs[r];
       CampaignJobOutcome outcome;
-      outcome.run = run;
       outcome.status = run.completed ? JobStatus::kCompleted : JobStatus::kFailed;
       outcome.finish_hours = to_hours(cj.arrival) + run.completion_hours;
       outcome.deadline_met = run.deadline_met;
@@ -81,15 +83,22 @@ std::vector<CampaignRun> run_managed_campaign(const ManagedOffer& offer, const C
       out.completed += run.completed;
       out.failed += !run.completed;
       add_job_costs(out, run);
-      out.jobs.push_back(outcome);
+      all_met[r] = all_met[r] && outcome.deadline_met;
+      summary.add_job(j, outcome);
+      if (keep_runs) {
+        out.jobs.push_back(outcome);
+        out.job_runs.push_back(run);
+      }
     }
   }
-  for (CampaignRun& run : runs) {
-    run.all_done = run.failed == 0;
-    run.deadline_met =
-        run.all_done && std::all_of(run.jobs.begin(), run.jobs.end(), [](const auto& o) { return o.deadline_met; });
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    runs[r].all_done = runs[r].failed == 0;
+    runs[r].deadline_met = runs[r].all_done && all_met[r];
+    summary.add_run(runs[r]);
   }
-  return runs;
+  row.summary = summary.finish();
+  if (keep_runs) row.runs = std::move(runs);
+  return row;
 }
 
 }  // namespace
@@ -152,9 +161,13 @@ CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& sp
                                 const std::string& policy, const std::string& checkpoint, const ReplicationPlan& plan,
                                 bool keep_runs) {
   const PolicyFactories factories{registry.selection_factory(policy), registry.checkpoint_factory(checkpoint)};
-  CampaignRow row{policy, false, run_campaign(market, spec, factories, plan), {}};
-  row.summary = summarize_campaign(row.runs);
-  if (!keep_runs) row.runs = {};
+  CampaignRow row{policy, false, {}, {}};
+  CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
+  run_campaign(market, spec, factories, plan, TraceStart{}, keep_runs, [&](CampaignRun&& run) {
+    summary.add(run);
+    if (keep_runs) row.runs.push_back(std::move(run));
+  });
+  row.summary = summary.finish();
   return row;
 }
 
@@ -170,14 +183,8 @@ std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const C
   const std::string gpu = market.zones.front().gpu;
   for (const ManagedOffer& offer : managed.offers) {
     if (!same_gpu(offer.gpu, gpu)) continue;
-    CampaignRow row{offer.service + " " + to_string(offer.mode) + " " + offer.instance_type,
-                    true,
-                    run_managed_campaign(offer, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
-                                         checkpoint, plan),
-                    {}};
-    row.summary = summarize_campaign(row.runs);
-    if (!keep_runs) row.runs = {};
-    rows.push_back(std::move(row));
+    rows.push_back(run_managed_campaign(offer, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
+                                        checkpoint, plan, keep_runs));
   }
   return rows;
 }

@@ -13,7 +13,6 @@ struct CampaignJobOutcome {
   JobStatus status = JobStatus::kFailed;
   double finish_hours = 0.0;  // campaign start -> the job's end (completion, early stop, give-up or budget stop)
   bool deadline_met = false;  // completed (or stopped early) by its deadline
-  RunResult run;              // the job's own run (times relative to its arrival)
 };
 
 struct CampaignRun {
@@ -36,6 +35,9 @@ struct CampaignRun {
   std::vector<double> held_by_hour;      // mean spot instances held in each hour after the start
   std::vector<double> capacity_by_hour;  // mean obtainable (sum of zone counts) in each hour
   std::vector<CampaignJobOutcome> jobs;
+  // Each job's own run (times relative to its arrival), in job order; left empty when the caller wants only the
+  // summary (a RunResult per job and replication is what made 100,000 queued jobs take gigabytes).
+  std::vector<RunResult> job_runs;
   std::uint64_t events = 0;
 
   // Share of the obtainable spot capacity the campaign held, over the makespan (0 when nothing is obtainable).

@@ -1,32 +1,27 @@
 #pragma once
 // Many replications of a campaign on a pool of threads, and their summary. Replication r always uses the streams
-// keyed by r and lands at index r: the output is bit-identical for any number of threads.
+// keyed by r and lands at index r (or is handed over r-th): the output is bit-identical for any number of threads.
+#include <functional>
 #include <vector>
 
 #include "sim/campaign/campaign_result.hpp"
 #include "sim/campaign/campaign_spec.hpp"
+#include "sim/campaign/campaign_summary.hpp"
 #include "sim/replication_runner.hpp"
-#include "sim/statistics.hpp"
 
 namespace spotsim {
 
-// plan.progress, when given, counts jobs: replications x spec.jobs.size() in all.
+// plan.progress, when given, counts jobs: replications x spec.jobs.size() in all. Every run carries its jobs' own
+// RunResults (job_runs).
 std::vector<CampaignRun> run_campaign(const SpotMarket& market, const CampaignSpec& spec,
                                       const PolicyFactories& policies, const ReplicationPlan& plan,
                                       TraceStart start = {});
 
-struct CampaignSummary {
-  std::size_t replications = 0;
-  Summary makespan_hours, cost_total, cost_spot, cost_on_demand, cost_egress, cost_idle, cost_lost_work;
-  Summary completed, stopped_early, failed, preemptions, capacity_reclaims, capacity_utilisation;
-  double p_all_done = 0.0;      // fraction of replications in which no job failed
-  double p_deadline_met = 0.0;  // ... and every job met its deadline
-  double p_budget_exhausted = 0.0;
-  std::vector<Summary> job_finish_hours;  // per job
-  std::vector<double> job_completed_share, job_stopped_share;
-  std::vector<double> held_by_hour, capacity_by_hour;  // means over replications (hours past a run's end: 0)
-};
-
-CampaignSummary summarize_campaign(const std::vector<CampaignRun>& runs, double confidence = 0.95);
+// The same replications handed to `in_order` one by one in replication order (from whichever worker thread
+// completes the next one, never two at once), so that memory does not grow with the replications: at most a few
+// runs per thread wait for an earlier one. keep_job_runs = false leaves CampaignRun::job_runs empty.
+using CampaignRunSink = std::function<void(CampaignRun&&)>;
+void run_campaign(const SpotMarket& market, const CampaignSpec& spec, const PolicyFactories& policies,
+                  const ReplicationPlan& plan, TraceStart start, bool keep_job_runs, const CampaignRunSink& in_order);
 
 }  // namespace spotsim

@@ -357,13 +357,13 @@ void CampaignSimulation::finish_run(CampaignRun& out) {
   out.capacity_reclaims = capacity_reclaims_;
   Millis end = start_;
   out.jobs.resize(jobs_.size());
+  if (keep_job_runs_) out.job_runs.resize(jobs_.size());
   bool all_met = true;
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
     const Millis arrival = spec_.jobs[j].arrival;
     CampaignJobOutcome& o = out.jobs[j];
     if (!started_[j]) {  // the budget ran out before it arrived
-      o.run = RunResult{};
-      o.run.replication = replication_;
+      if (keep_job_runs_) out.job_runs[j].replication = replication_;
       o.status = JobStatus::kFailed;
       o.finish_hours = to_hours(arrival);
       ++out.failed;
@@ -371,7 +371,7 @@ void CampaignSimulation::finish_run(CampaignRun& out) {
       continue;
     }
     const RunResult& r = jobs_[j]->result();
-    o.run = r;
+    if (keep_job_runs_) out.job_runs[j] = r;
     o.status = r.completed ? JobStatus::kCompleted : r.stopped_early ? JobStatus::kStoppedEarly : JobStatus::kFailed;
     o.finish_hours = to_hours(arrival) + r.completion_hours;
     const Millis deadline = scenarios_[j]->job().deadline;

@@ -35,6 +35,8 @@ class CampaignSimulation final : public SharedCapacity {
   // Adds 1 to `counter` as each job of a replication ends (and the rest when it ends), so that a progress line over
   // a long campaign moves job by job, not once per replication (null: no counting). Never changes a result.
   void count_jobs_in(std::atomic<std::uint64_t>* counter) { jobs_counter_ = counter; }
+  // Whether each run carries every job's own RunResult (CampaignRun::job_runs); on by default.
+  void keep_job_runs(bool keep) { keep_job_runs_ = keep; }
 
   void on_spot_acquired(int job, int zone, int nodes, Millis at) override;
   void on_spot_released(int job, int zone, int nodes, Millis at) override;
@@ -43,6 +45,7 @@ class CampaignSimulation final : public SharedCapacity {
  private:
   std::atomic<std::uint64_t>* jobs_counter_ = nullptr;
   std::uint64_t jobs_counted_ = 0;  // in this replication
+  bool keep_job_runs_ = true;
   struct Drop {
     Millis offset;  // within the count series' period
     int after;

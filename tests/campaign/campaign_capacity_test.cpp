@@ -94,7 +94,7 @@ TEST(Capacity, NewestFirstTakesTheLaterInstance) {
     if (run.capacity_reclaims == 0) continue;
     ++both_held;
     EXPECT_EQ(run.capacity_reclaims, 1);
-    EXPECT_EQ(run.jobs[1].run.preemptions, 1);  // the later acquisition
+    EXPECT_EQ(run.job_runs[1].preemptions, 1);  // the later acquisition
   }
   EXPECT_GT(both_held, 20);  // about a quarter of 200
 }
@@ -120,7 +120,7 @@ TEST(EarlyStopping, AsynchronousHalvingByHand) {
   for (int j = 1; j < 6; ++j) {
     EXPECT_EQ(run.jobs[static_cast<std::size_t>(j)].status, JobStatus::kStoppedEarly);
     EXPECT_NEAR(run.jobs[static_cast<std::size_t>(j)].finish_hours, kStartupHours + 1.0, 1e-9);
-    EXPECT_NEAR(run.jobs[static_cast<std::size_t>(j)].run.work_done_hours, 1.0, 1e-9);
+    EXPECT_NEAR(run.job_runs[static_cast<std::size_t>(j)].work_done_hours, 1.0, 1e-9);
   }
   // On-demand at $3/h, billed per second: 1 trial for 9 h and 5 for 1 h, each with its start-up.
   EXPECT_NEAR(run.cost_on_demand, 3.0 * ((9.0 + kStartupHours) + 5 * (1.0 + kStartupHours)), 1e-6);
@@ -140,7 +140,7 @@ TEST(Budget, StopsEveryJobWhenTheSpendReachesTheCap) {
   EXPECT_EQ(run.failed, 4);
   EXPECT_NEAR(run.cost_total, 45.0, 3 * 3.0 / 3600.0);  // to a second of billing per instance
   EXPECT_NEAR(run.makespan_hours, 5.0, 1e-6);
-  EXPECT_EQ(run.jobs[3].run.cost_total, 0.0);
+  EXPECT_EQ(run.job_runs[3].cost_total, 0.0);
 }
 
 // Spot at $1/h for 2 h, then $5/h: two spot jobs spend $4 by 2 h, then $10/h, so a $9 budget runs out at 2.5 h

@@ -59,7 +59,7 @@ TEST_P(OneJobCampaign, EqualsSimulateRunForRun) {
   ASSERT_EQ(alone.size(), campaign.size());
   int preempted = 0;
   for (std::size_t r = 0; r < alone.size(); ++r) {
-    expect_same_run(campaign[r].jobs[0].run, alone[r], "replication " + std::to_string(r));
+    expect_same_run(campaign[r].job_runs[0], alone[r], "replication " + std::to_string(r));
     EXPECT_EQ(campaign[r].cost_total, alone[r].cost_total);
     EXPECT_DOUBLE_EQ(campaign[r].makespan_hours, alone[r].completion_hours);
     preempted += alone[r].preemptions > 0;
@@ -95,14 +95,14 @@ void expect_independent_jobs(const std::string& trace, const std::string& select
     const Scenario scenario(market, spec.jobs[j].job, TraceStart{false, start + spec.jobs[j].arrival});
     const auto alone = run_replications(scenario, policies, ReplicationPlan{campaign_job_seed(11, j), 0, 60, 2});
     for (std::size_t r = 0; r < alone.size(); ++r) {
-      expect_same_run(campaign[r].jobs[j].run, alone[r], trace + " job " + std::to_string(j) + " replication " + std::to_string(r));
+      expect_same_run(campaign[r].job_runs[j], alone[r], trace + " job " + std::to_string(j) + " replication " + std::to_string(r));
       total_alone += alone[r].cost_total;
     }
   }
   for (const CampaignRun& run : campaign) {
     total_campaign += run.cost_total;
     double end = 0.0;
-    for (std::size_t j = 0; j < run.jobs.size(); ++j) end = std::max(end, arrivals[j] + run.jobs[j].run.completion_hours);
+    for (std::size_t j = 0; j < run.jobs.size(); ++j) end = std::max(end, arrivals[j] + run.job_runs[j].completion_hours);
     EXPECT_DOUBLE_EQ(run.makespan_hours, end);
     EXPECT_EQ(run.capacity_reclaims, 0);
   }
@@ -128,7 +128,7 @@ TEST(EarlyStopping, KeepingEveryTrialChangesNothing) {
     EXPECT_EQ(a[r].cost_total, b[r].cost_total);
     EXPECT_EQ(a[r].makespan_hours, b[r].makespan_hours);
     EXPECT_EQ(b[r].stopped_early, 0);
-    for (std::size_t j = 0; j < a[r].jobs.size(); ++j) expect_same_run(a[r].jobs[j].run, b[r].jobs[j].run, "job " + std::to_string(j));
+    for (std::size_t j = 0; j < a[r].jobs.size(); ++j) expect_same_run(a[r].job_runs[j], b[r].job_runs[j], "job " + std::to_string(j));
   }
 }
 
@@ -144,6 +144,70 @@ TEST(Campaign, SameResultsForAnyThreadCount) {
     EXPECT_EQ(one[r].cost_total, four[r].cost_total);
     EXPECT_EQ(one[r].makespan_hours, four[r].makespan_hours);
     EXPECT_EQ(one[r].held_by_hour, four[r].held_by_hour);
+  }
+}
+
+}  // namespace
+}  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// The CLI's path: runs handed over one by one, in replication order, whatever the thread count, without the jobs'
+// own RunResults, summarized as they come; the summary equals that of all runs kept, and each job's figures equal
+// the plain statistics of its finish times over the replications.
+TEST(Campaign, StreamedRunsComeInOrderAndSummarizeAsAllRunsKept) {
+  const SpotMarket market = testing::shipped_trace("gcp-h100-13-zones.json");
+  CampaignSpec spec;
+  for (int j = 0; j < 9; ++j) spec.jobs.push_back(testing::campaign_job(4.0 + j, 0.5 * j));
+  const PolicyFactories policies = testing::factories("greedy", "young-daly");
+  const ReplicationPlan plan{3, 0, 37, 1};
+  const auto kept = run_campaign(market, spec, policies, plan);
+  const CampaignSummary all = summarize_campaign(kept);
+  for (const int threads : {1, 3, 4}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    ReplicationPlan p = plan;
+    p.threads = threads;
+    CampaignSummaryBuilder builder(spec.jobs.size(), p.count);
+    std::vector<std::uint64_t> order;
+    run_campaign(market, spec, policies, p, TraceStart{}, /*keep_job_runs=*/false, [&](CampaignRun&& run) {
+      order.push_back(run.replication);
+      EXPECT_TRUE(run.job_runs.empty());
+      EXPECT_EQ(run.jobs.size(), spec.jobs.size());
+      builder.add(run);
+    });
+    ASSERT_EQ(order.size(), p.count);
+    for (std::size_t r = 0; r < order.size(); ++r) EXPECT_EQ(order[r], r);
+    const CampaignSummary streamed = builder.finish();
+    EXPECT_EQ(streamed.cost_total.mean, all.cost_total.mean);
+    EXPECT_EQ(streamed.cost_total.p95, all.cost_total.p95);
+    EXPECT_EQ(streamed.makespan_hours.ci_high, all.makespan_hours.ci_high);
+    EXPECT_EQ(streamed.p_deadline_met, all.p_deadline_met);
+    EXPECT_EQ(streamed.held_by_hour, all.held_by_hour);
+    EXPECT_EQ(streamed.capacity_by_hour, all.capacity_by_hour);
+    EXPECT_EQ(streamed.job_completed_share, all.job_completed_share);
+    for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+      EXPECT_EQ(streamed.job_finish_hours[j].mean, all.job_finish_hours[j].mean);
+      EXPECT_EQ(streamed.job_finish_hours[j].ci_low, all.job_finish_hours[j].ci_low);
+    }
+  }
+  std::vector<double> held_mean(all.held_by_hour.size(), 0.0);
+  for (const CampaignRun& run : kept) {
+    for (std::size_t h = 0; h < run.held_by_hour.size(); ++h) held_mean[h] += run.held_by_hour[h] / static_cast<double>(kept.size());
+  }
+  for (std::size_t h = 0; h < held_mean.size(); ++h) EXPECT_DOUBLE_EQ(all.held_by_hour[h], held_mean[h]);
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    std::vector<double> finish;
+    for (const CampaignRun& run : kept) finish.push_back(run.jobs[j].finish_hours);
+    const Summary plain = summarize(finish);
+    const JobFinishSummary& s = all.job_finish_hours[j];
+    EXPECT_EQ(s.n, kept.size());
+    EXPECT_EQ(s.mean, plain.mean);
+    EXPECT_EQ(s.sd, plain.sd);
+    EXPECT_EQ(s.min, plain.min);
+    EXPECT_EQ(s.max, plain.max);
+    EXPECT_EQ(s.ci_low, plain.ci_low);
+    EXPECT_EQ(s.ci_high, plain.ci_high);
   }
 }
 

@@ -97,6 +97,7 @@ struct JobRef {
   const CampaignRun* run;
   std::size_t job;
   const CampaignJobOutcome& outcome() const { return run->jobs[job]; }
+  const RunResult& job_run() const { return run->job_runs.at(job); }
 };
 
 class CampaignSession {
@@ -193,12 +194,12 @@ class CampaignSession {
     columns["finish_hours"] = column<double>(refs, [](const JobRef& r) { return r.outcome().finish_hours; });
     columns["job_deadline_met"] = column<bool>(refs, [](const JobRef& r) { return r.outcome().deadline_met; });
     for (const MetricDefinition& metric : run_metrics()) {
-      columns[metric.name] = column<double>(refs, [&](const JobRef& r) { return metric.value(r.outcome().run); });
+      columns[metric.name] = column<double>(refs, [&](const JobRef& r) { return metric.value(r.job_run()); });
     }
     columns["trace_start_hours"] =
-        column<double>(refs, [](const JobRef& r) { return r.outcome().run.trace_start_hours; });
-    columns["events"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.outcome().run.events; });
-    columns["fingerprint"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.outcome().run.fingerprint; });
+        column<double>(refs, [](const JobRef& r) { return r.job_run().trace_start_hours; });
+    columns["events"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.job_run().events; });
+    columns["fingerprint"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.job_run().fingerprint; });
     return columns;
   }
 
