@@ -42,6 +42,7 @@ Generators (a file given as an object):
   {"generate": "hex", "bytes": "1f8b08"}
   {"generate": "head", "path": "{build}/tests/plugins/libmisbehaving_policies.so", "bytes": 4096}
   {"generate": "many_zones", "zones": 10000, "regions": 20}
+  {"generate": "job_stream", "jobs": 2000, "every_minutes": 1, "work": "30m"}  (a campaign --jobs CSV)
 """
 import argparse
 import concurrent.futures
@@ -127,6 +128,10 @@ def generate(spec, context):
         doc = {"format": "spotsim-trace", "version": 2, "name": "many-zones", "tick_s": 600.0, "span_s": 36000.0,
                "zones": zones, "migration": {"egress": egress}}
         return json.dumps(doc).encode("utf-8")
+    if kind == "job_stream":  # `jobs` one-GPU jobs arriving every `every_minutes`, each of `work`
+        rows = ["name,arrival,work,gpus,priority,deadline"]
+        rows += ["job-{0},{1}m,{2},1,0,".format(i, i * spec["every_minutes"], spec["work"]) for i in range(spec["jobs"])]
+        return ("\n".join(rows) + "\n").encode("utf-8")
     if kind == "head":  # the first `bytes` bytes of a file (e.g. a truncated shared library)
         with open(substitute(spec["path"], context), "rb") as f:
             return f.read(spec["bytes"])
