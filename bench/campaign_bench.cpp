@@ -5,9 +5,9 @@
 #include <fstream>
 #include <string>
 
-#include "experiments/campaign/job_stream_csv.hpp"
+#include "app/campaign/job_stream_csv.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/campaign/campaign_simulation.hpp"
+#include "engine/campaign/campaign_simulation.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

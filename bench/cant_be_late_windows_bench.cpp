@@ -10,8 +10,8 @@
 #include <string>
 
 #include "bench/replication_loop.hpp"
-#include "experiments/sweep/run_rows.hpp"
-#include "experiments/sweep/sweep_runner.hpp"
+#include "app/sweep/run_rows.hpp"
+#include "app/sweep/sweep_runner.hpp"
 
 namespace spotsim {
 namespace {

@@ -1,4 +1,4 @@
-// The elastic engine (sim/elastic): one replication of a 16-instance job with one week of training on all 16,
+// The elastic engine (engine/elastic): one replication of a 16-instance job with one week of training on all 16,
 // min_nodes 8, spot with a 2-instance on-demand core and hourly checkpoints. Goal: <= 50 us per replication on
 // one core. Two markets: bathtub lifetimes per instance (GCP-like: many losses, each instance its own events), and
 // a pool count in 5-minute ticks over 20 days shaped like the Can't Be Late 16-node recordings (long stretches at
@@ -8,8 +8,8 @@
 #include <random>
 
 #include "policies/policy_registry.hpp"
-#include "sim/elastic/elastic_simulation.hpp"
-#include "sim/market/bathtub_lifetime.hpp"
+#include "engine/elastic/elastic_simulation.hpp"
+#include "model/market/bathtub_lifetime.hpp"
 
 namespace spotsim {
 namespace {

@@ -4,10 +4,10 @@
 
 #include "bench/replication_loop.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/event_queue.hpp"
-#include "sim/job_simulation.hpp"
-#include "sim/random_streams.hpp"
-#include "sim/market/bathtub_lifetime.hpp"
+#include "engine/event_queue.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/random_streams.hpp"
+#include "model/market/bathtub_lifetime.hpp"
 
 #include <cmath>
 #include <vector>

@@ -1,4 +1,4 @@
-// Speed of the offline optimum across regions (sim/migration_optimum.hpp), in the setting: a 40 h job with a
+// Speed of the offline optimum across regions (optimum/migration_optimum.hpp), in the setting: a 40 h job with a
 // 180 s start-up, deadlines 1.2x and 1.5x the work, 9 zones in 3 regions (the nine recorded AWS V100 zones of
 // 02-15-2023, us-east-1 / us-east-2 / us-west-2), a 50 GB or 1 TB checkpoint moved at 8.20 Gbit/s (49 s, 976 s) for
 // 0.02 USD/GB of egress.
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/migration_optimum.hpp"
+#include "optimum/migration_optimum.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

@@ -1,4 +1,4 @@
-// Offline optimum speed (sim/offline_optimum.hpp) in the Can't Be Late setting: a 48 h job with a 720 s changeover
+// Offline optimum speed (optimum/offline_optimum.hpp) in the Can't Be Late setting: a 48 h job with a 720 s changeover
 // and deadlines of 52 h to 80 h, on two recorded traces:
 //   * 600 s ticks (us-west-2a V100, 10-26-2022): grid step q = gcd(600 s, 720 s) = 120 s. Target <= 15 ms per solve
 //     at an 80 h deadline.
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/offline_optimum.hpp"
+#include "optimum/offline_optimum.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

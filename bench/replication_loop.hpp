@@ -8,9 +8,9 @@
 
 #include "policies/plugin/plugin_loader.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/job_simulation.hpp"
-#include "sim/scenario.hpp"
-#include "sim/tick_simulation.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/scenario.hpp"
+#include "engine/tick_simulation.hpp"
 
 namespace spotsim::bench {
 

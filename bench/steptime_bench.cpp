@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/steptime/kineto_trace_reader.hpp"
-#include "sim/steptime/step_profile.hpp"
+#include "steptime/kineto_trace_reader.hpp"
+#include "steptime/step_profile.hpp"
 
 namespace spotsim {
 namespace {

@@ -13,10 +13,10 @@
 #include <unistd.h>
 
 #include "bench/replication_loop.hpp"
-#include "experiments/sweep/sweep_runner.hpp"
+#include "app/sweep/sweep_runner.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/job_simulation.hpp"
-#include "sim/random_streams.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/random_streams.hpp"
 
 namespace spotsim {
 namespace {
@@ -111,7 +111,7 @@ void BM_TickTraceJob(benchmark::State& state, const char* policy, bool cant_be_l
 }
 BENCHMARK_CAPTURE(BM_TickTraceJob, uniform_progress, "uniform-progress", false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_TickTraceJob, greedy, "greedy", false)->Unit(benchmark::kMicrosecond);
-// The same jobs in the Can't Be Late compatibility mode (sim/tick_simulation.hpp): the policy is asked every tick.
+// The same jobs in the Can't Be Late compatibility mode (engine/tick_simulation.hpp): the policy is asked every tick.
 BENCHMARK_CAPTURE(BM_TickTraceJob, uniform_progress_cant_be_late_mode, "uniform-progress", true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_TickTraceJob, greedy_cant_be_late_mode, "greedy", true)->Unit(benchmark::kMicrosecond);
 

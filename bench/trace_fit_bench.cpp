@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/random_streams.hpp"
+#include "model/random_streams.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
 
 namespace spotsim {

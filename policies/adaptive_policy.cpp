@@ -9,8 +9,8 @@
 #include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
-#include "sim/errors.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "base/errors.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

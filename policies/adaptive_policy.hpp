@@ -31,7 +31,7 @@
 #include "policies/adaptive_prior.hpp"
 #include "policies/policy_params.hpp"
 #include "policies/spot_history.hpp"
-#include "sim/policy_interfaces.hpp"
+#include "model/policy_interfaces.hpp"
 
 namespace spotsim {
 

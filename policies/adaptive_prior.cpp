@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

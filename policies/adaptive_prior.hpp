@@ -17,7 +17,7 @@
 
 #include "policies/policy_params.hpp"
 #include "policies/spot_history.hpp"
-#include "sim/market/spot_market.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -2,7 +2,7 @@
 #include <memory>
 
 #include "policies/policy_registry.hpp"
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 

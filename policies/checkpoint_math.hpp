@@ -1,7 +1,7 @@
 #pragma once
 // Closed forms for periodic checkpointing under exponential failures, shared by the checkpoint policies and by
 // policies that estimate the cost of running on spot.
-#include "sim/time.hpp"
+#include "base/time.hpp"
 
 namespace spotsim {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

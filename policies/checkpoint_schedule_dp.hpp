@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/time.hpp"
+#include "base/time.hpp"
 
 namespace spotsim {
 

@@ -14,7 +14,7 @@
 //
 // In the Can't Be Late compatibility mode (obs.decision_tick = g > 0) the tests are those of the authors'
 // simulator: T + margin rounded up and R rounded down to whole ticks.
-#include "sim/observation.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "policies/policy_registry.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

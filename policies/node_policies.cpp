@@ -1,4 +1,4 @@
-// Policies of multi-node jobs in the elastic engine (sim/elastic/node_policy.hpp, docs/elastic.md): how many spot
+// Policies of multi-node jobs in the elastic engine (model/node_policy.hpp, docs/elastic.md): how many spot
 // and on-demand instances to hold.
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 #include "policies/checkpoint_schedule_dp.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

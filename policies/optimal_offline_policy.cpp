@@ -1,4 +1,4 @@
-// `optimal-offline`: the exact offline optimum (sim/offline_optimum.hpp) played out — the schedule that a policy
+// `optimal-offline`: the exact offline optimum (optimum/offline_optimum.hpp) played out — the schedule that a policy
 // knowing the window's future availability and prices would follow, replayed by the engine. It is the yardstick of
 // regret, not a policy one could run: it is the only policy allowed to see the future (prepare_oracle). Its cost in
 // `simulate` equals the optimum `--regret` reports for the same window (tests/cantbelate/optimal_offline_test.cpp),
@@ -8,10 +8,10 @@
 
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
-#include "sim/errors.hpp"
-#include "sim/offline_optimum.hpp"
-#include "sim/scenario.hpp"
-#include "sim/window_optimum.hpp"
+#include "base/errors.hpp"
+#include "optimum/offline_optimum.hpp"
+#include "model/scenario.hpp"
+#include "optimum/window_optimum.hpp"
 
 namespace spotsim {
 

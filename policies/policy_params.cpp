@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "sim/duration.hpp"
-#include "sim/errors.hpp"
+#include "base/duration.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 

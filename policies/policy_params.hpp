@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "sim/time.hpp"
+#include "base/time.hpp"
 
 namespace spotsim {
 

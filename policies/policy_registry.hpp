@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "policies/policy_params.hpp"
-#include "sim/elastic/node_policy.hpp"
-#include "sim/policy_interfaces.hpp"
+#include "model/node_policy.hpp"
+#include "model/policy_interfaces.hpp"
 
 namespace spotsim {
 
@@ -29,7 +29,7 @@ class PolicyRegistry {
 
   const std::vector<PolicyEntry<SelectionPolicy>>& selection_policies() const { return selection_; }
   const std::vector<PolicyEntry<CheckpointPolicy>>& checkpoint_policies() const { return checkpoint_; }
-  // Policies of multi-node jobs in the elastic engine (sim/elastic/node_policy.hpp).
+  // Policies of multi-node jobs in the elastic engine (model/node_policy.hpp).
   const std::vector<PolicyEntry<NodePolicy>>& node_policies() const { return node_; }
 
   // Factories that validate the spec once, here (so bad parameters fail before any thread starts), then build

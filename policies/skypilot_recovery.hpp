@@ -9,7 +9,7 @@
 // trace's zone order.
 #include <memory>
 
-#include "sim/policy_interfaces.hpp"
+#include "model/policy_interfaces.hpp"
 
 namespace spotsim {
 

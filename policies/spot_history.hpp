@@ -16,7 +16,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "sim/observation.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

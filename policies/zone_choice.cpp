@@ -30,7 +30,7 @@ int cheapest_on_demand_zone(const Observation& obs) {
 
 int state_zone_on_leaving(const Observation& obs) {
   // The engine saves unsaved work (or finishes the write under way) before it moves a job off an instance, so
-  // the state then lies where the job runs now (sim/job_simulation.cpp, switch_to).
+  // the state then lies where the job runs now (engine/job_simulation.cpp, switch_to).
   const bool holds = obs.purchase != Purchase::kNone && obs.zone >= 0;
   const bool saves_first = obs.can_checkpoint && !obs.lossless &&
                            (obs.phase == Phase::kCheckpointing ||

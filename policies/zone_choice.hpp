@@ -1,6 +1,6 @@
 #pragma once
 // Zone choices shared by selection policies.
-#include "sim/observation.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

@@ -3,7 +3,7 @@
 // decision point the policy records which zones have spot; a maximal stretch seen obtainable is one "up-run". A
 // run that has ended is a lifetime; the run under way is right-censored at its age. Per zone, the expected
 // remaining length of the current run given its age is the mean residual life of the Kaplan-Meier estimate
-// (sim/market/kaplan_meier.hpp), with two safeguards for the few runs a job sees:
+// (model/market/kaplan_meier.hpp), with two safeguards for the few runs a job sees:
 //  - beyond the longest run seen, the survival curve continues as an exponential tail whose mean is the Gamma
 //    posterior mean of all zones' runs, (prior_mean + exposure) / (1 + ended runs), the prior worth one run;
 //  - shrinkage toward the pooled estimate (all zones' runs in one Kaplan-Meier curve): with n ended runs in the
@@ -13,9 +13,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "sim/market/empirical_lifetime.hpp"
-#include "sim/market/kaplan_meier.hpp"
-#include "sim/observation.hpp"
+#include "model/market/empirical_lifetime.hpp"
+#include "model/market/kaplan_meier.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

@@ -12,7 +12,7 @@ struct CliResult {
   std::string out, err;
 };
 
-// `command` is a subcommand's entry point (tools/commands.hpp); `program` its argv[0], e.g. "spotsim advise".
+// `command` is a subcommand's entry point (cli/commands.hpp); `program` its argv[0], e.g. "spotsim advise".
 inline CliResult run_cli(int (*command)(int, const char* const*), const std::string& program, std::vector<std::string> args) {
   args.insert(args.begin(), program);
   std::vector<const char*> argv;

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/run_metrics.hpp"
-#include "sim/run_result.hpp"
+#include "app/run_metrics.hpp"
+#include "model/run_result.hpp"
 
 namespace spotsim::test {
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/errors.hpp"
-#include "traces/json_fields.hpp"
+#include "base/errors.hpp"
+#include "base/json_fields.hpp"
 #include "traces/trace_migration.hpp"
 
 namespace spotsim {
@@ -69,7 +69,7 @@ StepSeries parse_series(const JsonFields& f, const std::string& values_key, doub
   if (values.empty()) f.fail(values_key, "at least one value");
   if (values_key == "counts") {
     // Instances are whole: a drop of the pool removes whole instances, one of which may be the job's
-    // (sim/market/node_reclaim.hpp).
+    // (model/market/node_reclaim.hpp).
     for (std::size_t i = 0; i < values.size(); ++i) {
       if (values[i] != std::floor(values[i])) {
         f.fail_value(values_key + "[" + std::to_string(i) + "]", "a whole number of instances", values[i]);

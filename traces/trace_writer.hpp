@@ -3,7 +3,7 @@
 // (round-trips exactly up to millisecond rounding of times).
 #include <nlohmann/json.hpp>
 
-#include "sim/market/spot_market.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "policies/plugin/plugin_policies.hpp"
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "policies/plugin/spotsim_plugin.h"
-#include "sim/observation.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "policies/plugin/plugin_observation.hpp"
-#include "sim/errors.hpp"
-#include "sim/policy_answers.hpp"
+#include "base/errors.hpp"
+#include "model/policy_answers.hpp"
 
 namespace spotsim {
 

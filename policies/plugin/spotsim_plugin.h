@@ -77,7 +77,7 @@ typedef struct spotsim_job_view {
   double checkpoint_size_gb;
 } spotsim_job_view;
 
-/* A read-only snapshot at a decision point, valid only during the call (spotsim's sim/observation.hpp). */
+/* A read-only snapshot at a decision point, valid only during the call (spotsim's model/observation.hpp). */
 typedef struct spotsim_observation {
   int64_t now_ms;              /* wall-clock time in the trace's frame */
   int64_t elapsed_ms;          /* since the job started */

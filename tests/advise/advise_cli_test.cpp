@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "advise_test_support.hpp"
-#include "tools/commands.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim {
 namespace {

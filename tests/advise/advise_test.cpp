@@ -7,10 +7,10 @@
 #include <gtest/gtest.h>
 
 #include "advise_test_support.hpp"
-#include "experiments/advise/advisor.hpp"
-#include "experiments/advise/offer_scenario.hpp"
-#include "sim/errors.hpp"
-#include "sim/steptime/gpu_spec_table.hpp"
+#include "app/advise/advisor.hpp"
+#include "app/advise/offer_scenario.hpp"
+#include "base/errors.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 namespace {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tests/cli_runner.hpp"
-#include "tools/commands.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim::test {
 

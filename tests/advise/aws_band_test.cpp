@@ -1,4 +1,4 @@
-// The default AWS preemption model (experiments/advise/aws_interruption_band.hpp, docs/advise.md#aws-default):
+// The default AWS preemption model (app/advise/aws_interruption_band.hpp, docs/advise.md#aws-default):
 // the band -> mean mapping, the catalogue's use of it, and its calibration constant recomputed from the shared
 // p3.2xlarge recordings, so that neither can drift from the data silently.
 #include <filesystem>
@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "advise_test_support.hpp"
-#include "experiments/advise/aws_interruption_band.hpp"
-#include "experiments/advise/gpu_offer_catalogue.hpp"
-#include "sim/errors.hpp"
+#include "app/advise/aws_interruption_band.hpp"
+#include "app/advise/gpu_offer_catalogue.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

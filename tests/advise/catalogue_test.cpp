@@ -9,9 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "advise_test_support.hpp"
-#include "experiments/advise/gpu_offer_catalogue.hpp"
-#include "sim/errors.hpp"
-#include "sim/steptime/gpu_spec_table.hpp"
+#include "app/advise/gpu_offer_catalogue.hpp"
+#include "base/errors.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 namespace {

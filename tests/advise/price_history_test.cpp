@@ -1,4 +1,4 @@
-// Recorded spot price paths in advise (experiments/advise/spot_price_history.hpp): which offers a history
+// Recorded spot price paths in advise (app/advise/spot_price_history.hpp): which offers a history
 // matches, what a replayed path costs (worked out by hand from each run's start in the recording), and the shipped
 // file against the catalogue it extends.
 #include <algorithm>
@@ -7,12 +7,12 @@
 #include <gtest/gtest.h>
 
 #include "advise_test_support.hpp"
-#include "experiments/advise/advisor.hpp"
-#include "experiments/advise/offer_scenario.hpp"
-#include "experiments/advise/spot_price_history.hpp"
+#include "app/advise/advisor.hpp"
+#include "app/advise/offer_scenario.hpp"
+#include "app/advise/spot_price_history.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/errors.hpp"
-#include "sim/replication_runner.hpp"
+#include "base/errors.hpp"
+#include "engine/replication_runner.hpp"
 
 namespace spotsim {
 namespace {

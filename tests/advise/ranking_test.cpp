@@ -7,7 +7,7 @@
 #include <boost/random/uniform_int_distribution.hpp>
 #include <gtest/gtest.h>
 
-#include "experiments/advise/advice_ranking.hpp"
+#include "app/advise/advice_ranking.hpp"
 
 namespace spotsim {
 namespace {

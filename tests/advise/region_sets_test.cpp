@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/advise/region_set_report.hpp"
-#include "experiments/advise/region_sets.hpp"
-#include "sim/errors.hpp"
+#include "app/advise/region_set_report.hpp"
+#include "app/advise/region_sets.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "campaign_test_support.hpp"
-#include "sim/campaign/campaign_runner.hpp"
-#include "sim/errors.hpp"
+#include "engine/campaign/campaign_runner.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

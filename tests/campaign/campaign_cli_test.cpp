@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_runner.hpp"
-#include "experiments/managed/break_even.hpp"
-#include "tools/commands.hpp"
+#include "app/advise/break_even.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim {
 namespace {

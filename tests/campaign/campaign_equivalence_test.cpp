@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "campaign_test_support.hpp"
-#include "sim/campaign/campaign_runner.hpp"
-#include "sim/scenario.hpp"
+#include "engine/campaign/campaign_runner.hpp"
+#include "model/scenario.hpp"
 
 namespace spotsim {
 namespace {

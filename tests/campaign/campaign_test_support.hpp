@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "policies/policy_registry.hpp"
-#include "sim/campaign/campaign_spec.hpp"
-#include "sim/market/spot_market.hpp"
-#include "sim/replication_runner.hpp"
+#include "model/campaign_spec.hpp"
+#include "model/market/spot_market.hpp"
+#include "engine/replication_runner.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim::testing {

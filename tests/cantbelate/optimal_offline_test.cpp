@@ -7,8 +7,8 @@
 
 #include "policies/policy_registry.hpp"
 #include "reference_runs.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/scenario.hpp"
+#include "engine/replication_runner.hpp"
+#include "model/scenario.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 

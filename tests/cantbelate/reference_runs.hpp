@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/job.hpp"
-#include "sim/market/spot_market.hpp"
+#include "model/job.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim::testing {
 

@@ -8,8 +8,8 @@
 
 #include "policies/policy_registry.hpp"
 #include "reference_runs.hpp"
-#include "sim/scenario.hpp"
-#include "sim/tick_simulation.hpp"
+#include "model/scenario.hpp"
+#include "engine/tick_simulation.hpp"
 #include "trace_test_paths.hpp"
 
 namespace spotsim {

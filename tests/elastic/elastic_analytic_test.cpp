@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "elastic_markets.hpp"
-#include "sim/elastic/elastic_job.hpp"
-#include "sim/steptime/data_parallel_step.hpp"
+#include "model/elastic_job.hpp"
+#include "steptime/data_parallel_step.hpp"
 
 namespace spotsim {
 namespace {

@@ -1,4 +1,4 @@
-// The elastic engine (sim/elastic/elastic_simulation.hpp) against the single-instance engine it generalises, and
+// The elastic engine (engine/elastic/elastic_simulation.hpp) against the single-instance engine it generalises, and
 // its bookkeeping: min_nodes == nodes is today's restart mode run for run, node-hours are what is billed, the
 // ledger sums to the total, and results do not depend on the thread count.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "elastic_markets.hpp"
-#include "sim/elastic/elastic_job.hpp"
-#include "sim/errors.hpp"
+#include "model/elastic_job.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

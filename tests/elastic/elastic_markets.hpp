@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "../engine/test_markets.hpp"
-#include "sim/replication_runner.hpp"
+#include "engine/replication_runner.hpp"
 
 namespace spotsim::testing {
 

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "experiments/run_metrics.hpp"
+#include "app/run_metrics.hpp"
 #include "tests/same_run.hpp"
-#include "experiments/simulation_request.hpp"
-#include "experiments/timeline_writer.hpp"
-#include "sim/elastic/elastic_simulation.hpp"
+#include "app/simulation_request.hpp"
+#include "app/timeline_writer.hpp"
+#include "engine/elastic/elastic_simulation.hpp"
 
 namespace spotsim {
 namespace {

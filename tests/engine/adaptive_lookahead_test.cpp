@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "policies/policy_registry.hpp"
-#include "sim/job_simulation.hpp"
-#include "sim/scenario.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/scenario.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -4,7 +4,7 @@
 
 #include "policies/policy_params.hpp"
 #include "policy_test_support.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

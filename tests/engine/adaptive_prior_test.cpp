@@ -12,7 +12,7 @@
 #include "policies/policy_registry.hpp"
 #include "policies/spot_history.hpp"
 #include "policy_test_support.hpp"
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

@@ -1,8 +1,8 @@
-#include "sim/billing.hpp"
+#include "model/billing.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/job_simulation.hpp"
+#include "engine/job_simulation.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -1,12 +1,12 @@
 // The checkpoint intervals a run used (RunResult::checkpoint_interval_*, the outputs' checkpoint_interval_*
-// metrics) on hand-built markets, and sizes with units (sim/data_size.hpp).
+// metrics) on hand-built markets, and sizes with units (base/data_size.hpp).
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "sim/data_size.hpp"
-#include "sim/errors.hpp"
-#include "sim/replication_runner.hpp"
+#include "base/data_size.hpp"
+#include "base/errors.hpp"
+#include "engine/replication_runner.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

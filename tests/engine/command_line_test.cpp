@@ -1,4 +1,4 @@
-// The shared command-line rules (tools/command_line.hpp, sim/integer_text.hpp, sim/file_checks.hpp): one parser for
+// The shared command-line rules (app/options/command_line.hpp, base/integer_text.hpp, base/file_checks.hpp): one parser for
 // seeds and counts, one wording for unusable files, and the same rules in every subcommand.
 #include <gtest/gtest.h>
 
@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/file_checks.hpp"
-#include "sim/integer_text.hpp"
+#include "base/errors.hpp"
+#include "base/file_checks.hpp"
+#include "base/integer_text.hpp"
 #include "tests/cli_runner.hpp"
-#include "tools/commands.hpp"
-#include "traces/json_fields.hpp"
+#include "cli/commands.hpp"
+#include "base/json_fields.hpp"
 
 namespace spotsim {
 namespace {

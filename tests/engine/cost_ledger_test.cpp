@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/job_simulation.hpp"
+#include "engine/job_simulation.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -3,9 +3,9 @@
 
 #include <cstring>
 
-#include "experiments/report_writer.hpp"
-#include "experiments/simulation_request.hpp"
-#include "sim/replication_runner.hpp"
+#include "app/report_writer.hpp"
+#include "app/simulation_request.hpp"
+#include "engine/replication_runner.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -1,11 +1,11 @@
-#include "sim/event_queue.hpp"
+#include "engine/event_queue.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
-#include "sim/random_streams.hpp"
+#include "model/random_streams.hpp"
 
 namespace spotsim {
 namespace {

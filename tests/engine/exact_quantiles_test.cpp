@@ -1,5 +1,5 @@
-// Exact order statistics in bounded memory (sim/exact_quantiles.hpp) and the streaming summary built on them
-// (sim/streaming_summary.hpp) against a full sort and summarize(): the same bits, whichever mode the values end in.
+// Exact order statistics in bounded memory (base/exact_quantiles.hpp) and the streaming summary built on them
+// (base/streaming_summary.hpp) against a full sort and summarize(): the same bits, whichever mode the values end in.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +9,9 @@
 #include <random>
 #include <vector>
 
-#include "sim/exact_quantiles.hpp"
-#include "sim/statistics.hpp"
-#include "sim/streaming_summary.hpp"
+#include "base/exact_quantiles.hpp"
+#include "base/statistics.hpp"
+#include "base/streaming_summary.hpp"
 
 namespace spotsim {
 namespace {

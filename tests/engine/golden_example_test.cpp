@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "experiments/report_writer.hpp"
-#include "experiments/simulation_request.hpp"
-#include "sim/duration.hpp"
+#include "app/report_writer.hpp"
+#include "app/simulation_request.hpp"
+#include "base/duration.hpp"
 
 namespace spotsim {
 namespace {

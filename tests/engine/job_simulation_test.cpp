@@ -1,9 +1,9 @@
 // The engine's behaviour on small hand-built markets where every number can be worked out by hand.
-#include "sim/job_simulation.hpp"
+#include "engine/job_simulation.hpp"
 
 #include <gtest/gtest.h>
 
-#include "sim/replication_runner.hpp"
+#include "engine/replication_runner.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

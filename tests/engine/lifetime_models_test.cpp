@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
-#include "sim/random_streams.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/random_streams.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/market/spot_market.hpp"
-#include "sim/policy_interfaces.hpp"
+#include "model/market/spot_market.hpp"
+#include "model/policy_interfaces.hpp"
 
 namespace spotsim::testing {
 

@@ -2,10 +2,10 @@
 // markets whose every number is worked out by hand in the comments.
 #include <gtest/gtest.h>
 
-#include "experiments/job_reader.hpp"
+#include "app/job_reader.hpp"
 #include "migration_markets.hpp"
-#include "sim/errors.hpp"
-#include "sim/job_simulation.hpp"
+#include "base/errors.hpp"
+#include "engine/job_simulation.hpp"
 
 namespace spotsim {
 namespace {

@@ -1,9 +1,9 @@
-// Migration in the Can't Be Late tick mode (sim/tick_simulation.hpp, docs/migration.md): the transfer joins the
+// Migration in the Can't Be Late tick mode (engine/tick_simulation.hpp, docs/migration.md): the transfer joins the
 // changeover, egress is paid at the launch, the state moves when the changeover is over.
 #include <gtest/gtest.h>
 
 #include "migration_markets.hpp"
-#include "sim/tick_simulation.hpp"
+#include "engine/tick_simulation.hpp"
 
 namespace spotsim {
 namespace {

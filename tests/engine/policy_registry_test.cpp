@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

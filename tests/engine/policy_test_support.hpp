@@ -2,7 +2,7 @@
 // Hand-built observations for policy unit tests: no engine involved.
 #include <vector>
 
-#include "sim/observation.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim::testing {
 

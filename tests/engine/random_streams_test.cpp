@@ -1,4 +1,4 @@
-#include "sim/random_streams.hpp"
+#include "model/random_streams.hpp"
 
 #include <gtest/gtest.h>
 

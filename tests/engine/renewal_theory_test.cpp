@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "policies/checkpoint_math.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/statistics.hpp"
+#include "engine/replication_runner.hpp"
+#include "base/statistics.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -1,4 +1,4 @@
-#include "sim/statistics.hpp"
+#include "base/statistics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sim/market/step_series.hpp"
+#include "model/market/step_series.hpp"
 
 #include <gtest/gtest.h>
 #include <boost/random/mersenne_twister.hpp>

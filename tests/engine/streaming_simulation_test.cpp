@@ -10,14 +10,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "experiments/atomic_output_stream.hpp"
-#include "experiments/report_writer.hpp"
-#include "experiments/run_metrics.hpp"
-#include "experiments/simulation_request.hpp"
-#include "experiments/simulation_resources.hpp"
-#include "experiments/streaming_report.hpp"
-#include "sim/errors.hpp"
-#include "sim/replication_stream.hpp"
+#include "base/atomic_output_stream.hpp"
+#include "app/report_writer.hpp"
+#include "app/run_metrics.hpp"
+#include "app/simulation_request.hpp"
+#include "app/simulation_resources.hpp"
+#include "app/streaming_report.hpp"
+#include "base/errors.hpp"
+#include "engine/replication_stream.hpp"
 #include "test_markets.hpp"
 
 #include <unistd.h>

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "policies/policy_registry.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/market/spot_market.hpp"
+#include "engine/replication_runner.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim::testing {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "experiments/campaign/job_stream_csv.hpp"
-#include "sim/errors.hpp"
+#include "app/campaign/job_stream_csv.hpp"
+#include "base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   spotsim::JobSpec defaults;

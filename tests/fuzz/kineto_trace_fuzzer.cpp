@@ -12,11 +12,11 @@
 #include <fstream>
 #include <string>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/gpu_spec_table.hpp"
-#include "sim/steptime/kineto_trace_reader.hpp"
-#include "sim/steptime/step_profile.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
+#include "base/errors.hpp"
+#include "steptime/gpu_spec_table.hpp"
+#include "steptime/kineto_trace_reader.hpp"
+#include "steptime/step_profile.hpp"
+#include "steptime/step_time_predictor.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = "/tmp/spotsim_kineto_fuzz_" + std::to_string(getpid()) + ".json";

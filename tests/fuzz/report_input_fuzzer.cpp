@@ -12,10 +12,10 @@
 #include <optional>
 #include <string>
 
-#include "experiments/report/report_html.hpp"
-#include "experiments/report/report_input.hpp"
-#include "experiments/report/timeline_reader.hpp"
-#include "sim/errors.hpp"
+#include "app/report/report_html.hpp"
+#include "app/report/report_input.hpp"
+#include "app/report/timeline_reader.hpp"
+#include "base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = "/tmp/spotsim_report_fuzz_" + std::to_string(getpid()) + ".json";

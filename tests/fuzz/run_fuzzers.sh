@@ -66,11 +66,11 @@ fuzz() {  # name, fuzzer binary, seed files...
 
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces/library\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces/library\")
-sources=(sim/market/bathtub_lifetime.cpp sim/market/empirical_lifetime.cpp sim/market/lifetime_distribution.cpp
-         sim/market/spot_market.cpp sim/market/step_series.cpp sim/market/zone_selection.cpp traces/trace_reader.cpp traces/json_fields.cpp
-         traces/trace_migration.cpp traces/trace_locator.cpp
-         sim/market/kaplan_meier.cpp sim/market/node_reclaim.cpp sim/random_streams.cpp traces/importers/*.cpp traces/input_file.cpp
-         sim/file_checks.cpp sim/integer_text.cpp sim/text_escape.cpp)
+sources=(model/market/bathtub_lifetime.cpp model/market/empirical_lifetime.cpp model/market/lifetime_distribution.cpp
+         model/market/spot_market.cpp model/market/step_series.cpp model/market/zone_selection.cpp traces/trace_reader.cpp base/json_fields.cpp
+         traces/trace_migration.cpp base/shipped_library.cpp
+         model/market/kaplan_meier.cpp model/market/node_reclaim.cpp model/random_streams.cpp traces/importers/*.cpp base/input_file.cpp
+         base/file_checks.cpp base/integer_text.cpp base/text_escape.cpp)
 objects=()
 compile_objects objects "${sources[@]}"
 
@@ -99,7 +99,7 @@ done
 # The Kineto (PyTorch profiler) trace reader of `spotsim steptime`, seeded with the plain-JSON test fixtures.
 kineto_objects=()
 # (the steptime sources read the catalogue's JSON tables too, so they link with the trace objects above)
-compile_objects kineto_objects sim/steptime/*.cpp sim/statistics.cpp
+compile_objects kineto_objects steptime/*.cpp base/statistics.cpp
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/kineto_trace_fuzzer.cpp "${kineto_objects[@]}" "${objects[@]}" -lz \
   -o "$out/fuzz_kineto"
 fuzz kineto "$out/fuzz_kineto" tests/steptime/fixtures/*.json
@@ -107,15 +107,15 @@ rm -f /tmp/spotsim_kineto_fuzz_*.json
 
 # The timeline reader of `spotsim report --timeline` and its chart, seeded with a single-instance and an elastic log.
 timeline_objects=()
-compile_objects timeline_objects experiments/report/timeline_reader.cpp experiments/report/timeline_chart.cpp \
-  experiments/report/axis_ticks.cpp experiments/report/html_text.cpp
+compile_objects timeline_objects app/report/timeline_reader.cpp app/report/timeline_chart.cpp \
+  app/report/axis_ticks.cpp app/report/html_text.cpp
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/timeline_fuzzer.cpp "${timeline_objects[@]}" "${objects[@]}" \
   -o "$out/fuzz_timeline"
 fuzz timeline "$out/fuzz_timeline" tests/fuzz/seeds/timeline_single.jsonl tests/fuzz/seeds/timeline_elastic.jsonl
 
 # What `spotsim report` reads (simulate and campaign JSON, embedded timelines) and the page rendered from it.
 report_objects=()
-compile_objects report_objects experiments/report/*.cpp experiments/sweep/pareto.cpp
+compile_objects report_objects app/report/*.cpp app/sweep/pareto.cpp
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/report_input_fuzzer.cpp "${report_objects[@]}" "${objects[@]}" \
   -o "$out/fuzz_report_input"
 fuzz report-input "$out/fuzz_report_input" tests/fuzz/seeds/report_simulate.json tests/fuzz/seeds/report_campaign.json
@@ -123,8 +123,8 @@ rm -f /tmp/spotsim_report_fuzz_*.json
 
 # The job stream of `spotsim campaign --jobs`, seeded with the shipped example.
 stream_objects=()
-compile_objects stream_objects experiments/campaign/job_stream_csv.cpp sim/job.cpp sim/duration.cpp sim/data_size.cpp \
-  sim/elastic/elastic_job.cpp
+compile_objects stream_objects app/campaign/job_stream_csv.cpp model/job.cpp base/duration.cpp base/data_size.cpp \
+  model/elastic_job.cpp
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/job_stream_fuzzer.cpp "${stream_objects[@]}" "${objects[@]}" \
   -o "$out/fuzz_job_stream"
 fuzz job-stream "$out/fuzz_job_stream" experiments/campaign/team-week.csv

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "experiments/report/timeline_chart.hpp"
-#include "experiments/report/timeline_reader.hpp"
-#include "sim/errors.hpp"
+#include "app/report/timeline_chart.hpp"
+#include "app/report/timeline_reader.hpp"
+#include "base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/importers/trace_importer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

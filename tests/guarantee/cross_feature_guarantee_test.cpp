@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "policies/policy_registry.hpp"
-#include "sim/campaign/campaign_runner.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/scenario.hpp"
+#include "engine/campaign/campaign_runner.hpp"
+#include "engine/replication_runner.hpp"
+#include "model/scenario.hpp"
 #include "traces/trace_writer.hpp"
 #include "case_budget.hpp"
 

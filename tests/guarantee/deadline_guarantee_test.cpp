@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "policies/policy_registry.hpp"
-#include "sim/job_simulation.hpp"
-#include "sim/scenario.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/scenario.hpp"
 #include "traces/trace_reader.hpp"
 #include "case_budget.hpp"
 

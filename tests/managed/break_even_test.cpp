@@ -1,8 +1,8 @@
 // The break-even of DIY against a managed service (docs/managed.md#break-even), by hand.
 #include <gtest/gtest.h>
 
-#include "experiments/managed/break_even.hpp"
-#include "sim/errors.hpp"
+#include "app/advise/break_even.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

@@ -3,10 +3,10 @@
 // restart from the last checkpoint with the start-up and restore, and max_wait exceeded -> not completed.
 #include <gtest/gtest.h>
 
-#include "experiments/managed/managed_scenario.hpp"
+#include "app/advise/managed_scenario.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/scenario.hpp"
+#include "engine/replication_runner.hpp"
+#include "model/scenario.hpp"
 
 namespace spotsim {
 namespace {

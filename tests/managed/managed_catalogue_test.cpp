@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "advise_test_support.hpp"
-#include "experiments/managed/managed_offer_catalogue.hpp"
-#include "sim/errors.hpp"
+#include "app/advise/managed_offer_catalogue.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

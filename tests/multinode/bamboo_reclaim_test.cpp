@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "policies/policy_registry.hpp"
-#include "sim/market/node_reclaim.hpp"
-#include "sim/market/spot_market.hpp"
-#include "sim/replication_runner.hpp"
+#include "model/market/node_reclaim.hpp"
+#include "model/market/spot_market.hpp"
+#include "engine/replication_runner.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/importers/trace_importer.hpp"
 

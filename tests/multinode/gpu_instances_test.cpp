@@ -1,10 +1,10 @@
 // Jobs given in GPUs on instances with several GPUs: the instance count is ceil(gpus / gpus_per_instance) of the
-// trace (sim/job.hpp resolve_job_instances), prices stay per instance.
+// trace (model/job.hpp resolve_job_instances), prices stay per instance.
 #include <gtest/gtest.h>
 
 #include "policies/policy_registry.hpp"
-#include "sim/errors.hpp"
-#include "sim/replication_runner.hpp"
+#include "base/errors.hpp"
+#include "engine/replication_runner.hpp"
 #include "trace_test_paths.hpp"
 
 namespace spotsim {

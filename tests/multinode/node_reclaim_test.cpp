@@ -1,4 +1,4 @@
-// The reclaim law of sim/market/node_reclaim.hpp: hypergeometric losses, common random numbers, and the old
+// The reclaim law of model/market/node_reclaim.hpp: hypergeometric losses, common random numbers, and the old
 // "below N" rule recovered whenever the job holds the whole pool.
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/market/node_reclaim.hpp"
-#include "sim/market/step_series.hpp"
+#include "model/market/node_reclaim.hpp"
+#include "model/market/step_series.hpp"
 
 namespace spotsim {
 namespace {

@@ -2,7 +2,7 @@
 // are exactly a fresh import of the shared data with the command in their provenance, and behave as documented.
 #include <gtest/gtest.h>
 
-#include "experiments/simulation_request.hpp"
+#include "app/simulation_request.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/trace_importer.hpp"

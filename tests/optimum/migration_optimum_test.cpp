@@ -1,7 +1,7 @@
-// The offline optimum across regions (sim/migration_optimum.hpp) against an exhaustive search over per-tick
+// The offline optimum across regions (optimum/migration_optimum.hpp) against an exhaustive search over per-tick
 // decisions with the data region tracked literally (tests/optimum/migration_reference.hpp), against the single-region
-// solver (sim/offline_optimum.hpp) when moving is free or prohibitive, and its schedules replayed to their cost.
-#include "sim/migration_optimum.hpp"
+// solver (optimum/offline_optimum.hpp) when moving is free or prohibitive, and its schedules replayed to their cost.
+#include "optimum/migration_optimum.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/offline_optimum.hpp"
+#include "base/errors.hpp"
+#include "optimum/offline_optimum.hpp"
 #include "tests/optimum/migration_reference.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -176,7 +176,7 @@ OfflineOptimumRequest single_region(const MigrationOptimumRequest& request, cons
   return plain;
 }
 
-// Free moves: the optimum of sim/offline_optimum.hpp, on recorded windows of one zone and of three zones in three
+// Free moves: the optimum of optimum/offline_optimum.hpp, on recorded windows of one zone and of three zones in three
 // regions (free transfers, no egress).
 TEST(MigrationOptimum, EqualsTheSingleRegionOptimumWhenMovingIsFree) {
   const SpotMarket one = recorded({"cbl-aws-10-26-2022-us-west-2a_v100_1"});

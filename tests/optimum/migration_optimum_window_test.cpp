@@ -1,13 +1,13 @@
-// Regret with migration costs (sim/window_optimum.hpp): a scenario whose job moves a checkpoint between regions gets
-// the optimum of sim/migration_optimum.hpp, with the scenario's transfer times and egress per region pair.
+// Regret with migration costs (optimum/window_optimum.hpp): a scenario whose job moves a checkpoint between regions gets
+// the optimum of optimum/migration_optimum.hpp, with the scenario's transfer times and egress per region pair.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "sim/migration_optimum.hpp"
-#include "sim/offline_optimum.hpp"
-#include "sim/scenario.hpp"
-#include "sim/window_optimum.hpp"
+#include "optimum/migration_optimum.hpp"
+#include "optimum/offline_optimum.hpp"
+#include "model/scenario.hpp"
+#include "optimum/window_optimum.hpp"
 
 namespace spotsim {
 namespace {

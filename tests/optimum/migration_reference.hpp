@@ -1,5 +1,5 @@
 #pragma once
-// A plain, independent implementation of the migration model (sim/migration_optimum.hpp) for the tests, in the
+// A plain, independent implementation of the migration model (optimum/migration_optimum.hpp) for the tests, in the
 // style of tick_model_reference.hpp: one per-tick decision replayed in milliseconds, with the data region set the
 // moment an instance's changeover completes (literally: even with no progress yet), the transfer added to the
 // changeover and the egress paid at a launch from another region; and the cheapest decision sequence found by
@@ -13,7 +13,7 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/migration_optimum.hpp"
+#include "optimum/migration_optimum.hpp"
 #include "tests/optimum/tick_model_reference.hpp"
 
 namespace spotsim::testing {

@@ -1,9 +1,9 @@
-// The offline optimum (sim/offline_optimum.hpp) against an exhaustive search over every per-tick decision sequence
+// The offline optimum (optimum/offline_optimum.hpp) against an exhaustive search over every per-tick decision sequence
 // (with per-second billing, partial stops on the decision grid included), the same model with equal states merged
 // for longer requests and recorded windows, decisions at every grid step (an event-driven policy) with constant
 // prices, closed forms for the degenerate markets, the counterexample that needs partial stops, and the Can't Be
 // Late trace it is meant for.
-#include "sim/offline_optimum.hpp"
+#include "optimum/offline_optimum.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "tests/optimum/tick_model_reference.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -194,7 +194,7 @@ TEST(OfflineOptimum, EqualsExhaustiveSearchOneZone) { check_against_brute_force(
 TEST(OfflineOptimum, EqualsExhaustiveSearchTwoZones) { check_against_brute_force(2, 7, 800, 7); }
 
 // Partial stops release on the decision grid q: allowing them on a grid of q / 2 or q / 3 finds nothing cheaper
-// (the linear-programme argument in sim/offline_optimum.hpp).
+// (the linear-programme argument in optimum/offline_optimum.hpp).
 TEST(OfflineOptimum, PartialStopsOnTheDecisionGridLoseNothing) {
   std::mt19937_64 rng(42);
   int checked = 0;
@@ -214,7 +214,7 @@ TEST(OfflineOptimum, PartialStopsOnTheDecisionGridLoseNothing) {
 }
 
 // Per-second billing: with constant prices, launching only at tick boundaries and releasing anywhere is as good
-// as deciding at every grid step (an event-driven policy), the exchange argument in sim/offline_optimum.hpp; with
+// as deciding at every grid step (an event-driven policy), the exchange argument in optimum/offline_optimum.hpp; with
 // prices that change per tick the offline optimum is at least the step model's.
 TEST(OfflineOptimum, EqualsDecisionsAtEveryStepWithConstantPrices) {
   std::mt19937_64 rng(2024);

@@ -1,5 +1,5 @@
 #pragma once
-// A plain, independent implementation of the lossless tick model (sim/offline_optimum.hpp) for the tests: it
+// A plain, independent implementation of the lossless tick model (optimum/offline_optimum.hpp) for the tests: it
 // replays one per-tick decision sequence in milliseconds (with per-second billing a tick may be held part-way and
 // then released: a partial stop), finds the cheapest sequence by trying them all, or by merging equal states for
 // longer requests, and solves the per-second model with decisions at every grid step (launches inside ticks too),
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/offline_optimum.hpp"
+#include "optimum/offline_optimum.hpp"
 
 namespace spotsim::testing {
 

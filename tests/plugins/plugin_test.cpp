@@ -5,10 +5,10 @@
 #include <fstream>
 #include <string>
 
-#include "experiments/simulation_request.hpp"
+#include "app/simulation_request.hpp"
 #include "policies/plugin/plugin_loader.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

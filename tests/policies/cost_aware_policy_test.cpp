@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "multi_region_observations.hpp"
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

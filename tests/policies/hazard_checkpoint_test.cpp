@@ -4,11 +4,11 @@
 
 #include "policies/checkpoint_math.hpp"
 #include "policies/policy_registry.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/statistics.hpp"
+#include "engine/replication_runner.hpp"
+#include "base/statistics.hpp"
 #include "test_markets.hpp"
 #include "policy_test_support.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

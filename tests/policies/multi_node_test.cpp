@@ -1,7 +1,7 @@
 // Multi-node jobs: any node's preemption interrupts all, and nodes of one zone may be reclaimed together.
 #include <gtest/gtest.h>
 
-#include "sim/replication_runner.hpp"
+#include "engine/replication_runner.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "sim/replication_runner.hpp"
+#include "engine/replication_runner.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

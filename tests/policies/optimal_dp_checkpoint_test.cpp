@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "policies/checkpoint_schedule_dp.hpp"
-#include "sim/replication_runner.hpp"
-#include "sim/statistics.hpp"
+#include "engine/replication_runner.hpp"
+#include "base/statistics.hpp"
 #include "test_markets.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

@@ -1,7 +1,7 @@
 """CLI and Python parity (docs/testing.md#cli-and-python-parity): an option that exists on one side only, or an
 input one side refuses and the other accepts, fails here.
 
-simulate() reads its keyword arguments through the CLI's own option schema (tools/simulate_request_options.cpp),
+simulate() reads its keyword arguments through the CLI's own option schema (app/options/simulate_request_options.cpp),
 so parity there is structural; these tests keep it so: the signature must name every schema option, and a matrix
 of inputs must be accepted or refused alike, with the same message and, when accepted, the same numbers.
 """

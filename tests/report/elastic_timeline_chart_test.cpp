@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/report/timeline_chart.hpp"
-#include "experiments/report/timeline_reader.hpp"
-#include "sim/errors.hpp"
+#include "app/report/timeline_chart.hpp"
+#include "app/report/timeline_reader.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/report/report_html.hpp"
-#include "experiments/report/report_input.hpp"
-#include "experiments/report/timeline_reader.hpp"
-#include "experiments/report_writer.hpp"
-#include "experiments/simulation_request.hpp"
-#include "sim/errors.hpp"
+#include "app/report/report_html.hpp"
+#include "app/report/report_input.hpp"
+#include "app/report/timeline_reader.hpp"
+#include "app/report_writer.hpp"
+#include "app/simulation_request.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

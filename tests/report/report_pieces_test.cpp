@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/report/axis_ticks.hpp"
-#include "experiments/report/empirical_cdf.hpp"
-#include "experiments/report/html_text.hpp"
-#include "experiments/report/report_input.hpp"
-#include "experiments/report/result_charts.hpp"
+#include "app/report/axis_ticks.hpp"
+#include "app/report/empirical_cdf.hpp"
+#include "app/report/html_text.hpp"
+#include "app/report/report_input.hpp"
+#include "app/report/result_charts.hpp"
 
 namespace spotsim {
 namespace {

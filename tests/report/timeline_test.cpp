@@ -6,15 +6,15 @@
 
 #include <gtest/gtest.h>
 
-#include "experiments/report/report_input.hpp"
-#include "experiments/report/timeline_reader.hpp"
-#include "experiments/run_metrics.hpp"
+#include "app/report/report_input.hpp"
+#include "app/report/timeline_reader.hpp"
+#include "app/run_metrics.hpp"
 #include "tests/same_run.hpp"
-#include "experiments/simulation_request.hpp"
-#include "experiments/streaming_report.hpp"
-#include "experiments/timeline_writer.hpp"
-#include "sim/errors.hpp"
-#include "sim/job_simulation.hpp"
+#include "app/simulation_request.hpp"
+#include "app/streaming_report.hpp"
+#include "app/timeline_writer.hpp"
+#include "base/errors.hpp"
+#include "engine/job_simulation.hpp"
 
 namespace spotsim {
 namespace {

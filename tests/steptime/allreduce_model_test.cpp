@@ -1,12 +1,12 @@
-// The all-reduce cost model against its analytical formulas (sim/steptime/allreduce_model.hpp): a ring of one
+// The all-reduce cost model against its analytical formulas (steptime/allreduce_model.hpp): a ring of one
 // rank costs nothing, two ranks move S bytes each way, the bandwidth term tends to 2 S / B for many ranks, and
 // the hierarchical form reduces to a plain ring when all GPUs share one instance or each has its own.
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/allreduce_model.hpp"
+#include "base/errors.hpp"
+#include "steptime/allreduce_model.hpp"
 
 namespace spotsim {
 namespace {

@@ -2,10 +2,10 @@
 // shared tables, and the held-out validation error stays where docs/step-time.md reports it.
 #include <gtest/gtest.h>
 
-#include "sim/steptime/efficiency_calibration.hpp"
-#include "sim/steptime/gpu_spec_table.hpp"
-#include "sim/steptime/op_efficiency_model.hpp"
-#include "sim/steptime/op_table_validation.hpp"
+#include "steptime/efficiency_calibration.hpp"
+#include "steptime/gpu_spec_table.hpp"
+#include "steptime/op_efficiency_model.hpp"
+#include "steptime/op_table_validation.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

@@ -1,8 +1,8 @@
 // Checkpoint size and times from parameter count, training setup and storage bandwidth.
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/checkpoint_cost.hpp"
+#include "base/errors.hpp"
+#include "steptime/checkpoint_cost.hpp"
 
 namespace spotsim {
 namespace {

@@ -10,10 +10,10 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/steptime/data_parallel_trace.hpp"
-#include "sim/steptime/instance_links.hpp"
-#include "sim/steptime/kineto_trace_reader.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
+#include "steptime/data_parallel_trace.hpp"
+#include "steptime/instance_links.hpp"
+#include "steptime/kineto_trace_reader.hpp"
+#include "steptime/step_time_predictor.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/execution_recipe.hpp"
-#include "sim/steptime/kernel_classifier.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
+#include "base/errors.hpp"
+#include "steptime/execution_recipe.hpp"
+#include "steptime/kernel_classifier.hpp"
+#include "steptime/step_time_predictor.hpp"
 
 namespace spotsim {
 namespace {

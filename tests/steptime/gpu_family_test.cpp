@@ -2,8 +2,8 @@
 // refused, listing them, where one GPU is needed (steptime --target, --measured-gpu, trace --gpu).
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/gpu_spec_table.hpp"
+#include "base/errors.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 namespace {

@@ -1,13 +1,13 @@
-// The instance link table (sim/steptime/instance_links.hpp): the shipped table covers every instance type the
+// The instance link table (steptime/instance_links.hpp): the shipped table covers every instance type the
 // price catalogue lists, with the same GPU and GPU count, and a broken table is an error naming the field.
 #include <fstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "experiments/advise/gpu_offer_catalogue.hpp"
-#include "sim/errors.hpp"
-#include "sim/steptime/instance_links.hpp"
+#include "app/advise/gpu_offer_catalogue.hpp"
+#include "base/errors.hpp"
+#include "steptime/instance_links.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

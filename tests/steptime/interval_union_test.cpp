@@ -1,7 +1,7 @@
 // Busy time as the union of intervals, against hand-computed cases.
 #include <gtest/gtest.h>
 
-#include "sim/steptime/interval_union.hpp"
+#include "steptime/interval_union.hpp"
 
 namespace spotsim {
 namespace {

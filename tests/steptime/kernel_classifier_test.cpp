@@ -1,7 +1,7 @@
 // Kernel classes from real kernel names seen in the shared traces and tables.
 #include <gtest/gtest.h>
 
-#include "sim/steptime/kernel_classifier.hpp"
+#include "steptime/kernel_classifier.hpp"
 
 namespace spotsim {
 namespace {

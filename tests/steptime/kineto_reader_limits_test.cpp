@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/kineto_trace_reader.hpp"
+#include "base/errors.hpp"
+#include "steptime/kineto_trace_reader.hpp"
 #include "test_paths.hpp"
-#include "tools/commands.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim {
 namespace {

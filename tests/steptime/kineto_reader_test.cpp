@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/kineto_trace_reader.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
+#include "base/errors.hpp"
+#include "steptime/kineto_trace_reader.hpp"
+#include "steptime/step_time_predictor.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

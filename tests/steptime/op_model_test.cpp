@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/steptime/gpu_spec_table.hpp"
-#include "sim/steptime/kineto_trace_reader.hpp"
-#include "sim/steptime/op_efficiency_model.hpp"
-#include "sim/steptime/op_shape_from_trace.hpp"
-#include "sim/steptime/step_profile.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
+#include "steptime/gpu_spec_table.hpp"
+#include "steptime/kineto_trace_reader.hpp"
+#include "steptime/op_efficiency_model.hpp"
+#include "steptime/op_shape_from_trace.hpp"
+#include "steptime/step_profile.hpp"
+#include "steptime/step_time_predictor.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

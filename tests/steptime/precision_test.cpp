@@ -6,11 +6,11 @@
 #include <cmath>
 #include <fstream>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/host_time.hpp"
-#include "sim/steptime/precision_validation.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
-#include "sim/steptime/validation_report.hpp"
+#include "base/errors.hpp"
+#include "steptime/host_time.hpp"
+#include "steptime/precision_validation.hpp"
+#include "steptime/step_time_predictor.hpp"
+#include "steptime/validation_report.hpp"
 #include "tests/steptime/test_paths.hpp"
 
 namespace spotsim {

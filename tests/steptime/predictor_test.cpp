@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/errors.hpp"
-#include "sim/steptime/gpu_spec_table.hpp"
-#include "sim/steptime/step_time_predictor.hpp"
+#include "base/errors.hpp"
+#include "steptime/gpu_spec_table.hpp"
+#include "steptime/step_time_predictor.hpp"
 
 namespace spotsim {
 namespace {

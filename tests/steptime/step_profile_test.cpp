@@ -2,8 +2,8 @@
 // warm-up steps are dropped by the documented rule.
 #include <gtest/gtest.h>
 
-#include "sim/steptime/kineto_trace_reader.hpp"
-#include "sim/steptime/step_profile.hpp"
+#include "steptime/kineto_trace_reader.hpp"
+#include "steptime/step_profile.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "tests/cli_runner.hpp"
-#include "tools/commands.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim::test {
 

@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "experiments/job_reader.hpp"
-#include "experiments/simulation_request.hpp"
-#include "sim/errors.hpp"
+#include "app/job_reader.hpp"
+#include "app/simulation_request.hpp"
+#include "base/errors.hpp"
 #include "test_paths.hpp"
 #include "steptime_cli_runner.hpp"
 

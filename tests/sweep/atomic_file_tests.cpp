@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "experiments/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

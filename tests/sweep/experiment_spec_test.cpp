@@ -4,10 +4,10 @@
 
 #include <set>
 
-#include "experiments/sweep/experiment_spec.hpp"
-#include "experiments/sweep/sweep_plan.hpp"
-#include "experiments/sweep/sweep_runner.hpp"
-#include "sim/errors.hpp"
+#include "app/sweep/experiment_spec.hpp"
+#include "app/sweep/sweep_plan.hpp"
+#include "app/sweep/sweep_runner.hpp"
+#include "base/errors.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

@@ -2,7 +2,7 @@
 // depends on stderr being a terminal, decided by the command (isatty), not here.
 #include <gtest/gtest.h>
 
-#include "experiments/sweep/progress_line.hpp"
+#include "base/progress_line.hpp"
 
 namespace spotsim {
 namespace {

@@ -2,9 +2,9 @@
 // XML and never cut in the text table, failures carry the numbers behind them; and the --require rules.
 #include <gtest/gtest.h>
 
-#include "experiments/sweep/metric_requirement.hpp"
-#include "experiments/sweep/regression_report.hpp"
-#include "sim/errors.hpp"
+#include "app/sweep/metric_requirement.hpp"
+#include "app/sweep/regression_report.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {

@@ -2,7 +2,7 @@
 // worsened ones are caught, --update rewrites the baseline, the committed baselines pass.
 #include <gtest/gtest.h>
 
-#include "experiments/sweep/regression.hpp"
+#include "app/sweep/regression.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "experiments/sweep/run_rows.hpp"
-#include "sim/errors.hpp"
+#include "app/sweep/run_rows.hpp"
+#include "base/errors.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

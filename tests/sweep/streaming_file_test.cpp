@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "experiments/sweep/streaming_file.hpp"
-#include "sim/errors.hpp"
+#include "app/sweep/streaming_file.hpp"
+#include "base/errors.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "experiments/run_metrics.hpp"
-#include "experiments/sweep/configuration_samples.hpp"
-#include "experiments/sweep/pareto.hpp"
-#include "experiments/sweep/sweep_analysis.hpp"
-#include "experiments/sweep/sweep_outputs.hpp"
+#include "app/run_metrics.hpp"
+#include "app/sweep/configuration_samples.hpp"
+#include "app/sweep/pareto.hpp"
+#include "app/sweep/sweep_analysis.hpp"
+#include "app/sweep/sweep_outputs.hpp"
 #include "policies/checkpoint_math.hpp"
 
 namespace spotsim {

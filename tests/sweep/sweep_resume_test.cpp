@@ -2,8 +2,8 @@
 // sweep ends with the results of an undamaged one; a damaged chunk met by a merge is an error naming the file.
 #include <gtest/gtest.h>
 
-#include "experiments/sweep/run_rows.hpp"
-#include "experiments/sweep/sweep_directory.hpp"
+#include "app/sweep/run_rows.hpp"
+#include "app/sweep/sweep_directory.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

@@ -3,11 +3,11 @@
 // memory: byte for byte, on specs that exercise each part of the splicing.
 #include <gtest/gtest.h>
 
-#include "experiments/run_metrics.hpp"
-#include "experiments/sweep/run_rows.hpp"
-#include "experiments/sweep/sweep_analysis.hpp"
-#include "experiments/sweep/sweep_directory.hpp"
-#include "experiments/sweep/sweep_outputs.hpp"
+#include "app/run_metrics.hpp"
+#include "app/sweep/run_rows.hpp"
+#include "app/sweep/sweep_analysis.hpp"
+#include "app/sweep/sweep_directory.hpp"
+#include "app/sweep/sweep_outputs.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {

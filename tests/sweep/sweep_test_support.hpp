@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_runner.hpp"
-#include "tools/commands.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim::testing {
 

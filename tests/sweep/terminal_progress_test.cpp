@@ -1,4 +1,4 @@
-// The progress line of long commands (tools/terminal_progress.hpp): its text, its pace, its delay, the final line;
+// The progress line of long commands (cli/terminal_progress.hpp): its text, its pace, its delay, the final line;
 // nothing at all when stderr is not a terminal; and through a real pseudo-terminal, the line `simulate` draws.
 #include <fcntl.h>
 #include <poll.h>
@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "experiments/sweep/progress_line.hpp"
+#include "base/progress_line.hpp"
 #include "sweep_test_support.hpp"
-#include "tools/terminal_progress.hpp"
+#include "cli/terminal_progress.hpp"
 
 namespace spotsim {
 namespace {

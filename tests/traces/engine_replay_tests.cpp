@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/simulation_request.hpp"
+#include "app/simulation_request.hpp"
 #include "traces/importers/trace_importer.hpp"
 #include "traces/trace_writer.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "sim/random_streams.hpp"
+#include "model/random_streams.hpp"
 #include "traces/fit/bathtub_fit.hpp"
 #include "traces/fit/bathtub_residuals.hpp"
 #include "traces/fit/distinct_lifetimes.hpp"

@@ -9,8 +9,8 @@
 
 #include "trace_test_paths.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "traces/input_file.hpp"
-#include "traces/json_fields.hpp"
+#include "base/input_file.hpp"
+#include "base/json_fields.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

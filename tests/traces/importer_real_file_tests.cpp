@@ -6,7 +6,7 @@
 
 #include "trace_test_paths.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 
 namespace spotsim {
 namespace {

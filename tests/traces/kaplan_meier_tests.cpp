@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "sim/market/empirical_lifetime.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/empirical_lifetime.hpp"
+#include "model/market/lifetime_distribution.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "sim/market/kaplan_meier.hpp"
+#include "model/market/kaplan_meier.hpp"
 
 namespace spotsim {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "sim/random_streams.hpp"
+#include "model/random_streams.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/fit/bathtub_fit.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"

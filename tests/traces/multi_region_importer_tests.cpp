@@ -8,8 +8,8 @@
 #include "trace_test_paths.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "traces/json_fields.hpp"
-#include "traces/trace_locator.hpp"
+#include "base/json_fields.hpp"
+#include "base/shipped_library.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
 

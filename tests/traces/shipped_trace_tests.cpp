@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "experiments/simulation_request.hpp"
+#include "app/simulation_request.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 

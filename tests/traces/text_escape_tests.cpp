@@ -2,7 +2,7 @@
 // are not UTF-8) are shown as escapes on terminals, in tables and in error messages; other text is unchanged.
 #include <gtest/gtest.h>
 
-#include "sim/text_escape.hpp"
+#include "base/text_escape.hpp"
 
 namespace spotsim {
 namespace {

@@ -5,9 +5,9 @@
 
 #include <limits>
 
-#include "sim/duration.hpp"
+#include "base/duration.hpp"
 #include "trace_test_paths.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

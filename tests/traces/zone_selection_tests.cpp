@@ -1,8 +1,8 @@
-// Restricting a market to regions or zones (sim/market/zone_selection.hpp) and the sweep spec's trace entries.
+// Restricting a market to regions or zones (model/market/zone_selection.hpp) and the sweep spec's trace entries.
 #include <gtest/gtest.h>
 
-#include "experiments/sweep/experiment_spec.hpp"
-#include "sim/market/zone_selection.hpp"
+#include "app/sweep/experiment_spec.hpp"
+#include "model/market/zone_selection.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 

@@ -14,8 +14,8 @@
 #include <functional>
 #include <vector>
 
-#include "sim/market/bathtub_lifetime.hpp"
-#include "sim/market/empirical_lifetime.hpp"
+#include "model/market/bathtub_lifetime.hpp"
+#include "model/market/empirical_lifetime.hpp"
 #include "traces/fit/bathtub_likelihood.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
 

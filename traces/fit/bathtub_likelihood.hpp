@@ -4,8 +4,8 @@
 // reaches 1) or F(t) >= 1 at some censored lifetime.
 #include <vector>
 
-#include "sim/market/bathtub_lifetime.hpp"
-#include "sim/market/empirical_lifetime.hpp"
+#include "model/market/bathtub_lifetime.hpp"
+#include "model/market/empirical_lifetime.hpp"
 #include "traces/fit/distinct_lifetimes.hpp"
 
 namespace spotsim {

@@ -13,7 +13,7 @@
 
 #include <Eigen/Dense>
 
-#include "sim/market/bathtub_lifetime.hpp"
+#include "model/market/bathtub_lifetime.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
 
 namespace spotsim {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <numeric>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/market/empirical_lifetime.hpp"
+#include "model/market/empirical_lifetime.hpp"
 
 namespace spotsim {
 

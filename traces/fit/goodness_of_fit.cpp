@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/market/kaplan_meier.hpp"
+#include "model/market/kaplan_meier.hpp"
 
 namespace spotsim {
 

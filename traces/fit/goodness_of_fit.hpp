@@ -10,7 +10,7 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/market/empirical_lifetime.hpp"
+#include "model/market/empirical_lifetime.hpp"
 
 namespace spotsim {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/fit/bounded_optimizers.hpp"
 #include "traces/fit/distinct_lifetimes.hpp"
 

@@ -7,10 +7,10 @@
 #include <functional>
 #include <vector>
 
-#include "sim/market/empirical_lifetime.hpp"
-#include "sim/market/exponential_lifetime.hpp"
+#include "model/market/empirical_lifetime.hpp"
+#include "model/market/exponential_lifetime.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "sim/market/weibull_lifetime.hpp"
+#include "model/market/weibull_lifetime.hpp"
 
 namespace spotsim {
 

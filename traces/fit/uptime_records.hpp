@@ -10,8 +10,8 @@
 // An interval already open when the recording starts is counted from the start (its true age is unknown).
 #include <vector>
 
-#include "sim/market/empirical_lifetime.hpp"
-#include "sim/market/spot_market.hpp"
+#include "model/market/empirical_lifetime.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

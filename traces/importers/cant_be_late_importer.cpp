@@ -1,7 +1,7 @@
 #include "traces/importers/cant_be_late_importer.hpp"
 
 #include "traces/importers/series_building.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 
 namespace spotsim {
 

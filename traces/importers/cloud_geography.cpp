@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <utility>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/importers/text_lines.hpp"
-#include "traces/trace_locator.hpp"
+#include "base/shipped_library.hpp"
 
 namespace spotsim {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/market/spot_market.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 
 namespace spotsim {
 

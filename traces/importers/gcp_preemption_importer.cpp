@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/timestamps.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 
 namespace spotsim {
 

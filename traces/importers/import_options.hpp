@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/time.hpp"
+#include "base/time.hpp"
 
 namespace spotsim {
 

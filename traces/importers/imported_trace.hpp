@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/market/empirical_lifetime.hpp"
-#include "sim/market/spot_market.hpp"
+#include "model/market/empirical_lifetime.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

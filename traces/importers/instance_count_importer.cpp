@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/text_lines.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "traces/importers/import_options.hpp"
-#include "sim/market/spot_market.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -2,12 +2,12 @@
 
 #include <filesystem>
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/directory_files.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/text_lines.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 
 namespace spotsim {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "sim/errors.hpp"
-#include "sim/text_format.hpp"
+#include "base/errors.hpp"
+#include "base/text_format.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/skynomad_gcp_zone_file.hpp"

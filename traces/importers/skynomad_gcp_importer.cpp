@@ -1,6 +1,6 @@
 #include "traces/importers/skynomad_gcp_importer.hpp"
 
-#include "sim/errors.hpp"
+#include "base/errors.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/directory_files.hpp"
 #include "traces/importers/series_building.hpp"

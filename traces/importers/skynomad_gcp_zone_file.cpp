@@ -4,7 +4,7 @@
 
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/series_building.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 
 namespace spotsim {
 

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <string>
 
-#include "sim/market/spot_market.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "sim/errors.hpp"
-#include "sim/random_streams.hpp"
+#include "base/errors.hpp"
+#include "model/random_streams.hpp"
 #include "traces/importers/series_building.hpp"
 
 namespace spotsim {

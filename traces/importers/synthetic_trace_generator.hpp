@@ -11,7 +11,7 @@
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"
-#include "sim/market/lifetime_distribution.hpp"
+#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "sim/errors.hpp"
-#include "traces/input_file.hpp"
+#include "base/errors.hpp"
+#include "base/input_file.hpp"
 
 namespace spotsim {
 

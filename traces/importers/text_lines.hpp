@@ -30,7 +30,7 @@ class TextLines {
 };
 
 std::string_view trim(std::string_view text);
-// Reads a whole file (at most kMaxInputBytes, traces/input_file.hpp); InputError naming it if it cannot be read.
+// Reads a whole file (at most kMaxInputBytes, base/input_file.hpp); InputError naming it if it cannot be read.
 std::string read_text_file(const std::string& path);
 
 }  // namespace spotsim

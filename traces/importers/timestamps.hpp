@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/time.hpp"
+#include "base/time.hpp"
 
 namespace spotsim {
 

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <filesystem>
 
-#include "sim/errors.hpp"
-#include "sim/market/zone_selection.hpp"
-#include "sim/text_format.hpp"
+#include "base/errors.hpp"
+#include "model/market/zone_selection.hpp"
+#include "base/text_format.hpp"
 #include "traces/importers/aws_spot_price_importer.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
 #include "traces/importers/gcp_preemption_importer.hpp"
@@ -17,7 +17,7 @@
 #include "traces/importers/skynomad_gcp_counts_importer.hpp"
 #include "traces/importers/skynomad_gcp_importer.hpp"
 #include "traces/importers/text_lines.hpp"
-#include "traces/json_fields.hpp"
+#include "base/json_fields.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

@@ -1,0 +1,93 @@
+#include "app/campaign/campaign_json.hpp"
+
+#include <cmath>
+
+#include "app/advise/break_even.hpp"
+#include "base/errors.hpp"
+#include "spotsim/version.hpp"
+
+namespace spotsim {
+
+namespace {
+
+template <class MeanWithInterval>  // Summary, JobFinishSummary
+nlohmann::json summary_json(const MeanWithInterval& s) {
+  return {{"mean", s.mean}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
+}
+
+}  // namespace
+
+nlohmann::json campaign_header_json(const SpotMarket& market, const std::string& capacity, const CampaignSpec& spec,
+                                    const std::string& checkpoint, const ReplicationPlan& plan) {
+  return {{"format", "spotsim-campaign"},  // what `spotsim report` recognises (docs/report.md#campaigns)
+          {"command", "campaign"},
+          {"version", kVersion},
+          {"git_revision", kGitRevision},
+          {"trace", market.name},
+          {"capacity", capacity},
+          {"jobs", spec.jobs.size()},
+          {"schedule", scheduling_rule_name(spec.scheduling)},
+          {"reclaim", reclaim_rule_name(spec.reclaim)},
+          {"halving_rungs", spec.early_stopping.rungs},
+          {"halving_keep", spec.early_stopping.keep_fraction},
+          {"checkpoint", checkpoint},
+          {"seed", plan.seed},
+          {"replications", plan.count},
+          {"budget_usd", std::isfinite(spec.budget_usd) ? nlohmann::json(spec.budget_usd) : nlohmann::json()},
+          {"deadline_hours", spec.deadline == kNever ? nlohmann::json() : nlohmann::json(to_hours(spec.deadline))},
+          {"policies", nlohmann::json::array()}};
+}
+
+nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec) {
+  const CampaignSummary& s = row.summary;
+  nlohmann::json jobs = nlohmann::json::array();
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    jobs.push_back({{"name", spec.jobs[j].name},
+                    {"finish_hours", summary_json(s.job_finish_hours[j])},
+                    {"completed_share", s.job_completed_share[j]},
+                    {"stopped_share", s.job_stopped_share[j]}});
+  }
+  return {{"policy", row.label},
+          {"managed", row.managed},
+          {"makespan_hours", summary_json(s.makespan_hours)},
+          {"cost_total", summary_json(s.cost_total)},
+          {"cost_spot", summary_json(s.cost_spot)},
+          {"cost_on_demand", summary_json(s.cost_on_demand)},
+          {"cost_egress", summary_json(s.cost_egress)},
+          {"cost_idle", summary_json(s.cost_idle)},
+          {"cost_lost_work", summary_json(s.cost_lost_work)},
+          {"completed", summary_json(s.completed)},
+          {"stopped_early", summary_json(s.stopped_early)},
+          {"failed", summary_json(s.failed)},
+          {"preemptions", summary_json(s.preemptions)},
+          {"capacity_reclaims", summary_json(s.capacity_reclaims)},
+          {"capacity_utilisation", summary_json(s.capacity_utilisation)},
+          {"p_all_done", s.p_all_done},
+          {"p_deadline_met", s.p_deadline_met},
+          {"p_budget_exhausted", s.p_budget_exhausted},
+          {"held_by_hour", s.held_by_hour},
+          {"capacity_by_hour", s.capacity_by_hour},
+          {"jobs", jobs}};
+}
+
+nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month) {
+  const CampaignRow* cheapest = nullptr;
+  for (const CampaignRow& row : rows) {
+    if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean)) cheapest = &row;
+  }
+  if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
+  nlohmann::json policies = nlohmann::json::array();
+  for (const CampaignRow& row : rows) {
+    if (row.managed) continue;
+    const BreakEven b = break_even(engineering_per_month, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
+    policies.push_back({{"policy", row.label},
+                        {"saving_fraction", b.saving_fraction},
+                        {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
+  }
+  return {{"engineering_per_month", engineering_per_month},
+          {"managed", cheapest->label},
+          {"managed_cost", cheapest->summary.cost_total.mean},
+          {"policies", policies}};
+}
+
+}  // namespace spotsim

@@ -1,0 +1,192 @@
+#include "app/campaign/campaign_options.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "app/advise/gpu_offer_catalogue.hpp"
+#include "app/advise/managed_offer_catalogue.hpp"
+#include "app/advise/managed_scenario.hpp"
+#include "base/duration.hpp"
+#include "base/errors.hpp"
+#include "model/scenario.hpp"
+
+namespace spotsim {
+
+namespace {
+
+double parse_fraction(const std::string& text, const std::string& what) {
+  try {
+    std::size_t used = 0;
+    const auto slash = text.find('/');
+    double value;
+    if (slash != std::string::npos) {
+      const double num = std::stod(text.substr(0, slash), &used);
+      if (used != slash) throw std::invalid_argument("trailing");
+      const std::string den_text = text.substr(slash + 1);
+      const double den = std::stod(den_text, &used);
+      if (used != den_text.size()) throw std::invalid_argument("trailing");
+      value = num / den;
+    } else {
+      value = std::stod(text, &used);
+      if (used != text.size()) throw std::invalid_argument("trailing");
+    }
+    return value;
+  } catch (const std::exception&) {
+    throw InputError(what + ": expected a number or a fraction such as 1/9, got '" + text + "'");
+  }
+}
+
+bool same_gpu(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// The campaign's jobs run by a managed service: each job on its own, on ceil(gpus / GPUs per instance) of the
+// offer's instances, with the service's policy and billing (docs/managed.md#mapping). The service's spot comes from
+// its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied. Job by job, each
+// job's replications in order: the summary takes them as they come, and the runs keep their jobs only if asked.
+CampaignRow run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& spec, int gpus_per_trace_instance,
+                                 const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
+                                 const std::string& checkpoint, const ReplicationPlan& plan, bool keep_runs) {
+  CampaignRow row{offer.service + " " + to_string(offer.mode) + " " + offer.instance_type, true, {}, {}};
+  std::vector<CampaignRun> runs(plan.count);  // the campaign-wide figures of each replication
+  std::vector<bool> all_met(plan.count, true);
+  CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
+  for (std::size_t r = 0; r < runs.size(); ++r) runs[r].replication = plan.first_replication + r;
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const CampaignJob& cj = spec.jobs[j];
+    JobSpec job = cj.job;
+    const int gpus = job.gpus > 0 ? job.gpus : job.nodes * gpus_per_trace_instance;
+    job.gpus = 0;
+    job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
+    job.deadline = campaign_job_deadline(spec, cj);
+    const ManagedScenario managed = managed_scenario(offer, job, gpu_offers);
+    const Scenario scenario(managed.market, managed.job);
+    ReplicationPlan job_plan = plan;
+    job_plan.seed = campaign_job_seed(plan.seed, j);
+    job_plan.progress = nullptr;
+    auto results = run_replications(
+        scenario, {registry.selection_factory(managed.selection_policy), registry.checkpoint_factory(checkpoint)},
+        job_plan);
+    for (std::size_t r = 0; r < results.size(); ++r) {
+      apply_managed_billing(offer, results[r]);
+      const RunResult& run = results[r];
+      CampaignRun& out = runs[r];
+      CampaignJobOutcome outcome;
+      outcome.status = run.completed ? JobStatus::kCompleted : JobStatus::kFailed;
+      outcome.finish_hours = to_hours(cj.arrival) + run.completion_hours;
+      outcome.deadline_met = run.deadline_met;
+      out.makespan_hours = std::max(out.makespan_hours, outcome.finish_hours);
+      out.completed += run.completed;
+      out.failed += !run.completed;
+      add_job_costs(out, run);
+      all_met[r] = all_met[r] && outcome.deadline_met;
+      summary.add_job(j, outcome);
+      if (keep_runs) {
+        out.jobs.push_back(outcome);
+        out.job_runs.push_back(run);
+      }
+    }
+  }
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    runs[r].all_done = runs[r].failed == 0;
+    runs[r].deadline_met = runs[r].all_done && all_met[r];
+    summary.add_run(runs[r]);
+  }
+  row.summary = summary.finish();
+  if (keep_runs) row.runs = std::move(runs);
+  return row;
+}
+
+}  // namespace
+
+SchedulingRule parse_scheduling(const std::string& text) {
+  if (text == "fifo") return SchedulingRule::kFifo;
+  if (text == "priority") return SchedulingRule::kPriority;
+  if (text == "earliest-deadline") return SchedulingRule::kEarliestDeadline;
+  if (text == "shortest-first") return SchedulingRule::kShortestFirst;
+  throw InputError("--schedule '" + text + "': expected fifo, priority, earliest-deadline or shortest-first");
+}
+
+ReclaimRule parse_reclaim(const std::string& text) {
+  if (text == "random") return ReclaimRule::kRandom;
+  if (text == "newest-first") return ReclaimRule::kNewestFirst;
+  throw InputError("--reclaim '" + text + "': expected random or newest-first");
+}
+
+EarlyStopping parse_halving(const std::string& text) {
+  if (text == "none") return {};
+  const auto colon = text.find(':');
+  const std::string expected = "--halving '" + text + "': expected none or ETA:MIN, e.g. 3:1/9 (ETA > 1, 0 < MIN < 1)";
+  if (colon == std::string::npos) throw InputError(expected);
+  const double eta = parse_fraction(text.substr(0, colon), "--halving");
+  const double min = parse_fraction(text.substr(colon + 1), "--halving");
+  const EarlyStopping out = successive_halving(eta, min);
+  if (!out.enabled()) throw InputError(expected);
+  return out;
+}
+
+void apply_capacity(SpotMarket& market, const std::string& capacity) {
+  if (capacity == "recorded") return;
+  if (capacity != "unbounded") throw InputError("--capacity '" + capacity + "': expected recorded or unbounded");
+  for (Zone& zone : market.zones) {
+    if (!zone.spot.available) continue;
+    const StepSeries& count = *zone.spot.available;
+    std::vector<double> values = count.values();
+    for (double& v : values) v = v >= 1.0 ? 1e9 : 0.0;
+    zone.spot.available = StepSeries(count.times(), values, count.span());
+  }
+}
+
+std::pair<Millis, Millis> parse_trial_work(const std::string& text) {
+  const auto colon = text.find(':');
+  const Millis lo = parse_duration(text.substr(0, colon), "--trial-work");
+  const Millis hi = colon == std::string::npos ? lo : parse_duration(text.substr(colon + 1), "--trial-work");
+  if (lo <= 0 || hi < lo)
+    throw InputError("--trial-work '" + text + "': expected positive durations, the first no longer");
+  return {lo, hi};
+}
+
+void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus) {
+  for (CampaignJob& job : jobs) {
+    if (job.job.gpus == 0 && job.job.nodes == 0) job.job.gpus = default_gpus;
+    job.job = resolve_job_instances(job.job, market, "job '" + job.name + "'");
+  }
+}
+
+CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& spec, const PolicyRegistry& registry,
+                                const std::string& policy, const std::string& checkpoint, const ReplicationPlan& plan,
+                                bool keep_runs) {
+  const PolicyFactories factories{registry.selection_factory(policy), registry.checkpoint_factory(checkpoint)};
+  CampaignRow row{policy, false, {}, {}};
+  CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
+  run_campaign(market, spec, factories, plan, TraceStart{}, keep_runs, [&](CampaignRun&& run) {
+    summary.add(run);
+    if (keep_runs) row.runs.push_back(std::move(run));
+  });
+  row.summary = summary.finish();
+  return row;
+}
+
+std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const CampaignSpec& spec,
+                                               const std::string& catalogue, const PolicyRegistry& registry,
+                                               const std::string& checkpoint, const ReplicationPlan& plan,
+                                               bool keep_runs) {
+  std::vector<CampaignRow> rows;
+  if (catalogue == "none") return rows;
+  const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
+  const ManagedOfferCatalogue managed =
+      read_managed_offer_catalogue(locate_managed_offer_catalogue(catalogue), gpu_offers);
+  const std::string gpu = market.zones.front().gpu;
+  for (const ManagedOffer& offer : managed.offers) {
+    if (!same_gpu(offer.gpu, gpu)) continue;
+    rows.push_back(run_managed_campaign(offer, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
+                                        checkpoint, plan, keep_runs));
+  }
+  return rows;
+}
+
+}  // namespace spotsim

@@ -1,0 +1,50 @@
+#pragma once
+// The campaign's options as text -> the campaign, shared by `spotsim campaign` (cli/campaign_command.cpp) and
+// spotsim.campaign() (python/campaign_bindings.cpp), so both accept the same values with the same messages,
+// and the managed services' rows beside DIY (docs/campaign.md#managed-services-beside-diy).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "policies/policy_registry.hpp"
+#include "engine/campaign/campaign_runner.hpp"
+#include "model/campaign_spec.hpp"
+
+namespace spotsim {
+
+SchedulingRule parse_scheduling(const std::string& text);  // --schedule
+ReclaimRule parse_reclaim(const std::string& text);        // --reclaim
+EarlyStopping parse_halving(const std::string& text);      // --halving: none or ETA:MIN (3:1/9)
+
+// --capacity: "recorded" keeps the trace's counts; "unbounded" makes any count >= 1 one no campaign can exhaust
+// (the one-job view of availability). InputError for anything else.
+void apply_capacity(SpotMarket& market, const std::string& capacity);
+
+// --trial-work LO:HI (one value: all equal) -> (LO, HI), positive with LO <= HI.
+std::pair<Millis, Millis> parse_trial_work(const std::string& text);
+
+// Jobs that state neither gpus nor nodes get `default_gpus`; then every job's instances on the market's shape.
+void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus);
+
+// One row of the campaign's table: a selection policy on the shared market, or a managed offer.
+struct CampaignRow {
+  std::string label;
+  bool managed = false;
+  std::vector<CampaignRun> runs;
+  CampaignSummary summary;
+};
+
+// The campaign under one selection policy (and the checkpoint policy `checkpoint`). keep_runs = false drops the
+// runs once summarized (the CLI needs only the summary; a Python result keeps them).
+CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& spec, const PolicyRegistry& registry,
+                                const std::string& policy, const std::string& checkpoint, const ReplicationPlan& plan,
+                                bool keep_runs);
+
+// A row per managed training offer of `catalogue` (a shipped name or a file) on the trace's GPU: each job on its own,
+// on the service's instances, billing and behaviour, same seeds; no shared capacity, no budget cap.
+std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const CampaignSpec& spec,
+                                               const std::string& catalogue, const PolicyRegistry& registry,
+                                               const std::string& checkpoint, const ReplicationPlan& plan,
+                                               bool keep_runs);
+
+}  // namespace spotsim

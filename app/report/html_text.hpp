@@ -1,0 +1,18 @@
+#pragma once
+// Text of the report's HTML and SVG: every string that comes from a user (policy specs, trace and zone names, job
+// labels, the manifest) goes through html_escape, so a name such as "<script>" is shown, never run.
+#include <string>
+#include <string_view>
+
+namespace spotsim {
+
+// escape_markup() (base/text_escape.hpp) with ' as &#39;.
+std::string html_escape(std::string_view text);
+
+// A number for SVG coordinates: fixed, two decimals, no "-0.00".
+std::string svg_number(double value);
+
+// A number for people: `decimals` after the point, thousands not grouped; "–" for NaN.
+std::string display_number(double value, int decimals);
+
+}  // namespace spotsim

@@ -1,0 +1,40 @@
+#pragma once
+// summary.json and summary.md written as the analysis goes, one (trace, job) group at a time, byte-identical to
+// rendering the whole SweepAnalysis at once (sweep_summary_json / sweep_summary_markdown in sweep_outputs.hpp).
+// Both files list the configurations before the checkpoint tuning, or after it (summary.json sorts its keys:
+// "checkpoint_tuning" < "configurations"), so whatever comes second waits in a ScratchFile until finish().
+#include <string>
+
+#include "app/sweep/streaming_file.hpp"
+#include "app/sweep/sweep_analysis.hpp"
+#include "app/sweep/sweep_plan.hpp"
+
+namespace spotsim {
+
+class SummaryJsonWriter {
+ public:
+  SummaryJsonWriter(const SweepPlan& plan, const std::string& path);
+  void add(const GroupAnalysis& group);
+  void finish();  // writes and commits the file
+
+ private:
+  const SweepPlan& plan_;
+  StreamingFile out_;
+  ScratchFile tuning_, configurations_;
+  bool any_tuning_ = false, any_configuration_ = false;
+};
+
+class SummaryMarkdownWriter {
+ public:
+  SummaryMarkdownWriter(const SweepPlan& plan, const std::string& path);
+  void add(const GroupAnalysis& group);
+  void finish();
+
+ private:
+  const SweepPlan& plan_;
+  StreamingFile out_;
+  ScratchFile tuning_rows_, reference_rows_;
+  bool any_tuning_ = false;
+};
+
+}  // namespace spotsim

@@ -1,0 +1,91 @@
+#include "engine/campaign/campaign_summary.hpp"
+
+#include <algorithm>
+
+namespace spotsim {
+
+CampaignSummaryBuilder::CampaignSummaryBuilder(std::size_t jobs, std::size_t replications, double confidence)
+    : replications_(replications), confidence_(confidence), jobs_(jobs) {
+  runs_.reserve(replications);
+}
+
+void CampaignSummaryBuilder::add(const CampaignRun& run) {
+  for (std::size_t j = 0; j < run.jobs.size(); ++j) add_job(j, run.jobs[j]);
+  add_run(run);
+}
+
+void CampaignSummaryBuilder::add_job(std::size_t job, const CampaignJobOutcome& outcome) {
+  JobAccumulator& a = jobs_.at(job);
+  const double v = outcome.finish_hours;
+  a.min = a.finish.n == 0 ? v : std::min(a.min, v);
+  a.max = a.finish.n == 0 ? v : std::max(a.max, v);
+  a.finish.add(v);
+  a.completed += outcome.status == JobStatus::kCompleted;
+  a.stopped += outcome.status == JobStatus::kStoppedEarly;
+}
+
+void CampaignSummaryBuilder::add_run(const CampaignRun& r) {
+  runs_.push_back(RunFigures{r.makespan_hours, r.cost_total, r.cost_spot, r.cost_on_demand, r.cost_egress, r.cost_idle,
+                             r.cost_lost_work, static_cast<double>(r.completed), static_cast<double>(r.stopped_early),
+                             static_cast<double>(r.failed), static_cast<double>(r.preemptions),
+                             static_cast<double>(r.capacity_reclaims), r.capacity_utilisation(), r.all_done,
+                             r.deadline_met, r.budget_exhausted});
+  // Each run's hourly means enter divided by the replication count, in replication order (hours past a run's end
+  // count as 0).
+  const double n = static_cast<double>(replications_);
+  if (held_by_hour_.size() < r.held_by_hour.size()) held_by_hour_.resize(r.held_by_hour.size(), 0.0);
+  for (std::size_t h = 0; h < r.held_by_hour.size(); ++h) held_by_hour_[h] += r.held_by_hour[h] / n;
+  if (capacity_by_hour_.size() < r.capacity_by_hour.size()) capacity_by_hour_.resize(r.capacity_by_hour.size(), 0.0);
+  for (std::size_t h = 0; h < r.capacity_by_hour.size(); ++h) capacity_by_hour_[h] += r.capacity_by_hour[h] / n;
+}
+
+CampaignSummary CampaignSummaryBuilder::finish() const {
+  CampaignSummary s;
+  s.replications = runs_.size();
+  if (runs_.empty()) return s;
+  const auto of = [&](double RunFigures::*field) {
+    std::vector<double> values;
+    values.reserve(runs_.size());
+    for (const RunFigures& r : runs_) values.push_back(r.*field);
+    return summarize(values, confidence_);
+  };
+  s.makespan_hours = of(&RunFigures::makespan);
+  s.cost_total = of(&RunFigures::cost_total);
+  s.cost_spot = of(&RunFigures::cost_spot);
+  s.cost_on_demand = of(&RunFigures::cost_on_demand);
+  s.cost_egress = of(&RunFigures::cost_egress);
+  s.cost_idle = of(&RunFigures::cost_idle);
+  s.cost_lost_work = of(&RunFigures::cost_lost_work);
+  s.completed = of(&RunFigures::completed);
+  s.stopped_early = of(&RunFigures::stopped_early);
+  s.failed = of(&RunFigures::failed);
+  s.preemptions = of(&RunFigures::preemptions);
+  s.capacity_reclaims = of(&RunFigures::capacity_reclaims);
+  s.capacity_utilisation = of(&RunFigures::capacity_utilisation);
+  const double n = static_cast<double>(runs_.size());
+  const auto share = [&](bool RunFigures::*field) {  // a count over n: never above 1 by rounding
+    return static_cast<double>(std::count_if(runs_.begin(), runs_.end(), [&](const RunFigures& r) { return r.*field; })) / n;
+  };
+  s.p_all_done = share(&RunFigures::all_done);
+  s.p_deadline_met = share(&RunFigures::deadline_met);
+  s.p_budget_exhausted = share(&RunFigures::budget_exhausted);
+  for (const JobAccumulator& a : jobs_) {
+    Summary moments;
+    apply_moments(a.finish, confidence_, moments);
+    s.job_finish_hours.push_back(JobFinishSummary{moments.n, moments.mean, moments.sd, a.min, a.max, moments.ci_low,
+                                                  moments.ci_high});
+    s.job_completed_share.push_back(static_cast<double>(a.completed) / n);
+    s.job_stopped_share.push_back(static_cast<double>(a.stopped) / n);
+  }
+  s.held_by_hour = held_by_hour_;
+  s.capacity_by_hour = capacity_by_hour_;
+  return s;
+}
+
+CampaignSummary summarize_campaign(const std::vector<CampaignRun>& runs, double confidence) {
+  CampaignSummaryBuilder builder(runs.empty() ? 0 : runs.front().jobs.size(), runs.size(), confidence);
+  for (const CampaignRun& run : runs) builder.add(run);
+  return builder.finish();
+}
+
+}  // namespace spotsim

@@ -1,0 +1,167 @@
+#pragma once
+// One replication of a multi-node job that may train on fewer instances than it asked for (docs/elastic.md).
+//
+// The job holds instances one by one, spot and on-demand, as a NodePolicy asks. Once `min_nodes` of them are up it
+// forms a training set and trains at the throughput of its size (ElasticSpec::step_time_s_by_nodes). A loss that
+// leaves at least min_nodes pauses training for a reconfiguration and keeps the progress (data parallelism: every
+// survivor holds the model); instances that come up later join through another reconfiguration. A loss below
+// min_nodes stops the job like today's restart: every instance is released and the job resumes from its last
+// checkpoint. With min_nodes == nodes this is exactly the single-instance engine's multi-node job (tested).
+//
+// Where instances are lost: a pool count (the recording's obtainable instances, model/market/node_reclaim.hpp: each
+// instance the pool loses is one of the job's with the chance the job's share gives, drawn with common random
+// numbers), a lifetime model (each spot instance its own lifetime), or recorded zone-wide preemptions.
+//
+// Like JobSimulation, the job's own timeline (the end of a restore, reconfiguration, compute stretch or checkpoint
+// write) lives in one slot; the heap holds instance events (ready, lifetime over), pool events, reviews and the
+// give-up. Stale events are dropped by epoch. Everything is allocated once per engine, nothing per event.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/node_policy.hpp"
+#include "engine/event_observer.hpp"
+#include "engine/event_queue.hpp"
+#include "model/observation.hpp"
+#include "model/policy_interfaces.hpp"
+#include "model/random_streams.hpp"
+#include "model/run_result.hpp"
+#include "model/scenario.hpp"
+
+namespace spotsim {
+
+class ElasticSimulation {
+ public:
+  // Throws InputError when the scenario is not one the engine runs (more than one zone, no min_nodes).
+  ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint);
+
+  RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+  // Hears the run's timeline (engine/event_observer.hpp) with the spot, on-demand and training counts filled in;
+  // without one, each place that would notify costs a null test.
+  void set_observer(EventObserver* observer) { observer_ = observer; }
+
+ private:
+  enum class JobPhase : std::uint8_t { kIdle, kStarting, kRestoring, kComputing, kCheckpointing, kReconfiguring, kDone };
+  enum class EventKind : std::uint8_t {
+    kLaunchReady,     // the start-up of the instances launched together is over
+    kNodeLifetimeOver,  // a spot instance's drawn lifetime ran out (node = slot)
+    kPoolReclaim,     // the pool count drops and takes some of the job's spot instances
+    kZoneReclaim,     // a recorded preemption takes every spot instance
+    kPoolRise,        // spot instances the job wants become obtainable
+    kReview,
+    kGiveUp,
+    kRestoreDone,     // timeline events from here on
+    kReconfigureDone,
+    kCheckpointDue,
+    kCheckpointDone,
+    kWorkDone,
+  };
+  struct Event {
+    EventKind kind;
+    std::uint32_t epoch;
+    std::int32_t node;
+  };
+  struct Node {
+    Purchase kind = Purchase::kNone;  // kNone = free slot
+    bool ready = false;
+    bool training = false;
+    std::uint32_t epoch = 0;
+    Millis acquired = 0;
+    Millis ready_at = 0;
+  };
+
+  void dispatch(const Event& event);
+  void decide();
+  void apply(const NodeRequest& request);
+  void acquire_toward_targets();
+  void acquire(Purchase kind, int count);
+  void release_surplus(Purchase kind, int count);
+  void release_node(int slot);
+  void bill(Purchase kind, Millis acquired, int count);
+  void release_all();
+  void on_launch_ready();
+  void lose_nodes(std::span<const int> slots, bool preemption);
+  void on_pool_reclaim(int lost);
+  void reset_free_slots();
+  void on_zone_reclaim();
+  void collect_spot_slots();
+  void form_training_set();
+  void begin_reconfiguration();
+  void restore_or_compute();
+  void begin_compute();
+  void start_checkpoint();
+  void on_checkpoint_done();
+  void stop();
+  void finish(bool completed);
+  void enter(JobPhase phase);
+  void settle();
+  void book_training(double training);
+  Millis advance(Millis spent) const;
+  Millis current_progress() const;
+  int spot_obtainable() const;
+  void schedule_pool_events();
+  void pool_changed();
+  void schedule_pool_rise(int wanted);
+  NodeObservation observe() const;
+  Millis checkpoint_interval();
+  Millis checkpoint_interval_for(Purchase purchase);
+  Millis probe_interval(Purchase purchase);
+  void schedule(Millis time, EventKind kind, std::uint32_t epoch = 0, int node = -1);
+  void schedule_timeline(Millis time, EventKind kind);
+  bool event_current(const Event& event) const;
+  void notify(TimelineEventKind kind, Purchase purchase = Purchase::kNone) {
+    if (observer_ != nullptr) [[unlikely]] emit(kind, purchase);
+  }
+  void emit(TimelineEventKind kind, Purchase purchase);
+
+  const Scenario& scenario_;
+  NodePolicy& policy_;
+  CheckpointPolicy& checkpoint_;
+  const Zone& zone_;
+  const std::vector<double> rate_;
+  const Millis reconfigure_;
+  const int nodes_, min_nodes_;
+  const bool varying_spot_price_;
+  const double spot_price_per_ms_, on_demand_price_per_ms_;  // (constant prices)
+  EventQueue<Event> queue_;
+  EventObserver* observer_ = nullptr;
+  std::vector<Node> slots_;
+  std::vector<int> scratch_;  // slots lost in one event
+  std::vector<int> free_slots_;  // a stack of free slots
+  std::vector<int> booting_;  // slots whose instance is starting up, in no order (all a launch's end looks at)
+  std::vector<int> joining_;  // slots whose instance is up but not in the training set, in no order
+  std::vector<ZoneView> zone_views_;
+  std::optional<RandomStream> lifetime_stream_;
+
+  // Per-replication state.
+  std::uint64_t seed_ = 0, replication_ = 0;
+  std::uint64_t node_choice_prefix_ = 0;  // stream_prefix(seed, replication, kNodeChoice)
+  RunResult result_;
+  Millis now_ = 0, job_start_ = 0;
+  JobPhase phase_ = JobPhase::kIdle;
+  Millis phase_entered_ = 0, settled_at_ = 0;
+  Millis progress_ = 0, committed_ = 0, checkpoint_progress_ = 0;
+  Millis since_checkpoint_ = 0;  // compute time since the training set last saved or (re)started
+  Millis interval_ = kNever;
+  Millis on_demand_interval_ = kNever;  // the checkpoint policy's intervals on on-demand and on spot, for policies
+  Millis spot_interval_ = kNever;
+  bool interval_known_ = false, can_checkpoint_ = true, interval_varies_ = false, finished_ = false;
+  int target_spot_ = 0, target_on_demand_ = 0;
+  int spot_held_ = 0, spot_ready_ = 0, on_demand_held_ = 0, on_demand_ready_ = 0;
+  int training_spot_ = 0, training_on_demand_ = 0;
+  Millis spot_since_ = 0, on_demand_since_ = 0;  // when the job last went from holding none of the kind to some
+  std::array<Millis, 7> phase_time_{};
+  double uncommitted_cost_ = 0.0, booked_ = 0.0;
+  std::uint32_t pool_epoch_ = 0, review_epoch_ = 0, rise_epoch_ = 0;
+  bool pool_dirty_ = false;  // the spot count changed during this event: search the next pool events after it
+  struct TimelineSlot {
+    bool active = false;
+    EventKind kind = EventKind::kWorkDone;
+    Millis time = 0;
+    std::uint64_t sequence = 0;
+  } timeline_;
+};
+
+}  // namespace spotsim

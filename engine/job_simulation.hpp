@@ -1,0 +1,205 @@
+#pragma once
+// One replication of one training job on the spot/on-demand market: the discrete-event model.
+//
+// The job moves through phases (idle -> starting [-> migrating] -> restoring -> computing <-> checkpointing -> done);
+// every phase change is an event, so time advances from event to event and never by a fixed tick. An instance
+// started in another region than the saved state's first transfers the checkpoint (docs/migration.md).
+//
+// The cost ledger (RunResult::ledger_*) prices a held instance's time per phase when it is released (at a constant
+// price, from the phase times the engine keeps anyway: nothing is added per event), and compute thrown away by
+// preemptions at the same price. A spot price that varies is integrated per phase stretch instead, compute being
+// held as "uncommitted" until a checkpoint saves it or a preemption throws it away.
+//
+// The job's own timeline has at most one pending event at a time (the end of the current start-up, restore,
+// compute stretch or checkpoint write), so it lives in a single slot instead of the heap: rescheduling it is an
+// overwrite, and the heap holds only the rare external events (preemptions, notices, policy reviews, spot
+// becoming obtainable, giving up). Slot and heap share one (time, sequence) order. Heap events are 8-byte PODs
+// (a kind and an epoch); one whose epoch is stale (its instance was released, or a newer decision superseded
+// it) is dropped when popped: cheaper than deleting it from the heap.
+//
+// A JobSimulation is reused across replications on one thread (its queue and buffers are allocated once).
+//
+// An EventObserver (engine/event_observer.hpp) may be attached to hear the run's timeline; without one, each place
+// that would notify costs a null test.
+//
+// Campaigns (engine/campaign/) step many jobs on one clock: begin(), next_event_time() and step() instead of run(),
+// with a SharedCapacity attached so that spot obtainable means "within what the zone's count leaves after the
+// other jobs", and with early-stopping milestones (progress points at which the campaign may stop the job). With
+// no SharedCapacity and no milestones a job behaves exactly as in run().
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/event_observer.hpp"
+#include "engine/event_queue.hpp"
+#include "model/observation.hpp"
+#include "model/policy_interfaces.hpp"
+#include "model/random_streams.hpp"
+#include "model/run_result.hpp"
+#include "model/scenario.hpp"
+#include "engine/shared_capacity.hpp"
+
+namespace spotsim {
+
+class JobSimulation {
+ public:
+  JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint);
+
+  RunResult run(std::uint64_t seed, std::uint64_t replication);
+
+  // Stepping, for campaigns. begin() starts a replication at `start` (in the trace's frame) and makes the first
+  // decision; next_event_time() is the time of the next event (kNever when finished or nothing is pending);
+  // step() processes it. run() is begin() at the scenario's start, then step() until finished.
+  void begin(std::uint64_t seed, std::uint64_t replication, Millis start);
+  Millis next_event_time();
+  void step();
+  bool finished() const { return finished_; }
+  const RunResult& result() const { return result_; }
+
+  // Joins a campaign as job `index` (null: a job on its own). Set before begin().
+  void attach_capacity(SharedCapacity* capacity, int index) { capacity_ = capacity, job_index_ = index; }
+  // Progress points (ms of compute, increasing, below the work) at which SharedCapacity::on_milestone decides
+  // whether the job goes on. They add no event to RunResult::events or the fingerprint, and going on leaves the
+  // run exactly as without them.
+  void set_milestones(std::vector<Millis> milestones) { milestones_ = std::move(milestones); }
+  // The campaign's side of the job, all at time `at` >= the job's last event:
+  // reclaim the held spot instances at `at` (with the zone's notice before, as far as it still fits; no effect
+  // if they go earlier anyway or none is held); ask the policy again now that spot may be obtainable; stop the job
+  // (a budget cap), as not completed.
+  void reclaim_spot(Millis now, Millis at);
+  void wake_for_spot(Millis at);
+  void stop(Millis at);
+  // What the job holds now, and its spend so far and per ms from now at the held instance's current price.
+  Purchase purchase() const { return purchase_; }
+  int zone() const { return zone_; }
+  Millis acquired_at() const { return acquired_at_; }
+  Millis preemption_at() const { return preempt_at_; }
+  bool waiting_for_spot() const { return waiting_for_spot_; }
+  double spend_at(Millis t) const;
+  double spend_rate_per_ms(Millis t) const;
+  // Hears every later run's events; null (the default) for none. Never changes a result.
+  void set_observer(EventObserver* observer) { observer_ = observer; }
+
+ private:
+  enum class EventKind : std::uint8_t {
+    kInstanceReady,
+    kRestoreDone,
+    kPreemptionNotice,
+    kPreemption,
+    kCheckpointDue,
+    kCheckpointDone,
+    kWorkDone,
+    kReview,
+    kSpotObtainable,
+    kGiveUp,
+    kTransferDone,  // after the kinds above, so that their fingerprint values are unchanged
+    kMilestone,     // never mixed into the fingerprint
+  };
+  struct Event {
+    EventKind kind;
+    std::uint32_t epoch;
+  };
+
+  void dispatch(EventKind kind);
+  bool advance();
+  void schedule_compute_stretch();
+  void on_milestone();
+  int spot_held_by_others(int zone) const;
+  void decide();
+  void apply(const SelectionDecision& decision);
+  void acquire(Purchase purchase, int zone);
+  void release();
+  void on_instance_ready();
+  void on_transfer_done();
+  void restore_or_compute();
+  void book_varying_price_stretch(Phase left, Millis from);
+  void book_instance(double billed);
+  void discard_uncommitted(Millis lost);
+  void begin_compute();
+  void start_checkpoint();
+  void on_checkpoint_done();
+  void on_preemption_notice();
+  void on_preemption();
+  void switch_to(Purchase purchase, int zone);
+  void finish(bool completed);
+  void enter(Phase phase);
+  void entered_rare_cases(Phase left, Millis from, Millis spent);
+  Millis current_progress() const;
+  Millis draw_preemption_time(int zone);
+  bool spot_obtainable(int zone, Millis t) const;
+  void wait_for_spot();
+  Observation observe();
+  Millis probe_on_demand_interval();
+  std::uint32_t epoch_of(EventKind kind) const;
+  void schedule(Millis time, EventKind kind);
+  void schedule_timeline(Millis time, EventKind kind);
+  void notify(TimelineEventKind kind) {
+    if (observer_ != nullptr) [[unlikely]] emit(kind);
+  }
+  void emit(TimelineEventKind kind);
+
+  const Scenario& scenario_;
+  SelectionPolicy& selection_;
+  CheckpointPolicy& checkpoint_;
+  EventObserver* observer_ = nullptr;
+  SharedCapacity* capacity_ = nullptr;
+  int job_index_ = 0;
+  std::vector<Millis> milestones_;
+  EventQueue<Event> queue_;
+  // One per zone, allocated on first use and reseeded per run: a 2.5 KB engine in every zone of every job would make
+  // a campaign's memory grow with jobs x zones (100,000 queued jobs on 13 zones took 3.9 GB).
+  std::vector<std::unique_ptr<RandomStream>> lifetime_streams_;
+  std::vector<bool> lifetime_seeded_;
+  std::vector<ZoneView> zone_views_;
+  std::vector<Millis> recent_preemptions_;  // the latest kHistory, oldest first
+
+  // Per-replication state.
+  std::uint64_t seed_ = 0, replication_ = 0;
+  RunResult result_;
+  Millis now_ = 0, job_start_ = 0;
+  Phase phase_ = Phase::kIdle;
+  Millis phase_entered_ = 0;
+  Millis progress_ = 0;             // progress at phase_entered_ (advances only while computing)
+  Millis committed_ = 0;
+  Millis checkpoint_progress_ = 0;  // what the checkpoint being written will commit
+  bool emergency_checkpoint_ = false;
+  bool switch_pending_ = false;
+  SelectionDecision switch_target_;
+  Purchase purchase_ = Purchase::kNone;
+  int zone_ = -1;
+  int data_zone_ = -1;              // zone whose region holds the saved state; -1 = nothing saved yet
+  bool migration_costs_ = false;    // the scenario has some costly move (else the transfer check is skipped)
+  Millis acquired_at_ = 0;
+  Millis preempt_at_ = kNever;
+  Millis spot_time_ = 0;
+  Millis interval_ = kNever;        // cached periodic checkpoint interval for this instance
+  Millis on_demand_interval_ = kNever;  // the checkpoint policy's interval on on-demand (probed per replication)
+  bool interval_known_ = false;
+  bool finished_ = false;
+  bool waiting_for_spot_ = false;  // a wait for spot is pending (campaigns: may be woken by another job's release)
+  std::size_t next_milestone_ = 0;  // index into milestones_
+  // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.
+  bool continuous_ = false, can_checkpoint_ = true, interval_varies_ = false, on_notice_ = false;
+  std::array<Millis, 8> phase_time_{};  // wall time spent in each Phase, converted to hours at the end
+  // Cost ledger state: the held instance's price (USD per ms for all nodes, or the series when spot prices vary),
+  // what its stretches cost so far, compute not yet saved by a checkpoint, and non-compute cost per Phase.
+  double price_per_ms_ = 0.0;
+  const StepSeries* varying_price_ = nullptr;
+  double instance_booked_ = 0.0;
+  double uncommitted_cost_ = 0.0;
+  std::array<Millis, 8> instance_phase_start_{};  // phase_time_ when the held instance was acquired
+  Millis instance_lost_ = 0;                      // its compute thrown away
+  std::array<double, 8> phase_cost_{};
+  std::array<std::uint32_t, 2> epochs_{};  // instance, review
+  struct TimelineSlot {
+    bool active = false;
+    EventKind kind = EventKind::kWorkDone;
+    Millis time = 0;
+    std::uint64_t sequence = 0;
+  } timeline_;
+  TimelineSlot compute_target_;  // the checkpoint due or the end of the work, while a milestone comes first
+};
+
+}  // namespace spotsim

@@ -1,0 +1,177 @@
+"""spotsim.campaign(): many jobs sharing one spot market whose capacity is limited (docs/campaign.md).
+
+The C++ core does the work (app/campaign/campaign_options.hpp, shared with ``spotsim campaign``): the options
+are the CLI's, the numbers and the JSON are the CLI's for the same options and seed. Python only turns the jobs given
+as rows into the job stream's CSV text and the result's columns into DataFrames.
+"""
+import datetime
+import json
+import math
+import os
+
+import pandas as pd
+
+from . import _spotsim
+from .options import duration_text
+from .progress import progress_bar
+
+JOB_COLUMNS = ("name", "arrival", "work", "gpus", "nodes", "priority", "deadline", "score", "checkpoint_size")
+
+
+def _cell(value):
+    """One job-stream cell: timedeltas as durations, whole floats as integers (pandas turns an integer column with
+    a gap into floats), missing values (None, NaN) empty: the column's default."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, datetime.timedelta):
+        return duration_text(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def job_rows_csv(rows):
+    """A list of dicts or a DataFrame with the job stream's columns -> its CSV text. The columns and values are
+    checked by the C++ reader, whose messages name the line ('jobs:2' is the first row) and the column."""
+    if isinstance(rows, pd.DataFrame):
+        rows = rows.to_dict("records")
+    rows = list(rows)
+    if not all(isinstance(row, dict) for row in rows):
+        raise _spotsim.InputError("jobs: expected a CSV path, a list of dicts or a DataFrame")
+    header = list(dict.fromkeys(str(key) for row in rows for key in row))
+    lines = [",".join(header)]
+    for line, row in enumerate(rows, start=2):
+        cells = {str(key): _cell(value) for key, value in row.items()}
+        for key, text in cells.items():
+            if "," in text or "\n" in text or "\r" in text:  # the file's format has no quoting
+                raise _spotsim.InputError(f"jobs:{line}: {key}: expected a value without commas or line breaks, "
+                                          f"got '{text}'")
+        lines.append(",".join(cells.get(key, "") for key in header))
+    return "\n".join(lines) + "\n"
+
+
+def _trial_work(value):
+    """'4h:12h', one duration, or a (shortest, longest) pair -> the CLI's --trial-work text."""
+    if isinstance(value, (tuple, list)):
+        if len(value) != 2:
+            raise _spotsim.InputError(f"--trial-work: expected (shortest, longest), got {value!r}")
+        return f"{duration_text(value[0])}:{duration_text(value[1])}"
+    return duration_text(value)
+
+
+def _halving(value):
+    """None, 'none', 'ETA:MIN' or (eta, min) -> the CLI's --halving text."""
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return f"{value[0]}:{value[1]}"
+    return str(value)
+
+
+class CampaignResult:
+    """What ``spotsim campaign --format json`` writes, as DataFrames, with the runs behind it.
+
+    settings    -- dict: trace, capacity, jobs, schedule, reclaim, halving, checkpoint, seed, replications, budget,
+                   deadline (the JSON's fields besides "policies")
+    policies    -- the rows' labels: the selection policies in order, then the managed offers
+    managed     -- the labels of the managed offers' rows (managed=True)
+    summary     -- indexed by (policy, metric): n, mean, sd, min, max, p50, p95, p99, ci_low, ci_high over
+                   the replications, for every column of runs (all_done, deadline_met, budget_exhausted: shares)
+    runs        -- one row per (policy, replication): makespan, costs, jobs completed/stopped/failed, capacity use
+    jobs        -- one row per (policy, replication, job): status, finish_hours (from the campaign's start),
+                   job_deadline_met, then the job's own run with simulate()'s columns (times from its arrival)
+    job_summary -- per (policy, job): finish_hours mean and interval, completed_share, stopped_share
+    hourly      -- per (policy, hour after the start): held_by_hour, capacity_by_hour (mean spot instances held and
+                   obtainable)
+    break_even  -- with engineering_cost: the JSON's "break_even" (every DIY row against the cheapest managed row:
+                   saving_fraction and break_even_monthly_spend, None = never); else None
+    """
+
+    def __init__(self, session, engineering_cost=None):
+        self._session = session
+        self._engineering_cost = engineering_cost
+        document = json.loads(session.to_json(engineering_cost))
+        self.break_even = document.get("break_even")
+        self.policies = [row["policy"] for row in document["policies"]]
+        self.managed = [row["policy"] for row in document["policies"] if row["managed"]]
+        self.settings = {key: value for key, value in document.items() if key not in ("policies", "break_even")}
+        self.summary = pd.DataFrame(session.summary_rows()).set_index(["policy", "metric"])
+        self.runs = pd.DataFrame(session.run_columns())
+        self.jobs = pd.DataFrame(session.job_columns())
+        self.job_summary = pd.DataFrame(session.job_summary_rows())
+        self.hourly = pd.DataFrame(session.hourly_rows(), columns=["policy", "hour", "held_by_hour",
+                                                                   "capacity_by_hour"])
+
+    def to_json(self):
+        """The CLI's --format json text for the same options (with --engineering-cost: engineering_cost)."""
+        return self._session.to_json(self._engineering_cost)
+
+    def as_dict(self):
+        return json.loads(self.to_json())
+
+    def wide(self, metrics=("makespan_hours", "cost_total", "deadline_met", "capacity_utilisation"),
+             stats=("mean", "ci_low", "ci_high")):
+        """One row per policy, columns '<metric>_<stat>'."""
+        table = self.summary.loc[(slice(None), list(metrics)), list(stats)].unstack("metric")
+        table.columns = [f"{metric}_{stat}" for stat, metric in table.columns]
+        return table[[f"{m}_{s}" for m in metrics for s in stats]].loc[self.policies]
+
+    def __repr__(self):
+        return f"<CampaignResult {self.settings['jobs']} jobs on {self.settings['trace']}, " \
+               f"{self.settings['replications']} replications: {', '.join(self.policies)}>"
+
+
+def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint="young-daly", *, jobs=None,
+             trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
+             halving=None, budget=None, deadline=None, startup="5m", checkpoint_write="1m", restore="1m",
+             managed=False, engineering_cost=None, replications=200, seed=1, threads=0, progress=None):
+    """Run ``spotsim campaign`` with these options and return a CampaignResult (docs/python.md#campaigns).
+
+    policy -- a selection policy spec, or a list of them (one row each, on the same seeds: paired);
+    jobs -- a job-stream CSV path, or rows (a list of dicts or a DataFrame) with its columns name, arrival, work,
+            gpus or nodes, priority, deadline, score, checkpoint_size; without it, trials (default 40) trials whose
+            work is spread over trial_work ("4h:12h", one duration or a (shortest, longest) pair);
+    gpus -- GPUs of a job that states neither gpus nor nodes;
+    halving -- None or "ETA:MIN" / (eta, min), successive halving; budget -- USD; deadline, startup,
+            checkpoint_write, restore -- durations ("3d") or timedelta;
+    managed -- True: add the rows of the shipped managed offers on the trace's GPU (or a catalogue name or file);
+    engineering_cost -- the monthly engineering cost of DIY ("8000/month" or a number of USD per month): the
+            break-even of every policy against the cheapest managed row (needs managed);
+    progress -- None: a bar in a notebook, a line on stderr in a terminal (one step per row); False: none.
+    """
+    policies = [policy] if isinstance(policy, str) else list(policy)
+    if not policies:
+        raise _spotsim.InputError("--policy: expected at least one selection policy")
+    if not all(isinstance(p, str) for p in policies):
+        raise _spotsim.InputError("--policy: expected selection policy specs (spotsim.policies()); Python policy "
+                                  "objects are not taken by campaign()")
+    options = {"trace": trace, "capacity": capacity, "trials": trials, "gpus": gpus, "checkpoint": checkpoint,
+               "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving), "budget": budget,
+               "replications": replications, "seed": seed, "threads": threads}
+    if trial_work is not None:
+        options["trial_work"] = _trial_work(trial_work)
+    for key, value in (("deadline", deadline), ("startup", startup), ("checkpoint_write", checkpoint_write),
+                       ("restore", restore)):
+        options[key] = None if value is None else duration_text(value)
+    if isinstance(jobs, (str, os.PathLike)):
+        options["jobs"] = os.fspath(jobs)
+    elif jobs is not None:
+        options["job_rows"] = job_rows_csv(jobs)
+    for name in policies:  # every spec checked before the first row runs
+        _spotsim.check_policies(name, checkpoint)
+    catalogue = "managed_training" if managed is True else (managed or None)
+    if engineering_cost is not None:
+        engineering_cost = str(engineering_cost)
+        _spotsim.parse_engineering_cost(engineering_cost)  # refused before any work
+    session = _spotsim.CampaignSession({k: v for k, v in options.items() if v is not None})
+    bar = progress_bar(len(policies) + (catalogue is not None), "campaign", progress)
+    try:
+        for name in policies:
+            session.run_policy(name)
+            bar.update()
+        if catalogue is not None:
+            session.run_managed(os.fspath(catalogue))
+            bar.update()
+    finally:
+        bar.close()
+    return CampaignResult(session, engineering_cost)

@@ -1,0 +1,17 @@
+#pragma once
+// Cells of the step-time tables (steptime_report, host_time): right- or left-aligned text, microseconds as ms.
+#include <cstddef>
+#include <string>
+
+#include "base/text_format.hpp"
+
+namespace spotsim {
+
+inline std::string pad_cell(const std::string& text, std::size_t width, bool left = false) {
+  if (text.size() >= width) return text;
+  return left ? text + std::string(width - text.size(), ' ') : std::string(width - text.size(), ' ') + text;
+}
+
+inline std::string ms_cell(double us) { return format_fixed(us / 1000.0, 2); }
+
+}  // namespace spotsim

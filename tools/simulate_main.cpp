@@ -1,4 +1,0 @@
-// `simulate`: exactly `spotsim simulate`, under the name users type.
-#include "tools/commands.hpp"
-
-int main(int argc, char** argv) { return spotsim::simulate_command(argc, argv); }
