@@ -6,6 +6,7 @@
 #include <string>
 
 #include "policies/policy_registry.hpp"
+#include "tests/support/case_budget.hpp"
 #include "reference_runs.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
@@ -18,6 +19,7 @@ namespace {
 TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
   const PolicyRegistry registry = builtin_policy_registry();
   const PolicyFactories factories{registry.selection_factory("optimal-offline"), registry.checkpoint_factory("continuous")};
+  const auto windows = static_cast<std::uint64_t>(case_budget("OPTIMAL_OFFLINE_WINDOWS", 12, 6, 3));
   for (const char* name : {"cbl-aws-10-26-2022-us-west-2a_v100_1", "cbl-aws-10-26-2022-us-west-2b_k80_1",
                            "cbl-aws-02-15-2023-us-east-2b_v100_1"}) {
     const SpotMarket market = read_trace_file(testing::repo_path(std::string("experiments/traces/cbl/") + name + ".json"));
@@ -26,7 +28,7 @@ TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
         Scenario scenario(market, testing::reference_job(deadline), TraceStart{});
         if (tick_mode) scenario.use_cant_be_late_mode();
         scenario.compute_optimum(true);
-        for (const RunResult& r : run_replications(scenario, factories, ReplicationPlan{3, 0, 12, 2})) {
+        for (const RunResult& r : run_replications(scenario, factories, ReplicationPlan{3, 0, windows, 2})) {
           EXPECT_TRUE(r.deadline_met) << name << " " << deadline << " h, tick mode " << tick_mode << ", from "
                                       << r.trace_start_hours << " h: finished at " << r.completion_hours << " h";
           EXPECT_NEAR(r.cost_total, r.optimum_cost, 1e-6 * r.optimum_cost)

@@ -30,7 +30,7 @@
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
 #include "traces/trace_writer.hpp"
-#include "case_budget.hpp"
+#include "tests/support/case_budget.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>

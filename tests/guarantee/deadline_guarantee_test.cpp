@@ -35,7 +35,7 @@
 #include "engine/job_simulation.hpp"
 #include "model/scenario.hpp"
 #include "traces/trace_reader.hpp"
-#include "case_budget.hpp"
+#include "tests/support/case_budget.hpp"
 
 namespace spotsim {
 namespace {

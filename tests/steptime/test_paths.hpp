@@ -12,7 +12,13 @@ inline std::string hta_trace(const std::string& name) { return kernels_dir() + "
 inline std::string legacy_trace() {
   return kernels_dir() + "/kineto-traces/kineto_tb_plugin/v100_resnet50_bs32_fp32_legacy_schema.pt.trace.json.gz";
 }
-inline std::string fixture(const std::string& name) { return std::string(SPOTSIM_REPO_DIR) + "/tests/steptime/fixtures/" + name; }
+// (Built up by appending: `std::string(LITERAL) + "..." + name` trips GCC 12's -Warray-bounds false positive at -O3.)
+inline std::string fixture(const std::string& name) {
+  std::string path = SPOTSIM_REPO_DIR;
+  path += "/tests/steptime/fixtures/";
+  path += name;
+  return path;
+}
 inline bool have_shared_data() { return std::filesystem::exists(kernels_dir()); }
 
 // A fresh directory under the system temp dir, removed when the object goes away.

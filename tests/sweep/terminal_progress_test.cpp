@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "tests/support/case_budget.hpp"
 #include "base/progress_line.hpp"
 #include "sweep_test_support.hpp"
 #include "cli/terminal_progress.hpp"
@@ -127,10 +128,13 @@ using Command = int (*)(int, const char* const*);
 
 std::string command_on_terminal(Command command, std::vector<std::string> args);
 
+// About 1 s of work on one thread in Release (beyond the line's 0.5 s delay even on a fast machine); a quarter of
+// it under the sanitizers, which run it 25 times slower.
+int simulate_line_replications() { return case_budget("SIMULATE_LINE_REPLICATIONS", 200000, 100000, 50000); }
+
 std::string simulate_on_terminal(const std::vector<std::string>& extra) {
-  // About 1 s of work on one thread (beyond the line's 0.5 s delay even on a fast machine).
-  std::vector<std::string> args = {"simulate", "--trace", "us-west1", "-n", "200000", "--work", "48h", "--policy",
-                                   "spot-only", "--threads", "1"};
+  std::vector<std::string> args = {"simulate", "--trace", "us-west1", "-n", std::to_string(simulate_line_replications()),
+                                   "--work", "48h", "--policy", "spot-only", "--threads", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return command_on_terminal(&simulate_command, args);
 }
@@ -170,7 +174,8 @@ TEST(TerminalProgressLine, SimulateDrawsTheLineOnAPseudoTerminal) {
   if (shown == "no pty") GTEST_SKIP() << "no pseudo-terminal on this machine";
   ASSERT_FALSE(shown.empty());
   EXPECT_NE(shown.find("\r"), std::string::npos) << shown;
-  EXPECT_NE(shown.find("simulate: 200,000/200,000 replications (100.0%)"), std::string::npos) << shown;
+  const std::string n = group_thousands(static_cast<std::uint64_t>(simulate_line_replications()));
+  EXPECT_NE(shown.find("simulate: " + n + "/" + n + " replications (100.0%)"), std::string::npos) << shown;
   EXPECT_NE(shown.find("replications/s, ETA "), std::string::npos) << shown;
   EXPECT_EQ(shown.back(), '\n') << shown;  // the final line is ended, the terminal's next line is clean
   EXPECT_EQ(simulate_on_terminal({"--quiet"}), "");
@@ -178,18 +183,18 @@ TEST(TerminalProgressLine, SimulateDrawsTheLineOnAPseudoTerminal) {
 
 // A campaign's line counts jobs (replications x jobs), so a campaign of thousands of jobs shows progress within a
 // replication instead of "0/1" until it ends.
-// About 2 s in a Release build, more under the sanitizers: beyond the line's 0.5 s delay either way (a campaign of
-// 100 trials finished in 0.45 s under ASan on CI's machine and showed no line: a replication costs more than linearly
-// in its trials).
-constexpr const char* kCampaignTrials = "400";
-constexpr const char* kCampaignJobsLine = "campaign: 800/800 jobs (100.0%)";
-
+// Beyond the line's 0.5 s delay in every build: 400 trials take about 2 s in Release; under ASan 100 trials took
+// 0.45 s on CI's machine (and showed no line) and 400 took 25 s (a replication costs more than linearly in its
+// trials), so the sanitizers run 200.
 TEST(TerminalProgressLine, CampaignCountsJobs) {
+  const int trials = case_budget("CAMPAIGN_LINE_TRIALS", 400, 300, 200);
+  const std::string jobs_line =
+      "campaign: " + std::to_string(2 * trials) + "/" + std::to_string(2 * trials) + " jobs (100.0%)";
   const std::string shown = command_on_terminal(
-      &campaign_command, {"campaign", "--trials", kCampaignTrials, "--trial-work", "6h:12h", "-r", "2", "-p", "greedy",
+      &campaign_command, {"campaign", "--trials", std::to_string(trials), "--trial-work", "6h:12h", "-r", "2", "-p", "greedy",
                           "--managed-catalogue", "none", "--threads", "1"});
   if (shown == "no pty") GTEST_SKIP() << "no pseudo-terminal on this machine";
-  EXPECT_NE(shown.find(kCampaignJobsLine), std::string::npos) << shown;
+  EXPECT_NE(shown.find(jobs_line), std::string::npos) << shown;
   EXPECT_NE(shown.find("jobs/s, ETA "), std::string::npos) << shown;
 }
 
