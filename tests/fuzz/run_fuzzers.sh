@@ -18,7 +18,7 @@ fi
 # Objects are reused between runs only while no header changed (a changed class layout with stale objects gives
 # false stack overflows): the headers' checksum is kept beside them.
 mkdir -p "$out/obj"
-headers_sum=$(find sim traces policies experiments -name '*.hpp' -print0 | sort -z | xargs -0 cat | md5sum | cut -d' ' -f1)
+headers_sum=$(find base model optimum engine traces policies steptime app -name '*.hpp' -print0 | sort -z | xargs -0 cat | md5sum | cut -d' ' -f1)
 if [ "$(cat "$out/obj/.headers" 2>/dev/null)" != "$headers_sum" ]; then
   rm -f "$out"/obj/*.o
   echo "$headers_sum" > "$out/obj/.headers"

@@ -11,11 +11,16 @@ import re
 import subprocess
 import sys
 
-PRODUCT_AND_TEST_DIRS = ["sim", "traces", "policies", "experiments", "tools", "tests", "bench"]
+PRODUCT_AND_TEST_DIRS = ["base", "model", "optimum", "engine", "traces", "policies", "steptime", "app", "cli", "python",
+                         "tests", "bench"]
 DEFINITION = re.compile(r"^(?:struct|class)\s+(\w+)(\s+final)?\s*(?::[^:].*)?\{?\s*$")
 
 
 def definitions(repo):
+    import os
+    missing = [d for d in PRODUCT_AND_TEST_DIRS if not os.path.isdir(os.path.join(repo, d))]
+    if missing:  # a renamed folder would otherwise drop out of the check unseen
+        sys.exit(f"check_unique_type_names.py: no folder {', '.join(missing)} in {repo}: update PRODUCT_AND_TEST_DIRS")
     files = subprocess.check_output(["git", "-C", repo, "ls-files", *PRODUCT_AND_TEST_DIRS], text=True).split()
     found = {}
     for path in files:
