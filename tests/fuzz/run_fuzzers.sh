@@ -64,7 +64,8 @@ fuzz() {  # name, fuzzer binary, seed files...
   fi
 }
 
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+# Line tables only (-gline-tables-only): file:line in every report at a fraction of -g's compile time.
+flags=(-std=c++20 -O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I. -I/usr/include/eigen3 -DSPOTSIM_SOURCE_TRACE_DIR=\"traces/library\" -DSPOTSIM_INSTALL_TRACE_DIR=\"traces/library\")
 sources=(model/market/bathtub_lifetime.cpp model/market/empirical_lifetime.cpp model/market/lifetime_distribution.cpp
          model/market/spot_market.cpp model/market/step_series.cpp model/market/zone_selection.cpp traces/trace_reader.cpp base/json_fields.cpp
