@@ -4,6 +4,16 @@
 
 namespace spotsim {
 
+namespace {
+
+// sums[h] += values[h] / n, growing `sums` with zeros to the longer length.
+void add_divided(std::vector<double>& sums, const std::vector<double>& values, double n) {
+  if (sums.size() < values.size()) sums.resize(values.size(), 0.0);
+  for (std::size_t h = 0; h < values.size(); ++h) sums[h] += values[h] / n;
+}
+
+}  // namespace
+
 CampaignSummaryBuilder::CampaignSummaryBuilder(std::size_t jobs, std::size_t replications, double confidence)
     : replications_(replications), confidence_(confidence), jobs_(jobs) {
   runs_.reserve(replications);
@@ -33,10 +43,8 @@ void CampaignSummaryBuilder::add_run(const CampaignRun& r) {
   // Each run's hourly means enter divided by the replication count, in replication order (hours past a run's end
   // count as 0).
   const double n = static_cast<double>(replications_);
-  if (held_by_hour_.size() < r.held_by_hour.size()) held_by_hour_.resize(r.held_by_hour.size(), 0.0);
-  for (std::size_t h = 0; h < r.held_by_hour.size(); ++h) held_by_hour_[h] += r.held_by_hour[h] / n;
-  if (capacity_by_hour_.size() < r.capacity_by_hour.size()) capacity_by_hour_.resize(r.capacity_by_hour.size(), 0.0);
-  for (std::size_t h = 0; h < r.capacity_by_hour.size(); ++h) capacity_by_hour_[h] += r.capacity_by_hour[h] / n;
+  add_divided(held_by_hour_, r.held_by_hour, n);
+  add_divided(capacity_by_hour_, r.capacity_by_hour, n);
 }
 
 CampaignSummary CampaignSummaryBuilder::finish() const {
