@@ -1,5 +1,5 @@
-// spotsim.campaign(): a campaign set up once from the CLI's options (app/campaign/campaign_options.hpp,
-// shared with `spotsim campaign`), one row per selection policy or managed offer, each run with the GIL released;
+// spotsim.campaign(): a campaign set up once from the CLI's options (app/campaign/campaign_request_options.hpp,
+// the schema `spotsim campaign` reads), one row per selection policy or managed offer, each run with the GIL released;
 // the rows handed to Python as columns (runs, jobs, hourly capacity) and summary rows, and as the CLI's JSON.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -11,13 +11,14 @@
 
 #include "app/campaign/campaign_json.hpp"
 #include "app/campaign/campaign_options.hpp"
+#include "app/campaign/campaign_request_options.hpp"
 #include "app/campaign/job_stream_csv.hpp"
 #include "app/advise/break_even.hpp"
 #include "app/run_metrics.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
-#include "python/option_dict.hpp"
+#include "python/keyword_options.hpp"
 #include "python/python_bindings.hpp"
 #include "python/summary_dict.hpp"
 #include "base/shipped_library.hpp"
@@ -29,12 +30,6 @@ namespace py = pybind11;
 namespace spotsim::python {
 
 namespace {
-
-// `spotsim campaign`'s options, '-' written '_'; job_rows is the CSV text of jobs given as rows (named "jobs").
-constexpr std::array kCampaignOptions = {"trace",      "capacity",     "jobs",       "job_rows", "trials",
-                                         "trial_work", "gpus",         "checkpoint", "schedule", "reclaim",
-                                         "halving",    "budget",       "deadline",   "startup",  "checkpoint_write",
-                                         "restore",    "replications", "seed",       "threads"};
 
 const char* status_name(JobStatus status) {
   switch (status) {
@@ -102,58 +97,41 @@ struct JobRef {
 
 class CampaignSession {
  public:
-  explicit CampaignSession(const py::dict& options) {
-    const OptionDict o(options, kCampaignOptions);
-    market_ = read_trace_file(locate_trace(o.text("trace", "gcp-h100-capacity-13-zones")));
-    capacity_ = o.text("capacity", "recorded");
-    apply_capacity(market_, capacity_);
-    JobSpec defaults;
-    defaults.startup = parse_duration(o.text("startup", "5m"), "--startup");
-    defaults.checkpoint_write = parse_duration(o.text("checkpoint_write", "1m"), "--checkpoint-write");
-    defaults.restore = parse_duration(o.text("restore", "1m"), "--restore");
-    defaults.gpus = static_cast<int>(o.count("gpus", 1, 1, kMaxJobGpus));
-    defaults.nodes = 0;
-    if ((o.has("jobs") || o.has("job_rows")) && (o.has("trials") || o.has("trial_work"))) {
-      throw InputError("--jobs: give either the jobs or --trials with --trial-work, not both");
+  // `options`: `spotsim campaign`'s (app/campaign/campaign_request_options.hpp), read through its schema;
+  // "job_rows", outside it, is the job stream's CSV text of jobs given as rows.
+  explicit CampaignSession(py::dict options) {
+    std::optional<std::string> job_rows;
+    if (options.contains("job_rows")) {
+      const py::object rows = options.attr("pop")("job_rows");
+      if (!rows.is_none()) job_rows = py::str(rows);
     }
-    if (o.has("jobs")) {
-      spec_.jobs = read_job_stream_csv(o.text("jobs", ""), defaults);
-    } else if (o.has("job_rows")) {
-      spec_.jobs = read_job_stream_text(o.text("job_rows", ""), "jobs", defaults);
-    } else {
-      const auto [lo, hi] = parse_trial_work(o.text("trial_work", "4h:12h"));
-      spec_.jobs = sweep_trials(static_cast<int>(o.count("trials", 40, 1, 100000)), lo, hi, defaults);
-    }
-    resolve_campaign_jobs(spec_.jobs, market_, defaults.gpus);
-    spec_.scheduling = parse_scheduling(o.text("schedule", "fifo"));
-    spec_.reclaim = parse_reclaim(o.text("reclaim", "random"));
-    spec_.early_stopping = parse_halving(o.text("halving", "none"));
-    if (o.has("budget")) spec_.budget_usd = o.number("budget");
-    if (o.has("deadline")) spec_.deadline = o.duration("deadline");
-    validate_campaign(spec_, "campaign");
-    checkpoint_ = o.text("checkpoint", "young-daly");
-    plan_.seed = o.count("seed", 1, 0, kMaxSeed);
-    plan_.count = o.count("replications", 200, 1, 10'000'000);
-    plan_.threads = static_cast<int>(o.count("threads", 0, 0, 4096));
+    request_ = campaign_request_from(parse_keyword_options(options, campaign_request_options()),
+                                     job_rows ? &*job_rows : nullptr);
   }
+
+  const std::vector<std::string>& policies() const { return request_.policies; }
+  bool has_managed_rows() const { return request_.managed_catalogue != "none"; }
 
   void run_policy(const std::string& policy) {
     py::gil_scoped_release release;
-    rows_.push_back(run_policy_campaign(market_, spec_, registry_, policy, checkpoint_, plan_, /*keep_runs=*/true));
+    rows_.push_back(run_policy_campaign(request_.market, request_.spec, registry_, policy, request_.checkpoint,
+                                        request_.plan, /*keep_runs=*/true));
   }
 
-  void run_managed(const std::string& catalogue) {
+  void run_managed() {
     py::gil_scoped_release release;
-    for (CampaignRow& row : managed_campaign_rows(market_, spec_, catalogue, registry_, checkpoint_, plan_, true)) {
+    for (CampaignRow& row : managed_campaign_rows(request_.market, request_.spec, request_.managed_catalogue,
+                                                  registry_, request_.checkpoint, request_.plan, true)) {
       rows_.push_back(std::move(row));
     }
   }
 
-  // The CLI's --format json text; with `engineering_cost` (its --engineering-cost, "8000/month"), the break-even too.
-  std::string to_json(const std::optional<std::string>& engineering_cost) const {
-    nlohmann::json doc = campaign_header_json(market_, capacity_, spec_, checkpoint_, plan_);
-    for (const CampaignRow& row : rows_) doc["policies"].push_back(campaign_row_json(row, spec_));
-    if (engineering_cost) doc["break_even"] = campaign_break_even_json(rows_, parse_engineering_cost(*engineering_cost));
+  // The CLI's --format json text (with --engineering-cost: the break-even too).
+  std::string to_json() const {
+    nlohmann::json doc = campaign_header_json(request_.market, request_.capacity, request_.spec, request_.checkpoint,
+                                              request_.plan);
+    for (const CampaignRow& row : rows_) doc["policies"].push_back(campaign_row_json(row, request_.spec));
+    if (request_.engineering_cost) doc["break_even"] = campaign_break_even_json(rows_, *request_.engineering_cost);
     return json_text(doc, 2) + "\n";
   }
 
@@ -186,7 +164,7 @@ class CampaignSession {
     columns["job"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.job; });
     py::list names, statuses;
     for (const JobRef& r : refs) {
-      names.append(spec_.jobs[r.job].name);
+      names.append(request_.spec.jobs[r.job].name);
       statuses.append(status_name(r.outcome().status));
     }
     columns["name"] = names;
@@ -224,8 +202,8 @@ class CampaignSession {
     py::list rows;
     for (const CampaignRow& row : rows_) {
       const CampaignSummary& s = row.summary;
-      for (std::size_t j = 0; j < spec_.jobs.size(); ++j) {
-        rows.append(py::dict(py::arg("policy") = row.label, py::arg("job") = j, py::arg("name") = spec_.jobs[j].name,
+      for (std::size_t j = 0; j < request_.spec.jobs.size(); ++j) {
+        rows.append(py::dict(py::arg("policy") = row.label, py::arg("job") = j, py::arg("name") = request_.spec.jobs[j].name,
                              py::arg("finish_hours_mean") = s.job_finish_hours[j].mean,
                              py::arg("finish_hours_ci_low") = s.job_finish_hours[j].ci_low,
                              py::arg("finish_hours_ci_high") = s.job_finish_hours[j].ci_high,
@@ -257,11 +235,7 @@ class CampaignSession {
     return out;
   }
 
-  SpotMarket market_;
-  std::string capacity_;
-  CampaignSpec spec_;
-  std::string checkpoint_;
-  ReplicationPlan plan_;
+  CampaignRequest request_;
   PolicyRegistry registry_ = policy_registry();
   std::vector<CampaignRow> rows_;
 };
@@ -271,19 +245,20 @@ class CampaignSession {
 void bind_campaign(py::module_& m) {
   py::class_<CampaignSession>(m, "CampaignSession",
                               "A campaign set up from spotsim campaign's options; rows added by run_*")
-      .def(py::init<const py::dict&>(), py::arg("options"))
+      .def(py::init<py::dict>(), py::arg("options"))
+      .def_property_readonly("policies", &CampaignSession::policies, "the --policy list, in order")
+      .def_property_readonly("has_managed_rows", &CampaignSession::has_managed_rows,
+                             "whether --managed-catalogue names offers (not none)")
       .def("run_policy", &CampaignSession::run_policy, py::arg("policy"), "add the row of one selection policy")
-      .def("run_managed", &CampaignSession::run_managed, py::arg("catalogue"),
-           "add a row per managed offer of the catalogue on the trace's GPU")
-      .def("to_json", &CampaignSession::to_json, py::arg("engineering_cost") = py::none(),
+      .def("run_managed", &CampaignSession::run_managed,
+           "add a row per offer of the managed catalogue on the trace's GPU")
+      .def("to_json", &CampaignSession::to_json,
            "the CLI's --format json text (with the break-even of --engineering-cost when given)")
       .def("run_columns", &CampaignSession::run_columns)
       .def("job_columns", &CampaignSession::job_columns)
       .def("summary_rows", &CampaignSession::summary_rows)
       .def("job_summary_rows", &CampaignSession::job_summary_rows)
       .def("hourly_rows", &CampaignSession::hourly_rows);
-  m.def("parse_engineering_cost", &parse_engineering_cost, py::arg("text"),
-        "--engineering-cost: '8000/month' or '8000' (USD per month); InputError for anything else");
 }
 
 }  // namespace spotsim::python

@@ -1,52 +1,14 @@
 #include "python/simulate_options.hpp"
 
-#include <string>
-#include <vector>
-
-#include "base/errors.hpp"
-#include "app/options/command_line.hpp"
-#include "python/option_dict.hpp"
-
-namespace py = pybind11;
-namespace po = boost::program_options;
+#include "python/keyword_options.hpp"
 
 namespace spotsim::python {
 
-namespace {
-
-// A keyword argument as the command line would carry it: text as is, numbers as Python prints them (the shortest
-// text that reads back as the same value), so the CLI's parser and messages apply unchanged.
-std::string argument_text(const py::handle& value) {
-  if (py::isinstance<py::float_>(value)) return std::string(py::repr(value));
-  return std::string(py::str(value));
+boost::program_options::variables_map simulate_options_from(const pybind11::dict& options) {
+  return parse_keyword_options(options, simulate_request_options());
 }
 
-}  // namespace
-
-po::variables_map simulate_options_from(const py::dict& options) {
-  const po::options_description schema = simulate_request_options();
-  std::vector<std::string> args{"simulate"};
-  for (const auto& [key, value] : options) {
-    if (value.is_none()) continue;
-    const std::string name = cli_name(py::str(key));
-    const po::option_description* option = schema.find_nothrow(name.substr(2), false);
-    if (option == nullptr) throw InputError("unrecognised option '" + name + "'");
-    if (option->semantic()->max_tokens() == 0) {  // a flag: True gives it, False leaves it out
-      if (!py::isinstance<py::bool_>(value)) {
-        throw InputError("the argument for option '" + name + "' is invalid: expected True or False");
-      }
-      if (value.cast<bool>()) args.push_back(name);
-      continue;
-    }
-    args.push_back(name);
-    args.push_back(argument_text(value));
-  }
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  return parse_command_line(static_cast<int>(argv.size()), argv.data(), schema);
-}
-
-SimulationRequest simulation_request_from(const py::dict& options) {
+SimulationRequest simulation_request_from(const pybind11::dict& options) {
   return spotsim::simulation_request_from(simulate_options_from(options));
 }
 

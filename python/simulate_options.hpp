@@ -1,9 +1,8 @@
 #pragma once
 // spotsim.simulate()'s keyword arguments -> a SimulationRequest, through the very options `spotsim simulate`
-// declares and reads (app/options/simulate_request_options.hpp): keys are the CLI's long option names with '-' written
-// '_', None counts as absent, a flag (--regret) takes True or False. The same defaults, precedence (command line
-// over the --job file) and error messages follow by construction; tests/python/test_cli_parity.py and
-// tests/python/test_errors.py hold the two front ends together.
+// declares and reads (app/options/simulate_request_options.hpp) and python/keyword_options.hpp's rules. The same
+// defaults, precedence (command line over the --job file) and error messages follow by construction;
+// tests/python/test_cli_parity.py and tests/python/test_errors.py hold the two front ends together.
 #include <boost/program_options.hpp>
 #include <pybind11/pybind11.h>
 

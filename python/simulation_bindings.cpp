@@ -17,6 +17,8 @@
 #include "python/python_bindings.hpp"
 #include "python/python_policy.hpp"
 #include "python/simulate_options.hpp"
+#include "python/keyword_options.hpp"
+#include "app/campaign/campaign_request_options.hpp"
 #include "python/summary_dict.hpp"
 
 namespace py = pybind11;
@@ -120,14 +122,15 @@ void bind_simulation(py::module_& m) {
       "run `spotsim simulate` with these options (CLI long names, '-' as '_'); policy / checkpoint: Python "
       "policy objects replacing the named ones");
   m.def(
-      "simulate_option_names",
-      [] {
-        const boost::program_options::options_description schema = simulate_request_options();
-        std::vector<std::string> names;
-        for (const auto& option : schema.options()) names.push_back(option->long_name());
-        return names;
+      "option_schema",
+      [](const std::string& command) {
+        if (command == "simulate") return option_schema_rows(simulate_request_options());
+        if (command == "campaign") return option_schema_rows(campaign_request_options());
+        throw InputError("option_schema: expected simulate or campaign, got '" + command + "'");
       },
-      "the long names of the options `spotsim simulate` reads into a simulation (the schema simulate() shares)");
+      py::arg("command"),
+      "the options a command reads into its request (name, default, flag, help): what simulate() and campaign() "
+      "take as keyword arguments");
   m.def("metrics", &metric_rows, "the per-run metrics: name, unit, label");
   // The summaries' own statistics, so that analyses done in Python (paired differences) use the same formulas.
   m.def(

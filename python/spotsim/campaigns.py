@@ -74,7 +74,7 @@ class CampaignResult:
     settings    -- dict: trace, capacity, jobs, schedule, reclaim, halving, checkpoint, seed, replications, budget,
                    deadline (the JSON's fields besides "policies")
     policies    -- the rows' labels: the selection policies in order, then the managed offers
-    managed     -- the labels of the managed offers' rows (managed=True)
+    managed     -- the labels of the managed offers' rows (by default the shipped catalogue's on the trace's GPU)
     summary     -- indexed by (policy, metric): n, mean, sd, min, max, p50, p95, p99, ci_low, ci_high over
                    the replications, for every column of runs (all_done, deadline_met, budget_exhausted: shares)
     runs        -- one row per (policy, replication): makespan, costs, jobs completed/stopped/failed, capacity use
@@ -87,10 +87,9 @@ class CampaignResult:
                    saving_fraction and break_even_monthly_spend, None = never); else None
     """
 
-    def __init__(self, session, engineering_cost=None):
+    def __init__(self, session):
         self._session = session
-        self._engineering_cost = engineering_cost
-        document = json.loads(session.to_json(engineering_cost))
+        document = json.loads(session.to_json())
         self.break_even = document.get("break_even")
         self.policies = [row["policy"] for row in document["policies"]]
         self.managed = [row["policy"] for row in document["policies"] if row["managed"]]
@@ -104,7 +103,7 @@ class CampaignResult:
 
     def to_json(self):
         """The CLI's --format json text for the same options (with --engineering-cost: engineering_cost)."""
-        return self._session.to_json(self._engineering_cost)
+        return self._session.to_json()
 
     def as_dict(self):
         return json.loads(self.to_json())
@@ -121,32 +120,40 @@ class CampaignResult:
                f"{self.settings['replications']} replications: {', '.join(self.policies)}>"
 
 
-def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint="young-daly", *, jobs=None,
-             trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
-             halving=None, budget=None, deadline=None, startup="5m", checkpoint_write="1m", restore="1m",
-             managed=False, engineering_cost=None, replications=200, seed=1, threads=0, progress=None):
+def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-demand", checkpoint="young-daly", *,
+             jobs=None, trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
+             halving="none", budget=None, deadline=None, startup="5m", checkpoint_write="1m", restore="1m",
+             managed="managed_training", engineering_cost=None, replications=200, seed=1, threads=0, progress=None):
     """Run ``spotsim campaign`` with these options and return a CampaignResult (docs/python.md#campaigns).
 
-    policy -- a selection policy spec, or a list of them (one row each, on the same seeds: paired);
+    The options are the CLI's, read through its own schema (``spotsim campaign --help``; the defaults here are its
+    defaults, which tests/python/test_cli_parity.py checks):
+    policy -- selection policy specs, comma-separated or a list (one row each, on the same seeds: paired);
     jobs -- a job-stream CSV path, or rows (a list of dicts or a DataFrame) with its columns name, arrival, work,
-            gpus or nodes, priority, deadline, score, checkpoint_size; without it, trials (default 40) trials whose
-            work is spread over trial_work ("4h:12h", one duration or a (shortest, longest) pair);
+            gpus or nodes, priority, deadline, score, checkpoint_size; without it, trials (None: the CLI's 40)
+            trials whose work is spread over trial_work (None: the CLI's "4h:12h"; one duration or a (shortest,
+            longest) pair);
     gpus -- GPUs of a job that states neither gpus nor nodes;
-    halving -- None or "ETA:MIN" / (eta, min), successive halving; budget -- USD; deadline, startup,
+    halving -- "none", "ETA:MIN" or (eta, min), successive halving; budget -- USD; deadline, startup,
             checkpoint_write, restore -- durations ("3d") or timedelta;
-    managed -- True: add the rows of the shipped managed offers on the trace's GPU (or a catalogue name or file);
+    managed -- the managed offers whose rows are added on the trace's GPU: a shipped catalogue name or a file
+            (True: the shipped one), or False / "none" for no managed rows;
     engineering_cost -- the monthly engineering cost of DIY ("8000/month" or a number of USD per month): the
-            break-even of every policy against the cheapest managed row (needs managed);
+            break-even of every policy against the cheapest managed row (needs managed rows);
     progress -- None: a bar in a notebook, a line on stderr in a terminal (one step per row); False: none.
     """
     policies = [policy] if isinstance(policy, str) else list(policy)
-    if not policies:
-        raise _spotsim.InputError("--policy: expected at least one selection policy")
     if not all(isinstance(p, str) for p in policies):
         raise _spotsim.InputError("--policy: expected selection policy specs (spotsim.policies()); Python policy "
                                   "objects are not taken by campaign()")
-    options = {"trace": trace, "capacity": capacity, "trials": trials, "gpus": gpus, "checkpoint": checkpoint,
-               "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving), "budget": budget,
+    if managed is True:
+        managed = "managed_training"
+    elif managed is False or managed is None:
+        managed = "none"
+    options = {"trace": trace, "policy": ",".join(policies), "checkpoint": checkpoint, "capacity": capacity,
+               "trials": trials, "gpus": gpus, "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving),
+               "budget": budget, "managed_catalogue": os.fspath(managed),
+               "engineering_cost": None if engineering_cost is None else str(engineering_cost),
                "replications": replications, "seed": seed, "threads": threads}
     if trial_work is not None:
         options["trial_work"] = _trial_work(trial_work)
@@ -157,21 +164,17 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only", checkpoint=
         options["jobs"] = os.fspath(jobs)
     elif jobs is not None:
         options["job_rows"] = job_rows_csv(jobs)
-    for name in policies:  # every spec checked before the first row runs
+    session = _spotsim.CampaignSession(options)
+    for name in session.policies:  # every spec checked before the first row runs
         _spotsim.check_policies(name, checkpoint)
-    catalogue = "managed_training" if managed is True else (managed or None)
-    if engineering_cost is not None:
-        engineering_cost = str(engineering_cost)
-        _spotsim.parse_engineering_cost(engineering_cost)  # refused before any work
-    session = _spotsim.CampaignSession({k: v for k, v in options.items() if v is not None})
-    bar = progress_bar(len(policies) + (catalogue is not None), "campaign", progress)
+    bar = progress_bar(len(session.policies) + session.has_managed_rows, "campaign", progress)
     try:
-        for name in policies:
+        for name in session.policies:
             session.run_policy(name)
             bar.update()
-        if catalogue is not None:
-            session.run_managed(os.fspath(catalogue))
+        if session.has_managed_rows:
+            session.run_managed()
             bar.update()
     finally:
         bar.close()
-    return CampaignResult(session, engineering_cost)
+    return CampaignResult(session)

@@ -22,7 +22,7 @@ def write_jobs(path, rows):
 def test_one_job_campaign_is_simulate_of_that_job():
     durations = {"startup": "4m", "checkpoint_write": "90s", "restore": "2m"}
     c = spotsim.campaign(TRACE, "spot-only", jobs=[{"name": "solo", "work": "12h"}], replications=60, seed=5,
-                         **durations)
+                         managed=False, **durations)
     s = spotsim.simulate(TRACE, "spot-only", work="12h", nodes=1, replications=60, seed=5, **durations)
     job = c.jobs
     assert (job["name"] == "solo").all() and job["replication"].tolist() == list(range(60))
@@ -38,7 +38,7 @@ def test_same_json_as_the_cli_for_a_job_file(cli_json, tmp_path):
     expected = cli_json("campaign", "--trace", TRACE, "--jobs", path, "-p", "spot-only,greedy", "--schedule",
                         "priority", "--deadline", "1d", "-r", "50", "--managed-catalogue", "none", "--format", "json")
     result = spotsim.campaign(TRACE, ["spot-only", "greedy"], jobs=str(path), schedule="priority", deadline="1d",
-                              replications=50)
+                              replications=50, managed=False)
     assert result.as_dict() == expected
     assert result.policies == ["spot-only", "greedy"]
     for row in expected["policies"]:
@@ -54,7 +54,7 @@ def test_same_json_as_the_cli_for_a_job_file(cli_json, tmp_path):
     # The same jobs as rows (a list of dicts or a DataFrame) give the same campaign.
     for rows in (FOUR_JOBS, pd.DataFrame(FOUR_JOBS)):
         again = spotsim.campaign(TRACE, ["spot-only", "greedy"], jobs=rows, schedule="priority", deadline="1d",
-                                 replications=50)
+                                 replications=50, managed=False)
         assert again.runs.equals(result.runs) and again.jobs.equals(result.jobs)
 
 
@@ -64,7 +64,7 @@ def test_same_json_as_the_cli_for_trials(cli_json):
                         "-p", "greedy", "-r", "40", "-s", "9", "--managed-catalogue", "none", "--format", "json")
     result = spotsim.campaign(TRACE, "greedy", trials=6, trial_work=("2h", "6h"), gpus=2, halving="3:1/9",
                               budget=150, reclaim="newest-first", startup=datetime.timedelta(minutes=10),
-                              replications=40, seed=9)
+                              replications=40, seed=9, managed="none")
     assert result.as_dict() == expected
     runs = result.runs
     assert len(runs) == 40 and (runs["completed"] + runs["stopped_early"] + runs["failed"] == 6).all()
@@ -75,7 +75,7 @@ def test_managed_rows_as_the_cli(cli_json, tmp_path):
     path = write_jobs(tmp_path / "jobs.csv", FOUR_JOBS[:2])
     expected = cli_json("campaign", "--trace", TRACE, "--jobs", path, "-p", "spot-only", "-r", "20",
                         "--format", "json")
-    result = spotsim.campaign(TRACE, jobs=str(path), managed=True, replications=20)
+    result = spotsim.campaign(TRACE, "spot-only", jobs=str(path), managed=True, replications=20)
     assert result.as_dict() == expected
     assert len(result.policies) > 1 and result.managed == result.policies[1:]
     assert (result.jobs["policy"] == result.policies[-1]).sum() == 2 * 20
@@ -149,4 +149,4 @@ def test_break_even_matches_the_cli(cli_json):
     with pytest.raises(spotsim.InputError, match="engineering-cost"):
         spotsim.campaign(TRACE, "spot-only", engineering_cost="8000/year", **args)
     with pytest.raises(spotsim.InputError, match="no managed offer"):
-        spotsim.campaign(TRACE, "spot-only", engineering_cost=8000, **args)
+        spotsim.campaign(TRACE, "spot-only", engineering_cost=8000, managed=False, **args)

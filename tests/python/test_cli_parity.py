@@ -27,7 +27,7 @@ def python_name(option):
 
 
 def test_simulate_takes_every_option_of_the_cli_schema():
-    schema = set(_spotsim.simulate_option_names())
+    schema = {o["name"] for o in _spotsim.option_schema("simulate")}
     parameters = set(inspect.signature(spotsim.simulate).parameters)
     missing = {o for o in schema if python_name(o) not in parameters and o not in SIMULATE_CLI_ONLY}
     extra = {p for p in parameters if p.replace("_", "-") not in schema and p not in SIMULATE_PYTHON_ONLY}
@@ -36,18 +36,28 @@ def test_simulate_takes_every_option_of_the_cli_schema():
     assert set(SIMULATE_CLI_ONLY) <= schema, "a CLI-only exception names an option the schema no longer has"
 
 
+def schema_defaults(command):
+    return {o["name"]: o["default"] for o in _spotsim.option_schema(command)}
+
+
+def same_default(python_default, cli_default):
+    """A keyword argument's default against the schema's text: "1000" is the integer 1000, a flag's False is no
+    default, None is None."""
+    if cli_default is None:
+        return python_default is None or python_default is False
+    if isinstance(python_default, bool):
+        return False
+    return str(python_default) == cli_default or python_default == cli_default
+
+
 def test_simulate_defaults_are_the_clis():
-    """A keyword argument's default is the CLI's default (None where the CLI has none)."""
-    parameters = inspect.signature(spotsim.simulate).parameters
-    cli_defaults = {"trace": "us-west1", "checkpoint": "young-daly", "trace_start": "random", "seed": 1,
-                    "replications": 1000, "threads": 0, "mode": "event", "regret": False}
-    for name, parameter in parameters.items():
+    """A keyword argument's default is the CLI schema's (None where the schema has none)."""
+    defaults = schema_defaults("simulate")
+    for name, parameter in inspect.signature(spotsim.simulate).parameters.items():
         if name == "policy":
             assert parameter.default is None  # the CLI's adaptive, or spot-nodes with min_nodes
-        elif name in cli_defaults:
-            assert parameter.default == cli_defaults[name], name
         else:
-            assert parameter.default is None, name
+            assert same_default(parameter.default, defaults[name.replace("_", "-")]), name
 
 
 # (python keyword arguments, CLI arguments): each is accepted by both with the same numbers, or refused by both
@@ -150,3 +160,32 @@ def test_campaign_takes_every_option_of_the_cli(cli):
     assert expected - parameters == set(), f"campaign options spotsim.campaign() lacks: {sorted(expected - parameters)}"
     assert parameters - expected - CAMPAIGN_PYTHON_ONLY == set(), \
         f"spotsim.campaign() keyword arguments the CLI lacks: {sorted(parameters - expected - CAMPAIGN_PYTHON_ONLY)}"
+
+
+# campaign() keyword arguments whose default is None where the schema has one, with the reason.
+CAMPAIGN_NONE_MEANS_THE_CLIS = {"trials": "a job stream (jobs=) refuses trials given explicitly",
+                                "trial-work": "as trials"}
+
+
+def test_campaign_defaults_are_the_clis():
+    """Every default of spotsim.campaign() is the CLI schema's (app/campaign/campaign_request_options.cpp)."""
+    defaults = schema_defaults("campaign")
+    parameters = inspect.signature(spotsim.campaign).parameters
+    renamed = {python: cli for cli, python in CAMPAIGN_RENAMED.items()}
+    for name, parameter in parameters.items():
+        option = renamed.get(name, name.replace("_", "-"))
+        if option not in defaults:
+            continue
+        if option in CAMPAIGN_NONE_MEANS_THE_CLIS:
+            assert parameter.default is None, name
+        else:
+            assert same_default(parameter.default, defaults[option]), (name, parameter.default, defaults[option])
+    assert set(CAMPAIGN_NONE_MEANS_THE_CLIS) <= set(defaults)
+
+
+def test_campaign_schema_is_what_the_cli_reads(cli):
+    """--help lists the schema's options plus the CLI's own (output, progress, plugins): nothing declared twice."""
+    options = cli_long_options(cli, "campaign")
+    schema = set(schema_defaults("campaign"))
+    assert options - schema == set(CAMPAIGN_CLI_ONLY) | {"quiet"}
+    assert schema <= options
