@@ -86,7 +86,11 @@ int campaign_command(int argc, const char* const* argv) {
           << "schedule " << scheduling_rule_name(spec.scheduling) << ", reclaim " << reclaim_rule_name(spec.reclaim)
           << ", early stopping " << request.halving << ", budget "
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "
-          << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline)) << "\n\n";
+          << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline))
+          << (spec.cant_be_late_mode ? ", Can't Be Late mode (tick " +
+                                           format_duration(spec.tick > 0 ? spec.tick : market.tick) + ")"
+                                     : std::string())
+          << "\n\n";
     std::vector<CampaignRow> rows;
     {
       // The DIY rows' jobs, replication by replication (the managed rows take a moment more): a campaign of thousands

@@ -47,12 +47,14 @@ void JobSimulation::schedule_timeline(Millis time, EventKind kind) {
   timeline_ = TimelineSlot{true, kind, time, queue_.take_sequence()};
 }
 
-RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
-  const SpotMarket& market = scenario_.market();
+Millis JobSimulation::window_start(std::uint64_t seed, std::uint64_t replication) const {
   const TraceStart& start = scenario_.trace_start();
-  Millis job_start = start.offset;
-  if (start.random && market.span != kNever) job_start = random_trace_start(market, seed, replication);
-  begin(seed, replication, job_start);
+  if (start.random && scenario_.market().span != kNever) return random_trace_start(scenario_.market(), seed, replication);
+  return start.offset;
+}
+
+RunResult JobSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+  begin(seed, replication, window_start(seed, replication));
   while (!finished_ && advance()) {
   }
   return result_;

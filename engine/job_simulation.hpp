@@ -22,16 +22,17 @@
 // An EventObserver (engine/event_observer.hpp) may be attached to hear the run's timeline; without one, each place
 // that would notify costs a null test.
 //
-// Campaigns (engine/campaign/) step many jobs on one clock: begin(), next_event_time() and step() instead of run(),
-// with a SharedCapacity attached so that spot obtainable means "within what the zone's count leaves after the
-// other jobs", and with early-stopping milestones (progress points at which the campaign may stop the job). With
-// no SharedCapacity and no milestones a job behaves exactly as in run().
+// It is a SteppedRun (engine/stepped_run.hpp) and a CampaignMember (engine/campaign_member.hpp): campaigns step many
+// jobs on one clock with a SharedCapacity attached, so that spot obtainable means "within what the zone's count
+// leaves after the other jobs", and with early-stopping milestones (progress points at which the campaign may stop
+// the job). With no SharedCapacity and no milestones a job behaves exactly as in run().
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "engine/campaign_member.hpp"
 #include "engine/event_observer.hpp"
 #include "engine/event_queue.hpp"
 #include "model/observation.hpp"
@@ -43,42 +44,33 @@
 
 namespace spotsim {
 
-class JobSimulation {
+class JobSimulation final : public CampaignMember {
  public:
   JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint);
 
-  RunResult run(std::uint64_t seed, std::uint64_t replication);
+  // SteppedRun. run() is begin() at the window's start, then step() until finished, in one tight loop.
+  Millis window_start(std::uint64_t seed, std::uint64_t replication) const override;
+  RunResult run(std::uint64_t seed, std::uint64_t replication) override;
+  void begin(std::uint64_t seed, std::uint64_t replication, Millis start) override;
+  Millis next_event_time() override;
+  void step() override;
+  bool finished() const override { return finished_; }
+  const RunResult& result() const override { return result_; }
 
-  // Stepping, for campaigns. begin() starts a replication at `start` (in the trace's frame) and makes the first
-  // decision; next_event_time() is the time of the next event (kNever when finished or nothing is pending);
-  // step() processes it. run() is begin() at the scenario's start, then step() until finished.
-  void begin(std::uint64_t seed, std::uint64_t replication, Millis start);
-  Millis next_event_time();
-  void step();
-  bool finished() const { return finished_; }
-  const RunResult& result() const { return result_; }
-
-  // Joins a campaign as job `index` (null: a job on its own). Set before begin().
-  void attach_capacity(SharedCapacity* capacity, int index) { capacity_ = capacity, job_index_ = index; }
-  // Progress points (ms of compute, increasing, below the work) at which SharedCapacity::on_milestone decides
-  // whether the job goes on. They add no event to RunResult::events or the fingerprint, and going on leaves the
-  // run exactly as without them.
-  void set_milestones(std::vector<Millis> milestones) { milestones_ = std::move(milestones); }
-  // The campaign's side of the job, all at time `at` >= the job's last event:
-  // reclaim the held spot instances at `at` (with the zone's notice before, as far as it still fits; no effect
-  // if they go earlier anyway or none is held); ask the policy again now that spot may be obtainable; stop the job
-  // (a budget cap), as not completed.
-  void reclaim_spot(Millis now, Millis at);
-  void wake_for_spot(Millis at);
-  void stop(Millis at);
-  // What the job holds now, and its spend so far and per ms from now at the held instance's current price.
-  Purchase purchase() const { return purchase_; }
-  int zone() const { return zone_; }
-  Millis acquired_at() const { return acquired_at_; }
-  Millis preemption_at() const { return preempt_at_; }
-  bool waiting_for_spot() const { return waiting_for_spot_; }
-  double spend_at(Millis t) const;
-  double spend_rate_per_ms(Millis t) const;
+  // CampaignMember.
+  void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
+  void set_milestones(std::vector<Millis> milestones) override { milestones_ = std::move(milestones); }
+  // Going on at a milestone leaves the run exactly as without it.
+  void reclaim_spot(Millis now, Millis at) override;
+  void wake_for_spot(Millis at) override;
+  void stop(Millis at) override;
+  Purchase purchase() const override { return purchase_; }
+  int zone() const override { return zone_; }
+  Millis acquired_at() const override { return acquired_at_; }
+  Millis preemption_at() const override { return preempt_at_; }
+  bool waiting_for_spot() const override { return waiting_for_spot_; }
+  double spend_at(Millis t) const override;
+  double spend_rate_per_ms(Millis t) const override;
   // Hears every later run's events; null (the default) for none. Never changes a result.
   void set_observer(EventObserver* observer) { observer_ = observer; }
 

@@ -4,12 +4,10 @@
 #include <atomic>
 #include <thread>
 
-#include "engine/elastic/elastic_simulation.hpp"
 #include "base/errors.hpp"
 #include "model/interval_recording_checkpoint.hpp"
-#include "engine/job_simulation.hpp"
+#include "engine/engine_factory.hpp"
 #include "base/parallel_workers.hpp"
-#include "engine/tick_simulation.hpp"
 #include "optimum/window_optimum.hpp"
 
 namespace spotsim {
@@ -29,50 +27,27 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
   // Work is handed out in small chunks from a shared counter: balanced even when run lengths vary a lot.
   constexpr std::uint64_t kChunk = 64;
   std::atomic<std::uint64_t> next{0};
-  const bool elastic = scenario.job().elastic.active();
-  if (elastic && (scenario.computes_optimum() || scenario.cant_be_late_mode())) {
-    throw InputError("a job with min_nodes runs in the elastic engine, which has neither --regret nor --mode cant-be-late");
-  }
-  if (elastic && !policies.nodes) throw InputError("a job with min_nodes needs a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes; --list-policies)");
-  if (!elastic && !policies.selection) throw InputError("a multi-node policy needs a job with min_nodes (the elastic engine, docs/elastic.md)");
+  check_engine_fits(scenario, policies);  // before any worker starts (the rest is checked as each makes its engine)
   if (scenario.computes_optimum()) require_optimum_inputs(scenario);
   auto worker = [&]() {
     // Wrapped to note the intervals each run uses (the outputs' checkpoint_interval_* metrics).
     auto checkpoint = std::make_unique<IntervalRecordingCheckpoint>(policies.checkpoint());
     OfflineOptimumSolver solver;
     const TraceStart& start = scenario.trace_start();
-    const auto run_all = [&](auto& simulation) {
-      for (;;) {
-        const std::uint64_t begin = next.fetch_add(kChunk);
-        if (begin >= plan.count) break;
-        const std::uint64_t end = std::min(begin + kChunk, plan.count);
-        for (std::uint64_t i = begin; i < end; ++i) {
-          const std::uint64_t replication = plan.first_replication + i;
-          results[i] = simulation.run(plan.seed, replication);
-          checkpoint->record_into(results[i]);
-          if (!scenario.computes_optimum()) continue;
-          const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
-          results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
-        }
-        if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
+    EngineInstance engine = make_engine(scenario, policies, *checkpoint);
+    for (;;) {
+      const std::uint64_t begin = next.fetch_add(kChunk);
+      if (begin >= plan.count) break;
+      const std::uint64_t end = std::min(begin + kChunk, plan.count);
+      for (std::uint64_t i = begin; i < end; ++i) {
+        const std::uint64_t replication = plan.first_replication + i;
+        results[i] = engine.engine->run(plan.seed, replication);
+        checkpoint->record_into(results[i]);
+        if (!scenario.computes_optimum()) continue;
+        const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
+        results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
       }
-    };
-    if (elastic) {  // (never with the optimum: refused above)
-      auto node_policy = policies.nodes();
-      ElasticSimulation simulation(scenario, *node_policy, *checkpoint);
-      run_all(simulation);
-      return;
-    }
-    auto selection = policies.selection();
-    if (scenario.cant_be_late_mode()) {
-      if (!checkpoint->continuous()) {
-        throw InputError("the Can't Be Late mode models progress that is never lost: expected --checkpoint continuous");
-      }
-      TickSimulation simulation(scenario, *selection, scenario.cant_be_late_tick());
-      run_all(simulation);
-    } else {
-      JobSimulation simulation(scenario, *selection, *checkpoint);
-      run_all(simulation);
+      if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);
     }
   };
   run_workers(threads, worker, [&] { next.store(plan.count); });

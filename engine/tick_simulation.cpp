@@ -27,20 +27,48 @@ TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& select
   recent_preemptions_.reserve(kHistory);
 }
 
-Observation TickSimulation::observe(Millis boundary, Purchase held, int zone, Millis startup_left,
-                                    Millis transfer_left) {
+Millis TickSimulation::window_start(std::uint64_t seed, std::uint64_t replication) const {
+  const SpotMarket& market = scenario_.market();
+  const TraceStart& start = scenario_.trace_start();
+  Millis at = start.random && market.span != kNever ? random_trace_start(market, seed, replication) : start.offset;
+  if (start.random && market.tick != tick_ && at % tick_ != 0) at -= at % tick_;
+  return at;
+}
+
+// (Campaigns) room for the job's instances in `zone` after what the other jobs hold; the job holds none there.
+bool TickSimulation::spot_obtainable(int zone, Millis t) const {
+  const auto& available = scenario_.market().zones[static_cast<std::size_t>(zone)].spot.available;
+  if (!available) return true;
+  return available->at(t) >= scenario_.job().nodes + capacity_->held(zone);
+}
+
+Observation TickSimulation::observe(Millis boundary) {
   scenario_.view_zones(boundary, data_zone_, zone_views_);
   for (ZoneView& v : zone_views_) v.lifetime = nullptr;  // preemptions here come from the recording alone
+  if (capacity_ != nullptr) {
+    // What the other jobs of a campaign hold is not obtainable. Spot the job holds stays its own until the recording
+    // takes it or the campaign reclaims it (whose reclaims keep the holders within the count, even while others
+    // whose instances go at this boundary have not yet been stepped).
+    for (std::size_t z = 0; z < zone_views_.size(); ++z) {
+      bool& available = zone_views_[z].spot_available;
+      if (held_now_ == Purchase::kSpot && static_cast<int>(z) == zone_) {
+        available = available && boundary < reclaim_at_;
+      } else {
+        available = available && spot_obtainable(static_cast<int>(z), boundary);
+      }
+    }
+  }
+  const Purchase held = held_now_;
   Observation obs;
   obs.now = boundary;
   obs.elapsed = boundary - start_;
   obs.progress = obs.committed = done_;
   obs.phase = held == Purchase::kNone ? Phase::kIdle
-              : startup_left > 0     ? Phase::kStarting
-              : transfer_left > 0    ? Phase::kMigrating
+              : startup_left_ > 0    ? Phase::kStarting
+              : transfer_left_ > 0   ? Phase::kMigrating
                                      : Phase::kComputing;
   obs.purchase = held;
-  obs.zone = held == Purchase::kNone ? -1 : zone;
+  obs.zone = held == Purchase::kNone ? -1 : zone_;
   obs.data_zone = data_zone_;
   obs.instance_age = held == Purchase::kNone ? 0 : boundary - acquired_at_;
   obs.preemptions = result_.preemptions;
@@ -71,111 +99,195 @@ void TickSimulation::book_tick(double cost, Millis g, Millis startup, Millis tra
   result_.ledger_rounding += cost - on_startup - on_transfer - on_work;  // the rest of a finishing tick
 }
 
-RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
-  const SpotMarket& market = scenario_.market();
-  const JobSpec& job = scenario_.job();
-  const Millis g = tick_;
+void TickSimulation::begin(std::uint64_t /*seed*/, std::uint64_t replication, Millis start) {
   result_ = RunResult{};
   result_.replication = replication;
   result_.fingerprint = 0xcbf29ce484222325ULL;
   recent_preemptions_.clear();
   held_.clear();
-  const TraceStart& start = scenario_.trace_start();
-  start_ = start.random && market.span != kNever ? random_trace_start(market, seed, replication) : start.offset;
-  if (start.random && market.tick != g && start_ % g != 0) start_ -= start_ % g;
+  start_ = start;
   result_.trace_start_hours = to_hours(start_);
   done_ = spot_time_ = wait_time_ = 0;
   data_zone_ = -1;
   acquired_at_ = start_;
+  held_now_ = Purchase::kNone;
+  zone_ = -1;
+  startup_left_ = transfer_left_ = startup_ = transfer_ = 0;
+  finish_ = -1;
+  reclaim_at_ = kNever;
+  next_milestone_ = 0;
+  finished_ = false;
   selection_.reset();
   selection_.prepare_oracle(scenario_, start_);
+  next_boundary_ = 0;
+  boundary(next_boundary_++);
+}
 
-  const double tick_hours = to_hours(g) * job.nodes;
-  const Millis give_up = job.effective_give_up();
-  Purchase held = Purchase::kNone;
-  int zone = -1;
-  // The changeover still due: start-up first, then the transfer of the saved state (0 within its region).
-  Millis startup_left = 0, transfer_left = 0, startup = 0, transfer = 0, finish = -1;
-  for (Millis k = 0;; ++k) {
-    const Millis boundary = start_ + k * g;
-    if (k > 0) {  // realise tick k - 1
-      const Millis from = boundary - g;
-      if (held == Purchase::kNone) {
-        wait_time_ += g;
-      } else {
-        const Zone& m = market.zones[static_cast<std::size_t>(zone)];
-        const Millis spent_on_startup = std::min(startup_left, g);
-        const Millis spent_on_transfer = std::min(transfer_left, g - spent_on_startup);
-        const Millis spent_on_overhead = spent_on_startup + spent_on_transfer;
-        const Millis work = std::min(g - spent_on_overhead, job.work - done_);
-        startup_left -= spent_on_startup;
-        startup += spent_on_startup;
-        if (spent_on_transfer > 0) {
-          transfer_left -= spent_on_transfer;
-          transfer += spent_on_transfer;
-          if (transfer_left == 0) {  // the changeover is over: the state now lives here
-            data_zone_ = zone;
-            ++result_.migrations;
-          }
+void TickSimulation::step() {
+  if (!finished_) boundary(next_boundary_++);
+}
+
+RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+  begin(seed, replication, window_start(seed, replication));
+  while (!finished_) boundary(next_boundary_++);
+  return result_;
+}
+
+// Boundary k: the work of tick k - 1 is realised, then the job finishes or gives up, or the policy decides what to
+// hold for tick k.
+void TickSimulation::boundary(Millis k) {
+  const Millis at = start_ + k * tick_;
+  if (k > 0) {
+    realise_tick(at - tick_);
+    if (finish_ < 0) {  // early-stopping rungs reached in that tick (campaigns)
+      while (next_milestone_ < milestones_.size() && done_ >= milestones_[next_milestone_]) {
+        if (!capacity_->on_milestone(job_index_, static_cast<int>(next_milestone_++), at)) {
+          result_.stopped_early = true;
+          finish(at, false);
+          return;
         }
-        if (work > 0) data_zone_ = zone;  // lossless: the state lives where the job computes
-        done_ += work;
-        if (done_ >= job.work) finish = from + spent_on_overhead + work;
-        double cost;
-        if (held == Purchase::kSpot) {
-          cost = m.spot.price_per_hour.at(from) * tick_hours;
-          result_.cost_spot += cost;
-          result_.spot_hours += to_hours(g);
-          spot_time_ += g;
-        } else {
-          cost = m.on_demand_price_per_hour * tick_hours;
-          result_.cost_on_demand += cost;
-          result_.on_demand_hours += to_hours(g);
-        }
-        book_tick(cost, g, spent_on_startup, spent_on_transfer, work);
       }
-      if (record_) held_.push_back(held_symbol(held));
-      ++result_.events;
-      result_.fingerprint = mix_fingerprint(result_.fingerprint, from - start_, static_cast<std::uint8_t>(held));
     }
-    if (finish >= 0 || boundary - start_ >= give_up) break;
-    // A spot instance whose zone has no spot at this boundary was preempted (the previous tick still counted).
-    Observation obs = observe(boundary, held, zone, startup_left, transfer_left);
-    if (held == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(zone)].spot_available) {
-      ++result_.preemptions;
-      if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
-      recent_preemptions_.push_back(boundary - start_);
-      held = Purchase::kNone;
-      obs = observe(boundary, held, zone, startup_left, transfer_left);
-    }
-    SelectionDecision decision = selection_.decide(obs);
-    if (decision.zone < 0 || decision.zone >= static_cast<int>(market.zones.size())) decision.zone = 0;
-    if (decision.purchase == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(decision.zone)].spot_available) {
-      decision.purchase = Purchase::kNone;  // as the event engine does: asking for absent spot means waiting
-    }
-    if (decision.purchase != Purchase::kNone && (decision.purchase != held || decision.zone != zone)) {
-      startup_left = job.startup;  // a launch: the changeover starts afresh
-      const MigrationCost& move = scenario_.migration(data_zone_, decision.zone);
-      transfer_left = move.transfer;
-      result_.cost_egress += move.egress_usd;
-      acquired_at_ = boundary;
-      ++(decision.purchase == Purchase::kSpot ? result_.spot_starts : result_.on_demand_starts);
-    }
-    held = decision.purchase;
-    if (held != Purchase::kNone) zone = decision.zone;
   }
-  result_.completed = finish >= 0;
-  const Millis end = result_.completed ? finish : start_ + give_up;
+  if (finish_ >= 0) {
+    finish(finish_, true);
+    return;
+  }
+  const Millis give_up = scenario_.job().effective_give_up();
+  if (at - start_ >= give_up) {
+    finish(start_ + give_up, false);
+    return;
+  }
+  decide(at);
+}
+
+void TickSimulation::realise_tick(Millis from) {
+  const JobSpec& job = scenario_.job();
+  const Millis g = tick_;
+  const Purchase held = held_now_;
+  if (held == Purchase::kNone) {
+    wait_time_ += g;
+  } else {
+    const Zone& m = scenario_.market().zones[static_cast<std::size_t>(zone_)];
+    const Millis spent_on_startup = std::min(startup_left_, g);
+    const Millis spent_on_transfer = std::min(transfer_left_, g - spent_on_startup);
+    const Millis spent_on_overhead = spent_on_startup + spent_on_transfer;
+    const Millis work = std::min(g - spent_on_overhead, job.work - done_);
+    startup_left_ -= spent_on_startup;
+    startup_ += spent_on_startup;
+    if (spent_on_transfer > 0) {
+      transfer_left_ -= spent_on_transfer;
+      transfer_ += spent_on_transfer;
+      if (transfer_left_ == 0) {  // the changeover is over: the state now lives here
+        data_zone_ = zone_;
+        ++result_.migrations;
+      }
+    }
+    if (work > 0) data_zone_ = zone_;  // lossless: the state lives where the job computes
+    done_ += work;
+    if (done_ >= job.work) finish_ = from + spent_on_overhead + work;
+    const double tick_hours = to_hours(g) * job.nodes;
+    double cost;
+    if (held == Purchase::kSpot) {
+      cost = m.spot.price_per_hour.at(from) * tick_hours;
+      result_.cost_spot += cost;
+      result_.spot_hours += to_hours(g);
+      spot_time_ += g;
+    } else {
+      cost = m.on_demand_price_per_hour * tick_hours;
+      result_.cost_on_demand += cost;
+      result_.on_demand_hours += to_hours(g);
+    }
+    book_tick(cost, g, spent_on_startup, spent_on_transfer, work);
+  }
+  if (record_) held_.push_back(held_symbol(held));
+  ++result_.events;
+  result_.fingerprint = mix_fingerprint(result_.fingerprint, from - start_, static_cast<std::uint8_t>(held));
+}
+
+void TickSimulation::decide(Millis at) {
+  const JobSpec& job = scenario_.job();
+  const SpotMarket& market = scenario_.market();
+  // A spot instance whose zone has no spot at this boundary was preempted (the previous tick still counted).
+  Observation obs = observe(at);
+  if (held_now_ == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(zone_)].spot_available) {
+    ++result_.preemptions;
+    if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
+    recent_preemptions_.push_back(at - start_);
+    hold(Purchase::kNone, zone_, at);
+    obs = observe(at);
+  }
+  SelectionDecision decision = selection_.decide(obs);
+  if (decision.zone < 0 || decision.zone >= static_cast<int>(market.zones.size())) decision.zone = 0;
+  if (decision.purchase == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(decision.zone)].spot_available) {
+    decision.purchase = Purchase::kNone;  // as the event engine does: asking for absent spot means waiting
+  }
+  if (decision.purchase != Purchase::kNone && (decision.purchase != held_now_ || decision.zone != zone_)) {
+    startup_left_ = job.startup;  // a launch: the changeover starts afresh
+    const MigrationCost& move = scenario_.migration(data_zone_, decision.zone);
+    transfer_left_ = move.transfer;
+    result_.cost_egress += move.egress_usd;
+    acquired_at_ = at;
+    ++(decision.purchase == Purchase::kSpot ? result_.spot_starts : result_.on_demand_starts);
+  }
+  hold(decision.purchase, decision.purchase != Purchase::kNone ? decision.zone : zone_, at);
+}
+
+// What the job holds from `at` on; a campaign hears spot taken and given back.
+void TickSimulation::hold(Purchase purchase, int zone, Millis at) {
+  const bool had_spot = held_now_ == Purchase::kSpot;
+  const bool same_spot = had_spot && purchase == Purchase::kSpot && zone == zone_;
+  if (capacity_ != nullptr && had_spot && !same_spot) capacity_->on_spot_released(job_index_, zone_, scenario_.job().nodes, at);
+  if (!same_spot) reclaim_at_ = kNever;
+  held_now_ = purchase;
+  zone_ = zone;
+  if (capacity_ != nullptr && purchase == Purchase::kSpot && !same_spot) {
+    capacity_->on_spot_acquired(job_index_, zone_, scenario_.job().nodes, at);
+  }
+}
+
+void TickSimulation::reclaim_spot(Millis /*now*/, Millis at) {
+  if (finished_ || held_now_ != Purchase::kSpot) return;
+  reclaim_at_ = std::min(reclaim_at_, at);
+}
+
+// The tick under way was paid when it started: it stays paid (as billing rounding: no work is credited for it).
+void TickSimulation::stop(Millis at) {
+  if (finished_) return;
+  if (held_now_ != Purchase::kNone && next_boundary_ > 0) {
+    const double cost = spend_at(at) - (result_.cost_spot + result_.cost_on_demand + result_.cost_egress);
+    (held_now_ == Purchase::kSpot ? result_.cost_spot : result_.cost_on_demand) += cost;
+    result_.ledger_rounding += cost;
+  }
+  finish(at, false);
+}
+
+double TickSimulation::spend_at(Millis /*t*/) const {
+  const double spent = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
+  if (finished_ || held_now_ == Purchase::kNone) return spent;
+  const Millis tick_start = start_ + (next_boundary_ - 1) * tick_;
+  const Zone& m = scenario_.market().zones[static_cast<std::size_t>(zone_)];
+  const double price = held_now_ == Purchase::kSpot ? m.spot.price_per_hour.at(tick_start) : m.on_demand_price_per_hour;
+  return spent + price * to_hours(tick_) * scenario_.job().nodes;
+}
+
+// A campaign hears the instance given back at the job's end (within its last tick, which is paid in full): its
+// capacity use then covers the campaign's makespan, and no other job could have stepped onto the room before this
+// boundary anyway.
+void TickSimulation::finish(Millis end, bool completed) {
+  hold(Purchase::kNone, zone_, end);
+  finished_ = true;
+  const JobSpec& job = scenario_.job();
+  result_.completed = completed;
   result_.completion_hours = to_hours(end - start_);
   result_.deadline_met = result_.completed && (job.deadline == kNever || end - start_ <= job.deadline);
   result_.cost_total = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
-  result_.startup_hours = to_hours(startup);
-  result_.migration_hours = to_hours(transfer);
+  result_.startup_hours = to_hours(startup_);
+  result_.migration_hours = to_hours(transfer_);
   result_.wait_hours = to_hours(wait_time_);
   result_.spot_node_hours = result_.spot_hours;  // the compatibility mode prices one instance per tick
   result_.on_demand_node_hours = result_.on_demand_hours;
   result_.work_done_hours = to_hours(std::min(done_, job.work));
-  return result_;
 }
 
 }  // namespace spotsim

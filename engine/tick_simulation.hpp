@@ -18,10 +18,17 @@
 // the last tick, billed in full, is billing rounding).
 //
 // The same selection policies run here and in the event-driven engine (engine/job_simulation.hpp).
+//
+// Stepping (engine/stepped_run.hpp): each tick boundary is one step. In a campaign (engine/campaign_member.hpp) a
+// tick job's boundaries count from its arrival; spot is obtainable in a zone at a boundary when the zone's count
+// leaves room for the job after what the other jobs hold; spot the campaign reclaims at `at` is gone from the first
+// boundary at or after `at` (the tick under way still counted, as for a preemption); an early-stopping milestone is
+// looked at on the boundary where the progress reaches it; a tick's bill is paid in full when it starts.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "engine/campaign_member.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
 #include "model/run_result.hpp"
@@ -29,12 +36,33 @@
 
 namespace spotsim {
 
-class TickSimulation {
+class TickSimulation final : public CampaignMember {
  public:
   // Throws InputError when the scenario's trace has no tick (SpotMarket::tick) and none is given.
   TickSimulation(const Scenario& scenario, SelectionPolicy& selection, Millis tick = 0);
 
-  RunResult run(std::uint64_t seed, std::uint64_t replication);
+  // SteppedRun: a step is a tick boundary.
+  Millis window_start(std::uint64_t seed, std::uint64_t replication) const override;
+  RunResult run(std::uint64_t seed, std::uint64_t replication) override;
+  void begin(std::uint64_t seed, std::uint64_t replication, Millis start) override;
+  Millis next_event_time() override { return finished_ ? kNever : start_ + next_boundary_ * tick_; }
+  void step() override;
+  bool finished() const override { return finished_; }
+  const RunResult& result() const override { return result_; }
+
+  // CampaignMember.
+  void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
+  void set_milestones(std::vector<Millis> milestones) override { milestones_ = std::move(milestones); }
+  void reclaim_spot(Millis now, Millis at) override;
+  void wake_for_spot(Millis /*at*/) override {}  // it asks its policy at every boundary anyway
+  void stop(Millis at) override;
+  Purchase purchase() const override { return held_now_; }
+  int zone() const override { return held_now_ == Purchase::kNone ? -1 : zone_; }
+  Millis acquired_at() const override { return acquired_at_; }
+  Millis preemption_at() const override { return reclaim_at_; }
+  bool waiting_for_spot() const override { return false; }
+  double spend_at(Millis t) const override;
+  double spend_rate_per_ms(Millis /*t*/) const override { return 0.0; }
 
   // The instance held in each tick of the last run, from the first to the one in which the job finished:
   // '.' none, 's' spot, 'D' on-demand (zone indices aside). Filled only when recording is on.
@@ -43,7 +71,13 @@ class TickSimulation {
   Millis tick() const { return tick_; }
 
  private:
-  Observation observe(Millis boundary, Purchase held, int zone, Millis startup_left, Millis transfer_left);
+  void boundary(Millis k);
+  void realise_tick(Millis from);
+  void decide(Millis boundary);
+  bool spot_obtainable(int zone, Millis t) const;
+  void hold(Purchase purchase, int zone, Millis at);
+  void finish(Millis end, bool completed);
+  Observation observe(Millis boundary);
   void book_tick(double cost, Millis g, Millis startup, Millis transfer, Millis work);
 
   const Scenario& scenario_;
@@ -53,10 +87,22 @@ class TickSimulation {
   std::string held_;
   std::vector<ZoneView> zone_views_;
   std::vector<Millis> recent_preemptions_;
-  // Per-replication state read by observe().
+  SharedCapacity* capacity_ = nullptr;
+  int job_index_ = 0;
+  std::vector<Millis> milestones_;
+  // Per-replication state.
   RunResult result_;
   Millis start_ = 0, done_ = 0, spot_time_ = 0, wait_time_ = 0, acquired_at_ = 0;
   int data_zone_ = -1;  // zone whose region holds the saved state; -1 = nothing computed yet
+  Millis next_boundary_ = 0;  // index of the next boundary to process
+  Purchase held_now_ = Purchase::kNone;
+  int zone_ = -1;
+  // The changeover still due: start-up first, then the transfer of the saved state (0 within its region).
+  Millis startup_left_ = 0, transfer_left_ = 0, startup_ = 0, transfer_ = 0;
+  Millis finish_ = -1;          // when the work was done (-1: not yet)
+  Millis reclaim_at_ = kNever;  // the campaign reclaims the held spot from then on
+  std::size_t next_milestone_ = 0;
+  bool finished_ = true;
 };
 
 }  // namespace spotsim

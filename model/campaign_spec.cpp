@@ -38,6 +38,9 @@ void validate_campaign(const CampaignSpec& spec, const std::string& where) {
     throw InputError(where + ": field 'budget': expected a positive amount of USD, at most 1e15");
   }
   if (spec.deadline != kNever && spec.deadline <= 0) throw InputError(where + ": field 'deadline': expected a positive duration");
+  if (spec.tick < 0 || (spec.tick > 0 && !spec.cant_be_late_mode)) {
+    throw InputError(where + ": field 'tick': expected a positive duration, and only in the Can't Be Late mode");
+  }
 }
 
 Millis campaign_job_deadline(const CampaignSpec& spec, const CampaignJob& job) {

@@ -49,6 +49,10 @@ struct CampaignSpec {
   EarlyStopping early_stopping;
   double budget_usd = INFINITY;  // every job stops when the campaign's spend reaches it
   Millis deadline = kNever;      // after the campaign's start, for every job (with its own, the earlier counts)
+  // Every job in the Can't Be Late tick engine (engine/tick_simulation.hpp) instead of the event engine, on ticks of
+  // `tick` counted from its arrival (0: the trace's tick).
+  bool cant_be_late_mode = false;
+  Millis tick = 0;
 };
 
 // InputError naming `where` and the field for anything invalid (no job, a bad job, rungs out of order...).

@@ -19,7 +19,7 @@ nlohmann::json summary_json(const MeanWithInterval& s) {
 
 nlohmann::json campaign_header_json(const SpotMarket& market, const std::string& capacity, const CampaignSpec& spec,
                                     const std::string& checkpoint, const ReplicationPlan& plan) {
-  return {{"format", "spotsim-campaign"},  // what `spotsim report` recognises (docs/report.md#campaigns)
+  nlohmann::json header = {{"format", "spotsim-campaign"},  // what `spotsim report` recognises (docs/report.md#campaigns)
           {"command", "campaign"},
           {"version", kVersion},
           {"git_revision", kGitRevision},
@@ -36,6 +36,11 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
           {"budget_usd", std::isfinite(spec.budget_usd) ? nlohmann::json(spec.budget_usd) : nlohmann::json()},
           {"deadline_hours", spec.deadline == kNever ? nlohmann::json() : nlohmann::json(to_hours(spec.deadline))},
           {"policies", nlohmann::json::array()}};
+  if (spec.cant_be_late_mode) {  // (absent: the event engine, as before the mode existed)
+    header["mode"] = "cant-be-late";
+    header["tick_hours"] = to_hours(spec.tick > 0 ? spec.tick : market.tick);
+  }
+  return header;
 }
 
 nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec) {

@@ -5,6 +5,7 @@
 #include "app/advise/break_even.hpp"
 #include "app/campaign/job_stream_csv.hpp"
 #include "app/options/command_line.hpp"
+#include "app/simulation_request.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/shipped_library.hpp"
@@ -29,6 +30,10 @@ po::options_description campaign_request_options() {
       ("policy,p", po::value<std::string>()->default_value("spot-only,greedy,on-demand"),
        "selection policies to compare, comma-separated (--list-policies in simulate)")
       ("checkpoint,c", po::value<std::string>()->default_value("young-daly"), "checkpoint policy")
+      ("mode", po::value<std::string>()->default_value("event"),
+       "event (decide at any moment, bill per second) | cant-be-late (every job in the Can't Be Late tick engine: "
+       "decide per tick from its arrival, bill whole ticks, lossless progress; needs --checkpoint continuous)")
+      ("tick", po::value<std::string>(), "the tick of --mode cant-be-late [default: the trace's tick_s]")
       ("schedule", po::value<std::string>()->default_value("fifo"),
        "who gets contested capacity first: fifo | priority | earliest-deadline | shortest-first")
       ("reclaim", po::value<std::string>()->default_value("random"),
@@ -84,6 +89,16 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
   spec.early_stopping = parse_halving(request.halving);
   if (vm.count("budget")) spec.budget_usd = vm["budget"].as<double>();
   if (vm.count("deadline")) spec.deadline = parse_duration(vm["deadline"].as<std::string>(), "--deadline");
+  spec.cant_be_late_mode = is_cant_be_late_mode(vm["mode"].as<std::string>());
+  if (vm.count("tick")) {
+    if (!spec.cant_be_late_mode) throw InputError("--tick: only with --mode cant-be-late");
+    spec.tick = parse_duration(vm["tick"].as<std::string>(), "--tick");
+    if (spec.tick <= 0) throw InputError("--tick: expected a positive duration");
+  }
+  if (spec.cant_be_late_mode && spec.tick == 0 && request.market.tick <= 0) {
+    throw InputError("trace '" + request.market.name +
+                     "': the Can't Be Late mode needs the recording's tick (field 'tick_s' of the trace, or --tick)");
+  }
   validate_campaign(spec, "campaign");
 
   std::stringstream list(vm["policy"].as<std::string>());

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "base/errors.hpp"
+#include "engine/engine_factory.hpp"
 #include "model/market/node_reclaim.hpp"
 #include "model/random_streams.hpp"
 
@@ -42,11 +43,17 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
     JobSpec job = spec.jobs[j].job;
     job.deadline = campaign_job_deadline(spec, spec.jobs[j]);
     scenarios_.push_back(std::make_unique<Scenario>(market, job, TraceStart{false, 0}));
-    selections_.push_back(policies.selection());
+    if (spec.cant_be_late_mode) scenarios_.back()->use_cant_be_late_mode(spec.tick);
     checkpoints_.push_back(policies.checkpoint());
-    jobs_.push_back(std::make_unique<JobSimulation>(*scenarios_.back(), *selections_.back(), *checkpoints_.back()));
-    jobs_.back()->attach_capacity(this, static_cast<int>(j));
-    if (spec.early_stopping.enabled()) jobs_.back()->set_milestones(rung_milestones(spec.early_stopping, job.work));
+    engines_.push_back(make_engine(*scenarios_.back(), policies, *checkpoints_.back()));
+    CampaignMember* member = engines_.back().engine->campaign_member();
+    if (member == nullptr) {
+      throw InputError("campaign: job " + std::to_string(j + 1) + " '" + spec.jobs[j].name +
+                       "': its engine cannot share a campaign's capacity");
+    }
+    jobs_.push_back(member);
+    member->attach_capacity(this, static_cast<int>(j));
+    if (spec.early_stopping.enabled()) member->set_milestones(rung_milestones(spec.early_stopping, job.work));
   }
   order_.resize(n);
   std::iota(order_.begin(), order_.end(), 0);
@@ -142,7 +149,7 @@ void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) 
   std::vector<Holder> holders;  // rare: only when the pool binds
   int held_on = 0;
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
-    const JobSimulation& job = *jobs_[j];
+    const CampaignMember& job = *jobs_[j];
     if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot || job.zone() != zone) continue;
     if (job.preemption_at() <= drop_at) continue;
     held_on += scenarios_[j]->job().nodes;
@@ -240,7 +247,7 @@ void CampaignSimulation::update_budget_time() {
   }
   // The rate holds only until a held spot price changes: look again then.
   for (std::size_t j = 0; j < jobs_.size() && budget_time_ > now_; ++j) {
-    const JobSimulation& job = *jobs_[j];
+    const CampaignMember& job = *jobs_[j];
     if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot) continue;
     const StepSeries& price = market_.zones[static_cast<std::size_t>(job.zone())].spot.price_per_hour;
     if (price.times().size() < 2) continue;
@@ -329,7 +336,7 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
     } else {
       --campaign_events;
       now_ = t;
-      JobSimulation& stepped = *jobs_[static_cast<std::size_t>(job)];
+      CampaignMember& stepped = *jobs_[static_cast<std::size_t>(job)];
       stepped.step();
       if (jobs_counter_ != nullptr && stepped.finished()) {
         jobs_counter_->fetch_add(1, std::memory_order_relaxed);

@@ -1,6 +1,6 @@
 #pragma once
-// One replication of a campaign: every job's discrete-event model (engine/job_simulation.hpp) stepped on one clock,
-// sharing each zone's spot capacity (docs/campaign.md#model).
+// One replication of a campaign: every job's engine (the event engine, or the Can't Be Late tick engine in that mode;
+// engine/campaign_member.hpp) stepped on one clock, sharing each zone's spot capacity (docs/campaign.md#model).
 //
 // - A job sees spot as obtainable in a zone when the zone's count leaves room for its instances after what the
 //   other jobs hold; when a job releases spot, waiting jobs are woken in scheduling order.
@@ -16,7 +16,8 @@
 
 #include "engine/campaign/campaign_result.hpp"
 #include "model/campaign_spec.hpp"
-#include "engine/job_simulation.hpp"
+#include "engine/campaign_member.hpp"
+#include "engine/engine_factory.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
 #include "engine/shared_capacity.hpp"
@@ -72,9 +73,9 @@ class CampaignSimulation final : public SharedCapacity {
   const CampaignSpec& spec_;
   TraceStart trace_start_;
   std::vector<std::unique_ptr<Scenario>> scenarios_;
-  std::vector<std::unique_ptr<SelectionPolicy>> selections_;
   std::vector<std::unique_ptr<CheckpointPolicy>> checkpoints_;
-  std::vector<std::unique_ptr<JobSimulation>> jobs_;
+  std::vector<EngineInstance> engines_;
+  std::vector<CampaignMember*> jobs_;  // engines_[j]'s engine as a campaign member
   std::vector<int> order_;           // jobs in scheduling order
   std::vector<Millis> notice_;       // per zone
   std::vector<ZoneDrops> zone_drops_;

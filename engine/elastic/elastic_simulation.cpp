@@ -64,7 +64,13 @@ bool ElasticSimulation::event_current(const Event& e) const {
   }
 }
 
-RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+Millis ElasticSimulation::window_start(std::uint64_t seed, std::uint64_t replication) const {
+  const TraceStart& start = scenario_.trace_start();
+  if (start.random && scenario_.market().span != kNever) return random_trace_start(scenario_.market(), seed, replication);
+  return start.offset;
+}
+
+void ElasticSimulation::begin(std::uint64_t seed, std::uint64_t replication, Millis start) {
   seed_ = seed;
   replication_ = replication;
   node_choice_prefix_ = stream_prefix(seed, replication, StreamPurpose::kNodeChoice);
@@ -88,10 +94,7 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   interval_varies_ = checkpoint_.varies_within_instance();  // (a fixed trait: no virtual call per stretch)
   on_demand_interval_ = kNever;
 
-  const SpotMarket& market = scenario_.market();
-  const TraceStart& start = scenario_.trace_start();
-  job_start_ = start.offset;
-  if (start.random && market.span != kNever) job_start_ = random_trace_start(market, seed, replication);
+  job_start_ = start;
   result_.trace_start_hours = to_hours(job_start_);
   now_ = settled_at_ = phase_entered_ = job_start_;
   phase_ = JobPhase::kIdle;
@@ -101,7 +104,30 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
   pool_dirty_ = false;
   decide();
   if (pool_dirty_) schedule_pool_events();
-  while (!finished_) {
+}
+
+RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) {
+  begin(seed, replication, window_start(seed, replication));
+  while (!finished_ && advance()) {
+  }
+  return result_;
+}
+
+Millis ElasticSimulation::next_event_time() {
+  if (finished_) return kNever;
+  while (!queue_.empty() && !event_current(queue_.top().payload)) queue_.pop();  // stale: not the next event's time
+  Millis next = timeline_.active ? timeline_.time : kNever;
+  if (!queue_.empty()) next = std::min(next, queue_.top().time);
+  return next;
+}
+
+void ElasticSimulation::step() {
+  if (!finished_) advance();
+}
+
+// Pops the next live event and handles it; false when nothing is pending.
+bool ElasticSimulation::advance() {
+  for (;;) {
     Event event;
     const bool work_done_now = timeline_.active && timeline_.kind == EventKind::kWorkDone &&
                                (queue_.empty() || timeline_.time <= queue_.top().time);
@@ -118,15 +144,15 @@ RunResult ElasticSimulation::run(std::uint64_t seed, std::uint64_t replication) 
       event = Event{timeline_.kind, 0, -1};
       now_ = timeline_.time;
     } else {
-      break;
+      return false;
     }
     ++result_.events;
     result_.fingerprint = mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(event.kind));
     settle();
     dispatch(event);
     if (pool_dirty_) schedule_pool_events();
+    return true;
   }
-  return result_;
 }
 
 void ElasticSimulation::dispatch(const Event& e) {

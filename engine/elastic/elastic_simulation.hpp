@@ -22,6 +22,7 @@
 
 #include "model/node_policy.hpp"
 #include "engine/event_observer.hpp"
+#include "engine/stepped_run.hpp"
 #include "engine/event_queue.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
@@ -31,12 +32,19 @@
 
 namespace spotsim {
 
-class ElasticSimulation {
+class ElasticSimulation final : public SteppedRun {
  public:
   // Throws InputError when the scenario is not one the engine runs (more than one zone, no min_nodes).
   ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint);
 
-  RunResult run(std::uint64_t seed, std::uint64_t replication);
+  // SteppedRun. run() is begin() at the window's start, then step() until finished, in one tight loop.
+  Millis window_start(std::uint64_t seed, std::uint64_t replication) const override;
+  RunResult run(std::uint64_t seed, std::uint64_t replication) override;
+  void begin(std::uint64_t seed, std::uint64_t replication, Millis start) override;
+  Millis next_event_time() override;
+  void step() override;
+  bool finished() const override { return finished_; }
+  const RunResult& result() const override { return result_; }
 
   // Hears the run's timeline (engine/event_observer.hpp) with the spot, on-demand and training counts filled in;
   // without one, each place that would notify costs a null test.
@@ -72,6 +80,7 @@ class ElasticSimulation {
     Millis ready_at = 0;
   };
 
+  bool advance();
   void dispatch(const Event& event);
   void decide();
   void apply(const NodeRequest& request);

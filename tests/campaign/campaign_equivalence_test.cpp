@@ -13,28 +13,9 @@ namespace spotsim {
 namespace {
 
 using testing::campaign_job;
+using testing::expect_same_run;
 using testing::factories;
 using testing::shipped_trace;
-
-void expect_same_run(const RunResult& a, const RunResult& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  EXPECT_EQ(a.fingerprint, b.fingerprint);
-  EXPECT_EQ(a.events, b.events);
-  EXPECT_EQ(a.completed, b.completed);
-  EXPECT_EQ(a.deadline_met, b.deadline_met);
-  EXPECT_EQ(a.completion_hours, b.completion_hours);
-  EXPECT_EQ(a.cost_total, b.cost_total);
-  EXPECT_EQ(a.cost_spot, b.cost_spot);
-  EXPECT_EQ(a.cost_on_demand, b.cost_on_demand);
-  EXPECT_EQ(a.cost_egress, b.cost_egress);
-  EXPECT_EQ(a.preemptions, b.preemptions);
-  EXPECT_EQ(a.checkpoints, b.checkpoints);
-  EXPECT_EQ(a.lost_work_hours, b.lost_work_hours);
-  EXPECT_EQ(a.ledger_compute, b.ledger_compute);
-  EXPECT_EQ(a.ledger_lost_work, b.ledger_lost_work);
-  EXPECT_EQ(a.ledger_idle, b.ledger_idle);
-  EXPECT_EQ(a.trace_start_hours, b.trace_start_hours);
-}
 
 struct Case {
   std::string trace, selection, checkpoint;

@@ -150,3 +150,18 @@ def test_break_even_matches_the_cli(cli_json):
         spotsim.campaign(TRACE, "spot-only", engineering_cost="8000/year", **args)
     with pytest.raises(spotsim.InputError, match="no managed offer"):
         spotsim.campaign(TRACE, "spot-only", engineering_cost=8000, managed=False, **args)
+
+
+def test_cant_be_late_mode_as_the_cli(cli_json):
+    """mode="cant-be-late": every job in the tick engine, the CLI's JSON (with its mode and tick) value for value."""
+    expected = cli_json("campaign", "--trace", "aws-us-west-2-v100", "--trials", "4", "--trial-work", "6h:12h",
+                        "--mode", "cant-be-late", "--checkpoint", "continuous", "--startup", "12m", "-p",
+                        "greedy,uniform-progress", "--deadline", "1d", "-r", "30", "--managed-catalogue", "none",
+                        "--format", "json")
+    result = spotsim.campaign("aws-us-west-2-v100", ["greedy", "uniform-progress"], "continuous", mode="cant-be-late",
+                              trials=4, trial_work="6h:12h", startup="12m", deadline="1d", replications=30,
+                              managed=False)
+    assert result.as_dict() == expected
+    assert expected["mode"] == "cant-be-late" and expected["tick_hours"] == pytest.approx(1 / 6)
+    with pytest.raises(spotsim.InputError, match="--checkpoint continuous"):
+        spotsim.campaign("aws-us-west-2-v100", "greedy", mode="cant-be-late", trials=2, replications=2, managed=False)
