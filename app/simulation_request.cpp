@@ -1,4 +1,6 @@
 #include "app/simulation_request.hpp"
+
+#include "app/options/command_line.hpp"
 #include "app/timeline_writer.hpp"
 
 #include <algorithm>
@@ -49,7 +51,7 @@ PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   const std::string trace_path = locate_trace(request.trace);
   PreparedSimulation prepared;
   prepared.market = std::make_unique<SpotMarket>(select_zones(read_trace_file(trace_path), request.zones,
-                                         request.zones.by == ZoneSelection::By::kRegions ? "--regions" : "--zones"));
+                                         zone_selection_option_name(request.zones)));
   const SpotMarket& market = *prepared.market;
   const PolicyRegistry registry = policy_registry();
   PolicyFactories& factories = prepared.factories;

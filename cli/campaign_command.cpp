@@ -82,7 +82,7 @@ int campaign_command(int argc, const char* const* argv) {
     nlohmann::json doc = campaign_header_json(market, capacity, spec, checkpoint, plan);
     std::ostringstream table;
     table << "campaign: " << spec.jobs.size() << " jobs on " << market.name << " (" << market.zones.size()
-          << " zones, capacity " << capacity << "), " << plan.count << " replications, seed " << plan.seed << "\n"
+          << (market.zones.size() == 1 ? " zone" : " zones") << ", capacity " << capacity << "), " << plan.count << " replications, seed " << plan.seed << "\n"
           << "schedule " << scheduling_rule_name(spec.scheduling) << ", reclaim " << reclaim_rule_name(spec.reclaim)
           << ", early stopping " << request.halving << ", budget "
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "

@@ -152,13 +152,15 @@ void JobSimulation::step() {
   if (!finished_) advance();
 }
 
-void JobSimulation::reclaim_spot(Millis now, Millis at) {
-  if (finished_ || purchase_ != Purchase::kSpot || at >= preempt_at_) return;
+// All its instances go with any of them (restart mode), whatever `instances` asks.
+int JobSimulation::reclaim_spot(Millis now, Millis at, int /*instances*/) {
+  if (finished_ || purchase_ != Purchase::kSpot || at >= preempt_at_) return 0;
   now_ = std::max(now_, now);
   preempt_at_ = at;
   const Millis notice = scenario_.market().zones[static_cast<std::size_t>(zone_)].spot.notice;
   if (notice > 0) schedule(std::max(now_, at - notice), EventKind::kPreemptionNotice);
   schedule(at, EventKind::kPreemption);
+  return scenario_.job().nodes;
 }
 
 void JobSimulation::wake_for_spot(Millis at) {

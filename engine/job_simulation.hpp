@@ -61,14 +61,17 @@ class JobSimulation final : public CampaignMember {
   void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
   void set_milestones(std::vector<Millis> milestones) override { milestones_ = std::move(milestones); }
   // Going on at a milestone leaves the run exactly as without it.
-  void reclaim_spot(Millis now, Millis at) override;
+  int reclaim_spot(Millis now, Millis at, int instances) override;
   void wake_for_spot(Millis at) override;
   void stop(Millis at) override;
   Purchase purchase() const override { return purchase_; }
   int zone() const override { return zone_; }
   Millis acquired_at() const override { return acquired_at_; }
-  Millis preemption_at() const override { return preempt_at_; }
+  int spot_held_at(Millis t) const override {
+    return purchase_ == Purchase::kSpot && preempt_at_ > t ? scenario_.job().nodes : 0;
+  }
   bool waiting_for_spot() const override { return waiting_for_spot_; }
+  int spot_room_needed() const override { return scenario_.job().nodes; }
   double spend_at(Millis t) const override;
   double spend_rate_per_ms(Millis t) const override;
   // Hears every later run's events; null (the default) for none. Never changes a result.

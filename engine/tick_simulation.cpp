@@ -246,9 +246,11 @@ void TickSimulation::hold(Purchase purchase, int zone, Millis at) {
   }
 }
 
-void TickSimulation::reclaim_spot(Millis /*now*/, Millis at) {
-  if (finished_ || held_now_ != Purchase::kSpot) return;
-  reclaim_at_ = std::min(reclaim_at_, at);
+// All its instances go with any of them (restart mode), whatever `instances` asks.
+int TickSimulation::reclaim_spot(Millis /*now*/, Millis at, int /*instances*/) {
+  if (finished_ || held_now_ != Purchase::kSpot || at >= reclaim_at_) return 0;
+  reclaim_at_ = at;
+  return scenario_.job().nodes;
 }
 
 // The tick under way was paid when it started: it stays paid (as billing rounding: no work is credited for it).

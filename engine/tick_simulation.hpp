@@ -53,14 +53,17 @@ class TickSimulation final : public CampaignMember {
   // CampaignMember.
   void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
   void set_milestones(std::vector<Millis> milestones) override { milestones_ = std::move(milestones); }
-  void reclaim_spot(Millis now, Millis at) override;
+  int reclaim_spot(Millis now, Millis at, int instances) override;
   void wake_for_spot(Millis /*at*/) override {}  // it asks its policy at every boundary anyway
   void stop(Millis at) override;
   Purchase purchase() const override { return held_now_; }
   int zone() const override { return held_now_ == Purchase::kNone ? -1 : zone_; }
   Millis acquired_at() const override { return acquired_at_; }
-  Millis preemption_at() const override { return reclaim_at_; }
+  int spot_held_at(Millis t) const override {
+    return held_now_ == Purchase::kSpot && reclaim_at_ > t ? scenario_.job().nodes : 0;
+  }
   bool waiting_for_spot() const override { return false; }
+  int spot_room_needed() const override { return scenario_.job().nodes; }
   double spend_at(Millis t) const override;
   double spend_rate_per_ms(Millis /*t*/) const override { return 0.0; }
 

@@ -22,7 +22,12 @@ void validate_campaign(const CampaignSpec& spec, const std::string& where) {
     const CampaignJob& job = spec.jobs[j];
     const std::string at = where + ": job " + std::to_string(j + 1) + (job.name.empty() ? "" : " '" + job.name + "'");
     if (job.arrival < 0) throw InputError(at + ": field 'arrival': expected a time >= 0");
-    if (job.job.elastic.min_nodes > 0) throw InputError(at + ": elastic jobs (min_nodes) are not supported in campaigns");
+    if (job.job.elastic.active() && spec.early_stopping.enabled()) {
+      throw InputError(at + ": early stopping (--halving) is not built for elastic jobs (min_nodes)");
+    }
+    if (job.job.elastic.active() && spec.cant_be_late_mode) {
+      throw InputError(at + ": elastic jobs (min_nodes) run in the elastic engine, not in the Can't Be Late mode");
+    }
     validate_job(job.job, at);
     if (!std::isnan(job.score) && !std::isfinite(job.score)) throw InputError(at + ": field 'score': expected a finite number");
   }

@@ -46,7 +46,11 @@ void bind_policies(py::module_& m) {
       "check_policies",
       [](const std::string& policy, const std::string& checkpoint) {
         const PolicyRegistry registry = policy_registry();
-        registry.selection_factory(policy);
+        if (registry.is_node_policy(policy)) {
+          registry.node_factory(policy);
+        } else {
+          registry.selection_factory(policy);
+        }
         registry.checkpoint_factory(checkpoint);
       },
       py::arg("policy"), py::arg("checkpoint"), "InputError if either spec is unknown or has bad parameters");

@@ -160,7 +160,14 @@ void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& mar
 CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& spec, const PolicyRegistry& registry,
                                 const std::string& policy, const std::string& checkpoint, const ReplicationPlan& plan,
                                 bool keep_runs) {
-  const PolicyFactories factories{registry.selection_factory(policy), registry.checkpoint_factory(checkpoint)};
+  // A multi-node policy runs the elastic jobs (min_nodes); make_engine refuses a job its kind of policy cannot run.
+  PolicyFactories factories;
+  factories.checkpoint = registry.checkpoint_factory(checkpoint);
+  if (registry.is_node_policy(policy)) {
+    factories.nodes = registry.node_factory(policy);
+  } else {
+    factories.selection = registry.selection_factory(policy);
+  }
   CampaignRow row{policy, false, {}, {}};
   CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
   run_campaign(market, spec, factories, plan, TraceStart{}, keep_runs, [&](CampaignRun&& run) {

@@ -19,7 +19,9 @@ po::options_description campaign_request_options() {
   po::options_description options("Campaign (durations take a unit: 90s, 30m, 2h, 1.5d)");
   options.add_options()
       ("trace,t", po::value<std::string>()->default_value("gcp-h100-capacity-13-zones"),
-       "the market: a trace whose zones' counts are the spot instances obtainable at once (path or shipped name)")
+       "the market: a trace whose zones' counts are the spot instances obtainable at once (path or shipped name)");
+  add_zone_selection_options(options);
+  options.add_options()
       ("capacity", po::value<std::string>()->default_value("recorded"),
        "recorded (the trace's counts) | unbounded (any count >= 1 means as many as wanted: no competition)")
       ("jobs", po::value<std::string>(), "the jobs, from a CSV file (columns in docs/campaign.md#job-stream)")
@@ -57,7 +59,9 @@ po::options_description campaign_request_options() {
 
 CampaignRequest campaign_request_from(const po::variables_map& vm, const std::string* job_rows) {
   CampaignRequest request;
-  request.market = read_trace_file(locate_trace(vm["trace"].as<std::string>()));
+  const ZoneSelection zones = zone_selection_option(vm);
+  request.market = select_zones(read_trace_file(locate_trace(vm["trace"].as<std::string>())), zones,
+                                zone_selection_option_name(zones));
   request.capacity = vm["capacity"].as<std::string>();
   apply_capacity(request.market, request.capacity);
 

@@ -137,4 +137,25 @@ void load_plugin_options(const boost::program_options::variables_map& vm) {
   for (const std::string& file : vm["plugin"].as<std::vector<std::string>>()) load_policy_plugin(file);
 }
 
+void add_zone_selection_options(po::options_description& options) {
+  options.add_options()
+      ("regions", po::value<std::string>(), "use only these regions of the trace, e.g. us-central1,us-east4 [default: all]")
+      ("zones", po::value<std::string>(), "use only these zones of the trace, e.g. us-east4-a,us-east4-b (not with --regions)");
+}
+
+ZoneSelection zone_selection_option(const po::variables_map& vm) {
+  if (vm.count("regions") && vm.count("zones")) throw InputError("--regions and --zones: give one of them, not both");
+  ZoneSelection selection;
+  for (const char* option : {"regions", "zones"}) {
+    if (!vm.count(option)) continue;
+    selection.by = std::string(option) == "regions" ? ZoneSelection::By::kRegions : ZoneSelection::By::kZones;
+    selection.names = split_name_list(vm[option].as<std::string>(), std::string("--") + option);
+  }
+  return selection;
+}
+
+const char* zone_selection_option_name(const ZoneSelection& selection) {
+  return selection.by == ZoneSelection::By::kRegions ? "--regions" : "--zones";
+}
+
 }  // namespace spotsim

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/errors.hpp"
+#include "model/market/zone_selection.hpp"
 
 namespace spotsim {
 
@@ -37,6 +38,13 @@ int thread_count_option(const boost::program_options::variables_map& vm);
 // --checkpoint-size (or the older --checkpoint-size-gb; not both), declared as po::value<std::string>(): "20GB",
 // "18.6GiB", a bare number in GB (base/data_size.hpp); nullopt when neither is given.
 std::optional<double> checkpoint_size_option(const boost::program_options::variables_map& vm);
+
+// --regions / --zones: which part of the trace a run may use (not both), declared and read alike by every command
+// that has them. The selection is checked against the trace where it is applied (select_zones).
+void add_zone_selection_options(boost::program_options::options_description& options);
+ZoneSelection zone_selection_option(const boost::program_options::variables_map& vm);
+// The option a selection came from, for select_zones' messages: "--regions" or "--zones".
+const char* zone_selection_option_name(const ZoneSelection& selection);
 
 // Checks --output, when given, before any work: not a directory, its directory exists.
 void check_output_option(const boost::program_options::variables_map& vm);

@@ -19,18 +19,6 @@ Millis duration_option(const po::variables_map& vm, const char* name) {
   return parse_duration(vm[name].as<std::string>(), std::string("--") + name);
 }
 
-// --regions / --zones: which part of the trace the job may use (checked against the trace when it is read).
-ZoneSelection zone_selection_from(const po::variables_map& vm) {
-  if (vm.count("regions") && vm.count("zones")) throw InputError("--regions and --zones: give one of them, not both");
-  ZoneSelection selection;
-  for (const char* option : {"regions", "zones"}) {
-    if (!vm.count(option)) continue;
-    selection.by = std::string(option) == "regions" ? ZoneSelection::By::kRegions : ZoneSelection::By::kZones;
-    selection.names = split_name_list(vm[option].as<std::string>(), std::string("--") + option);
-  }
-  return selection;
-}
-
 }  // namespace
 
 po::options_description simulate_request_options() {
@@ -38,9 +26,9 @@ po::options_description simulate_request_options() {
   run.add_options()
       ("trace,t", po::value<std::string>()->default_value("us-west1"),
        "trace file (spotsim trace format v1 or v2), or the name of a shipped trace in traces/library/ (e.g. "
-       "us-west1, gcp-h100-13-zones)")
-      ("regions", po::value<std::string>(), "use only these regions of the trace, e.g. us-central1,us-east4 [default: all]")
-      ("zones", po::value<std::string>(), "use only these zones of the trace, e.g. us-east4-a,us-east4-b (not with --regions)")
+       "us-west1, gcp-h100-13-zones)");
+  add_zone_selection_options(run);
+  run.add_options()
       ("policy,p", po::value<std::string>()->default_value("adaptive"),
        "selection policy NAME[:key=value,...]; see --list-policies")
       ("checkpoint,c", po::value<std::string>()->default_value("young-daly"),
@@ -96,7 +84,7 @@ po::options_description simulate_request_options() {
 SimulationRequest simulation_request_from(const po::variables_map& vm) {
   SimulationRequest request;
   request.trace = vm["trace"].as<std::string>();
-  request.zones = zone_selection_from(vm);
+  request.zones = zone_selection_option(vm);
   request.policy = vm["policy"].as<std::string>();
   request.checkpoint = vm["checkpoint"].as<std::string>();
   request.job.work = 48 * kMillisPerHour;

@@ -37,7 +37,9 @@ Millis CampaignSimulation::ZoneDrops::check_time(Millis notice) const {
 CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignSpec& spec,
                                        const PolicyFactories& policies, TraceStart start)
     : SharedCapacity(static_cast<int>(market.zones.size())), market_(market), spec_(spec), trace_start_(start) {
-  if (!policies.selection || !policies.checkpoint) throw InputError("a campaign needs a selection and a checkpoint policy");
+  if ((!policies.selection && !policies.nodes) || !policies.checkpoint) {
+    throw InputError("a campaign needs a selection (or multi-node) and a checkpoint policy");
+  }
   const std::size_t n = spec.jobs.size();
   for (std::size_t j = 0; j < n; ++j) {
     JobSpec job = spec.jobs[j].job;
@@ -45,12 +47,14 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
     scenarios_.push_back(std::make_unique<Scenario>(market, job, TraceStart{false, 0}));
     if (spec.cant_be_late_mode) scenarios_.back()->use_cant_be_late_mode(spec.tick);
     checkpoints_.push_back(policies.checkpoint());
-    engines_.push_back(make_engine(*scenarios_.back(), policies, *checkpoints_.back()));
-    CampaignMember* member = engines_.back().engine->campaign_member();
-    if (member == nullptr) {
-      throw InputError("campaign: job " + std::to_string(j + 1) + " '" + spec.jobs[j].name +
-                       "': its engine cannot share a campaign's capacity");
+    const std::string which = "campaign: job " + std::to_string(j + 1) + " '" + spec.jobs[j].name + "': ";
+    try {
+      engines_.push_back(make_engine(*scenarios_.back(), policies, *checkpoints_.back()));
+    } catch (const InputError& e) {
+      throw InputError(which + e.what());
     }
+    CampaignMember* member = engines_.back().engine->campaign_member();
+    if (member == nullptr) throw InputError(which + "its engine cannot share a campaign's capacity");
     jobs_.push_back(member);
     member->attach_capacity(this, static_cast<int>(j));
     if (spec.early_stopping.enabled()) member->set_milestones(rung_milestones(spec.early_stopping, job.work));
@@ -151,8 +155,9 @@ void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) 
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
     const CampaignMember& job = *jobs_[j];
     if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot || job.zone() != zone) continue;
-    if (job.preemption_at() <= drop_at) continue;
-    held_on += scenarios_[j]->job().nodes;
+    const int holds = job.spot_held_at(drop_at);
+    if (holds == 0) continue;
+    held_on += holds;
     const std::uint64_t entity = splitmix64(static_cast<std::uint64_t>(drop_at)) ^ (static_cast<std::uint64_t>(zone) << 48) ^ j;
     holders.push_back({static_cast<int>(j), job.acquired_at(), stream_seed(seed_, replication_, StreamPurpose::kCampaignReclaim, entity)});
   }
@@ -168,8 +173,7 @@ void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) 
   int freed = 0;
   for (const Holder& h : holders) {
     if (freed >= excess) break;
-    jobs_[static_cast<std::size_t>(h.job)]->reclaim_spot(now_, at_drop ? now_ : drop_at);
-    freed += scenarios_[static_cast<std::size_t>(h.job)]->job().nodes;
+    freed += jobs_[static_cast<std::size_t>(h.job)]->reclaim_spot(now_, at_drop ? now_ : drop_at, excess - freed);
     ++capacity_reclaims_;
   }
 }
@@ -211,7 +215,7 @@ void CampaignSimulation::on_spot_released(int job, int zone, int nodes, Millis a
   for (const int k : order_) {
     const auto kk = static_cast<std::size_t>(k);
     if (k == job || !started_[kk] || jobs_[kk]->finished() || !jobs_[kk]->waiting_for_spot()) continue;
-    if (scenarios_[kk]->job().nodes <= room) jobs_[kk]->wake_for_spot(at);
+    if (jobs_[kk]->spot_room_needed() <= room) jobs_[kk]->wake_for_spot(at);
   }
 }
 

@@ -34,6 +34,7 @@ void ElasticSimulation::acquire_toward_targets() {
 // Wake the policy when the pool can give the job `wanted` spot instances in all (counting those it holds).
 void ElasticSimulation::schedule_pool_rise(int wanted) {
   if (!zone_.spot.available || wanted <= 0) return;
+  if (capacity_ != nullptr) wanted += capacity_->held(0) - spot_held_;  // the other jobs' instances, as they are now
   const Millis at = zone_.spot.available->next_time_where(now_, [wanted](double v) { return v >= wanted; });
   if (at != kNever) schedule(at, EventKind::kPoolRise, rise_epoch_);
 }
@@ -77,6 +78,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     }
   }
   assert(placed == count);
+  if (spot && capacity_ != nullptr) capacity_->on_spot_acquired(job_index_, 0, count, now_);
   schedule(now_ + scenario_.job().startup, EventKind::kLaunchReady);
   if (spot) pool_changed();
   notify(TimelineEventKind::kInstanceAcquired, kind);
@@ -86,6 +88,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
 // changed it is fully handled (a loss and its replacement then cost one search, not two).
 void ElasticSimulation::pool_changed() {
   ++pool_epoch_;
+  next_pool_reclaim_at_ = kNever;
   pool_dirty_ = true;
 }
 
@@ -93,11 +96,14 @@ void ElasticSimulation::pool_changed() {
 void ElasticSimulation::schedule_pool_events() {
   pool_dirty_ = false;
   ++pool_epoch_;
+  next_pool_reclaim_at_ = kNever;
   if (spot_held_ == 0) return;
   const SpotOffer& offer = zone_.spot;
   if (offer.available) {
     const Reclaim next = next_reclaim(*offer.available, now_, spot_held_, seed_, replication_);
     if (next.at != kNever) schedule(next.at, EventKind::kPoolReclaim, pool_epoch_, next.lost);
+    next_pool_reclaim_at_ = next.at;
+    next_pool_reclaim_lost_ = next.lost;
   }
   if (!offer.preemption_times.empty()) {
     const Millis period = offer.preemption_period;
@@ -177,6 +183,7 @@ void ElasticSimulation::release_node(int slot) {
   if (!spot && on_demand_held_ == 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
   node = Node{Purchase::kNone, false, false, node.epoch + 1, 0};
   free_slots_.push_back(slot);
+  if (spot && capacity_ != nullptr) capacity_->on_spot_released(job_index_, 0, 1, now_);
 }
 
 // Lowest slot on top: a launch onto an empty job takes slots 0, 1, 2... (contiguous, so release_all bills it as one).
@@ -206,9 +213,12 @@ void ElasticSimulation::release_all() {
   if (spot_held_ > 0) result_.spot_hours += to_hours(now_ - spot_since_);
   if (on_demand_held_ > 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
   const bool had_spot = spot_held_ > 0, had_on_demand = on_demand_held_ > 0;
+  const int spot_released = spot_held_;
   spot_held_ = spot_ready_ = on_demand_held_ = on_demand_ready_ = training_spot_ = training_on_demand_ = 0;
   reset_free_slots();
   ++pool_epoch_;
+  next_pool_reclaim_at_ = kNever;
+  if (spot_released > 0 && capacity_ != nullptr) capacity_->on_spot_released(job_index_, 0, spot_released, now_);
   if (had_spot) notify(TimelineEventKind::kInstanceReleased, Purchase::kSpot);
   if (had_on_demand) notify(TimelineEventKind::kInstanceReleased, Purchase::kOnDemand);
 }

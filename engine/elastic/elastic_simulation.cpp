@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "model/elastic_job.hpp"
+#include "model/market/node_reclaim.hpp"
 #include "base/errors.hpp"
 
 namespace spotsim {
@@ -102,6 +103,8 @@ void ElasticSimulation::begin(std::uint64_t seed, std::uint64_t replication, Mil
   on_demand_interval_ = probe_interval(Purchase::kOnDemand);
   spot_interval_ = probe_interval(Purchase::kSpot);
   pool_dirty_ = false;
+  next_pool_reclaim_at_ = kNever;
+  campaign_reclaims_pending_ = 0;
   decide();
   if (pool_dirty_) schedule_pool_events();
 }
@@ -164,6 +167,12 @@ void ElasticSimulation::dispatch(const Event& e) {
       break;
     }
     case EventKind::kPoolReclaim: on_pool_reclaim(e.node); break;
+    case EventKind::kCampaignReclaim: {
+      campaign_reclaims_pending_ -= e.node;
+      const int lost = std::min(e.node, spot_held_);  // (its own draws may have taken some meanwhile)
+      if (lost > 0) on_pool_reclaim(lost);
+      break;
+    }
     case EventKind::kZoneReclaim: on_zone_reclaim(); break;
     case EventKind::kPoolRise:
     case EventKind::kReview: decide(); break;
@@ -241,7 +250,8 @@ void ElasticSimulation::book_training(double training) {
 int ElasticSimulation::spot_obtainable() const {
   if (!zone_.spot.available) return INT_MAX;
   const double pool = zone_.spot.available->at(now_);
-  return std::max(0, static_cast<int>(pool) - spot_held_);
+  // In a campaign the zone's count is shared: what every job holds (this one's own included) is taken.
+  return std::max(0, static_cast<int>(pool) - (capacity_ != nullptr ? capacity_->held(0) : spot_held_));
 }
 
 NodeObservation ElasticSimulation::observe() const {
@@ -350,7 +360,7 @@ void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) 
   const bool was_running = phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
                            phase_ == JobPhase::kRestoring || phase_ == JobPhase::kReconfiguring;
   if ((was_running && training < min_nodes_) || (phase_ == JobPhase::kStarting && held < min_nodes_)) {
-    stop();  // releases every instance, the lost ones with the rest (billed per launch, as a restart bills)
+    stop_training();  // releases every instance, the lost ones with the rest (billed per launch, as a restart bills)
   } else {
     const bool on_demand_lost = spot_lost < static_cast<int>(slots.size());
     for (int slot : slots) release_node(slot);
@@ -367,7 +377,7 @@ void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) 
 }
 
 // Below min_nodes: training stops, unsaved progress is lost, every instance is released.
-void ElasticSimulation::stop() {
+void ElasticSimulation::stop_training() {
   enter(JobPhase::kIdle);
   const Millis lost = progress_ - committed_;
   result_.lost_work_hours += to_hours(lost);
@@ -528,6 +538,71 @@ void ElasticSimulation::emit(TimelineEventKind kind, Purchase purchase) {
   event.training_nodes = training_spot_ + training_on_demand_;
   event.completed = result_.completed;
   observer_->on_event(event);
+}
+
+void ElasticSimulation::set_milestones(std::vector<Millis> milestones) {
+  if (!milestones.empty()) throw InputError("early stopping (--halving) is not built for elastic jobs (min_nodes)");
+}
+
+int ElasticSimulation::reclaim_spot(Millis /*now*/, Millis at, int instances) {
+  if (finished_) return 0;
+  const int take = std::min(instances, spot_held_ - campaign_reclaims_pending_);
+  if (take <= 0) return 0;
+  campaign_reclaims_pending_ += take;
+  schedule(std::max(now_, at), EventKind::kCampaignReclaim, 0, take);
+  return take;
+}
+
+void ElasticSimulation::wake_for_spot(Millis at) {
+  if (!waiting_for_spot()) return;
+  schedule(std::max(now_, at), EventKind::kPoolRise, rise_epoch_);
+}
+
+void ElasticSimulation::stop(Millis at) {
+  if (finished_) return;
+  now_ = std::max(now_, at);
+  settle();
+  finish(false);
+}
+
+Purchase ElasticSimulation::purchase() const {
+  return spot_held_ > 0 ? Purchase::kSpot : on_demand_held_ > 0 ? Purchase::kOnDemand : Purchase::kNone;
+}
+
+// Its lifetimes' draws aside (each instance its own): the campaign's pending reclaims, the pool's next one as
+// scheduled, then the pool's later draws up to `t` for the count that leaves (several drops can fall within a
+// zone's notice, and each takes its own draw).
+int ElasticSimulation::spot_held_at(Millis t) const {
+  int held = spot_held_ - campaign_reclaims_pending_;
+  if (held <= 0 || next_pool_reclaim_at_ > t) return std::max(0, held);
+  held -= next_pool_reclaim_lost_;
+  for (Millis from = next_pool_reclaim_at_; held > 0;) {
+    const Reclaim next = next_reclaim(*zone_.spot.available, from, held, seed_, replication_);
+    if (next.at > t) break;
+    held -= next.lost;
+    from = next.at;
+  }
+  return std::max(0, held);
+}
+
+// What the held instances have cost by `t` at their prices, before billing granularity (the budget's view).
+double ElasticSimulation::spend_at(Millis t) const {
+  double spent = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
+  for (const Node& node : slots_) {
+    if (node.kind == Purchase::kSpot) {
+      spent += varying_spot_price_ ? zone_.spot.price_per_hour.integrate_hours(node.acquired, t)
+                                   : spot_price_per_ms_ * static_cast<double>(t - node.acquired);
+    } else if (node.kind == Purchase::kOnDemand) {
+      spent += on_demand_price_per_ms_ * static_cast<double>(t - node.acquired);
+    }
+  }
+  return spent;
+}
+
+double ElasticSimulation::spend_rate_per_ms(Millis t) const {
+  const double spot = varying_spot_price_ ? zone_.spot.price_per_hour.at(t) / static_cast<double>(kMillisPerHour)
+                                          : spot_price_per_ms_;
+  return spot_held_ * spot + on_demand_held_ * on_demand_price_per_ms_;
 }
 
 }  // namespace spotsim

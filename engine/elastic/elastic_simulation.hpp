@@ -22,7 +22,7 @@
 
 #include "model/node_policy.hpp"
 #include "engine/event_observer.hpp"
-#include "engine/stepped_run.hpp"
+#include "engine/campaign_member.hpp"
 #include "engine/event_queue.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
@@ -32,7 +32,7 @@
 
 namespace spotsim {
 
-class ElasticSimulation final : public SteppedRun {
+class ElasticSimulation final : public CampaignMember {
  public:
   // Throws InputError when the scenario is not one the engine runs (more than one zone, no min_nodes).
   ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint);
@@ -45,6 +45,23 @@ class ElasticSimulation final : public SteppedRun {
   void step() override;
   bool finished() const override { return finished_; }
   const RunResult& result() const override { return result_; }
+
+  // CampaignMember (on a market of one zone, as always): the campaign's other jobs' spot instances are not
+  // obtainable; a reclaim takes as many of the job's spot instances as asked, chosen as a pool's drop chooses them;
+  // a release by another job wakes it when it wants more spot. No early-stopping milestones (InputError).
+  void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
+  void set_milestones(std::vector<Millis> milestones) override;
+  int reclaim_spot(Millis now, Millis at, int instances) override;
+  void wake_for_spot(Millis at) override;
+  void stop(Millis at) override;
+  Purchase purchase() const override;
+  int zone() const override { return spot_held_ + on_demand_held_ > 0 ? 0 : -1; }
+  Millis acquired_at() const override { return spot_held_ > 0 ? spot_since_ : on_demand_since_; }
+  int spot_held_at(Millis t) const override;
+  bool waiting_for_spot() const override { return !finished_ && target_spot_ > spot_held_; }
+  int spot_room_needed() const override { return 1; }
+  double spend_at(Millis t) const override;
+  double spend_rate_per_ms(Millis t) const override;
 
   // Hears the run's timeline (engine/event_observer.hpp) with the spot, on-demand and training counts filled in;
   // without one, each place that would notify costs a null test.
@@ -65,6 +82,7 @@ class ElasticSimulation final : public SteppedRun {
     kCheckpointDue,
     kCheckpointDone,
     kWorkDone,
+    kCampaignReclaim,  // a campaign takes `node` of the job's spot instances (after the kinds above: fingerprints)
   };
   struct Event {
     EventKind kind;
@@ -102,7 +120,7 @@ class ElasticSimulation final : public SteppedRun {
   void begin_compute();
   void start_checkpoint();
   void on_checkpoint_done();
-  void stop();
+  void stop_training();
   void finish(bool completed);
   void enter(JobPhase phase);
   void settle();
@@ -136,6 +154,8 @@ class ElasticSimulation final : public SteppedRun {
   const double spot_price_per_ms_, on_demand_price_per_ms_;  // (constant prices)
   EventQueue<Event> queue_;
   EventObserver* observer_ = nullptr;
+  SharedCapacity* capacity_ = nullptr;
+  int job_index_ = 0;
   std::vector<Node> slots_;
   std::vector<int> scratch_;  // slots lost in one event
   std::vector<int> free_slots_;  // a stack of free slots
@@ -165,6 +185,11 @@ class ElasticSimulation final : public SteppedRun {
   double uncommitted_cost_ = 0.0, booked_ = 0.0;
   std::uint32_t pool_epoch_ = 0, review_epoch_ = 0, rise_epoch_ = 0;
   bool pool_dirty_ = false;  // the spot count changed during this event: search the next pool events after it
+  // (Campaigns) the pool's next reclaim of the job's instances, as scheduled, and the instances campaign reclaims
+  // already scheduled will take.
+  Millis next_pool_reclaim_at_ = kNever;
+  int next_pool_reclaim_lost_ = 0;
+  int campaign_reclaims_pending_ = 0;
   struct TimelineSlot {
     bool active = false;
     EventKind kind = EventKind::kWorkDone;

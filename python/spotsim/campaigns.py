@@ -121,14 +121,16 @@ class CampaignResult:
 
 
 def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-demand", checkpoint="young-daly", *,
-             mode="event", tick=None, jobs=None, trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
+             regions=None, zones=None, mode="event", tick=None, jobs=None, trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
              halving="none", budget=None, deadline=None, startup="5m", checkpoint_write="1m", restore="1m",
              managed="managed_training", engineering_cost=None, replications=200, seed=1, threads=0, progress=None):
     """Run ``spotsim campaign`` with these options and return a CampaignResult (docs/python.md#campaigns).
 
     The options are the CLI's, read through its own schema (``spotsim campaign --help``; the defaults here are its
     defaults, which tests/python/test_cli_parity.py checks):
-    policy -- selection policy specs, comma-separated or a list (one row each, on the same seeds: paired);
+    regions, zones -- the part of the trace the campaign uses ("us-east4,us-central1"; one of them);
+    policy -- selection policy specs, comma-separated or a list (one row each, on the same seeds: paired); for
+            jobs with min_nodes (elastic), multi-node policies (spot-nodes, deadline-nodes, on-demand-nodes);
     mode -- "event", or "cant-be-late": every job in the Can't Be Late tick engine (with checkpoint="continuous"),
             on ticks of tick (None: the trace's) counted from its arrival;
     jobs -- a job-stream CSV path, or rows (a list of dicts or a DataFrame) with its columns name, arrival, work,
@@ -152,7 +154,8 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
         managed = "managed_training"
     elif managed is False or managed is None:
         managed = "none"
-    options = {"trace": trace, "policy": ",".join(policies), "checkpoint": checkpoint, "mode": mode,
+    options = {"trace": trace, "regions": regions, "zones": zones, "policy": ",".join(policies),
+               "checkpoint": checkpoint, "mode": mode,
                "tick": None if tick is None else duration_text(tick), "capacity": capacity,
                "trials": trials, "gpus": gpus, "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving),
                "budget": budget, "managed_catalogue": os.fspath(managed),

@@ -165,3 +165,19 @@ def test_cant_be_late_mode_as_the_cli(cli_json):
     assert expected["mode"] == "cant-be-late" and expected["tick_hours"] == pytest.approx(1 / 6)
     with pytest.raises(spotsim.InputError, match="--checkpoint continuous"):
         spotsim.campaign("aws-us-west-2-v100", "greedy", mode="cant-be-late", trials=2, replications=2, managed=False)
+
+
+def test_elastic_jobs_on_some_zones_as_the_cli(cli_json, tmp_path):
+    """Jobs with min_nodes run in the elastic engine under multi-node policies, on the zones chosen: the CLI's JSON."""
+    rows = [{"name": "big", "work": "24h", "nodes": 8, "min_nodes": 4},
+            {"name": "small", "arrival": "2h", "work": "12h", "nodes": 4, "min_nodes": 2}]
+    path = write_jobs(tmp_path / "jobs.csv", [{**{"arrival": "0h"}, **r} for r in rows])
+    expected = cli_json("campaign", "--trace", TRACE, "--zones", "us-east4-a", "--jobs", path,
+                        "-p", "spot-nodes,deadline-nodes", "-r", "30", "--managed-catalogue", "none",
+                        "--format", "json")
+    result = spotsim.campaign(TRACE, ["spot-nodes", "deadline-nodes"], zones="us-east4-a", jobs=rows,
+                              replications=30, managed=False)
+    assert result.as_dict() == expected
+    assert (result.jobs["status"] == "completed").all()
+    with pytest.raises(spotsim.InputError, match="one zone"):
+        spotsim.campaign(TRACE, "spot-nodes", jobs=rows, replications=2, managed=False)
