@@ -1,5 +1,7 @@
 #include "app/job_reader.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "base/data_size.hpp"
 #include "base/errors.hpp"
 #include "steptime/gpu_spec_table.hpp"

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/errors.hpp"
 #include "base/input_file.hpp"
 
 namespace spotsim {
+
+bool JsonFields::has(const std::string& key) const { return object_.contains(key) && !object_.at(key).is_null(); }
 
 namespace {
 

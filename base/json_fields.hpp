@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace spotsim {
 
@@ -31,7 +31,7 @@ class JsonFields {
   [[noreturn]] void fail(const std::string& key, const std::string& expected) const;
   [[noreturn]] void fail_value(const std::string& key, const std::string& expected, const nlohmann::json& got) const;
 
-  bool has(const std::string& key) const { return object_.contains(key) && !object_.at(key).is_null(); }
+  bool has(const std::string& key) const;
   const nlohmann::json& raw(const std::string& key) const;
 
   double number(const std::string& key, double min, double max) const;

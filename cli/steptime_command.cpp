@@ -1,6 +1,8 @@
 // `spotsim steptime`: per-step statistics of a PyTorch profiler trace, predicted step time on other GPUs,
 // checkpoint cost, and a job description for `spotsim simulate --job` (docs/step-time.md).
 #include <algorithm>
+
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <cmath>
 #include <filesystem>

@@ -1,5 +1,7 @@
 #include "cli/steptime_scaling.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "steptime/allreduce_model.hpp"
 #include "steptime/kineto_trace.hpp"

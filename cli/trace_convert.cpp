@@ -1,6 +1,8 @@
 // `spotsim trace convert`: any supported format -> the spotsim trace format (v2 with regions, else v1).
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "base/errors.hpp"
 #include "app/options/command_line.hpp"
 #include "cli/trace_subcommands.hpp"

@@ -1,6 +1,8 @@
 // `spotsim trace fit`: exponential, Weibull and bathtub lifetimes fitted to recorded lifetimes, side by side.
 
 #include <algorithm>
+
+#include <nlohmann/json.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

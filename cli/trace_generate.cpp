@@ -1,6 +1,8 @@
 // `spotsim trace generate`: a synthetic recorded trace from a lifetime model and a seed.
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "app/options/command_line.hpp"

@@ -2,6 +2,8 @@
 // the schema `spotsim campaign` reads), one row per selection policy or managed offer, each run with the GIL released;
 // the rows handed to Python as columns (runs, jobs, hourly capacity) and summary rows, and as the CLI's JSON.
 #include <pybind11/numpy.h>
+
+#include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 
 #include <array>

@@ -1,5 +1,7 @@
 #include "python/json_to_python.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include "base/errors.hpp"

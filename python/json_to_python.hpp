@@ -2,7 +2,7 @@
 // nlohmann::json -> Python objects (dict, list, str, int, float, bool, None), for manifests and trace documents.
 #include <pybind11/pybind11.h>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace spotsim::python {

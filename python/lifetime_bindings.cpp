@@ -2,6 +2,8 @@
 // CDFs fits are scored against, the exponential/Weibull/bathtub fits of `spotsim trace fit`, and the fitted models
 // themselves as objects whose cdf/hazard take numpy arrays (for plotting a model over its data).
 #include <pybind11/numpy.h>
+
+#include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 
 #include <cmath>

@@ -2,6 +2,8 @@
 // trace document itself, so a notebook can derive a variant (another lifetime model, another price) and write it.
 #include <pybind11/stl.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <limits>

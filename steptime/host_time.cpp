@@ -1,5 +1,7 @@
 #include "steptime/host_time.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <sstream>
 

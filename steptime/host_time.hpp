@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "steptime/kineto_trace.hpp"
 #include "steptime/step_profile.hpp"

@@ -1,5 +1,7 @@
 #include "steptime/instance_links.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <set>
 

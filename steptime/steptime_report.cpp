@@ -1,5 +1,7 @@
 #include "steptime/steptime_report.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "steptime/checkpoint_cost.hpp"
 #include "steptime/gpu_spec_table.hpp"

@@ -1,5 +1,7 @@
 #include "traces/trace_migration.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 #include <set>

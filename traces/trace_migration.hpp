@@ -1,7 +1,7 @@
 #pragma once
 // Trace format v2's geography (docs/trace-format.md#regions-and-migration): each zone's region and continent, and
 // the top-level `migration` object (transfer bandwidths and the egress price of every ordered pair of regions).
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/market/spot_market.hpp"
 #include "base/json_fields.hpp"

@@ -1,5 +1,7 @@
 #include "traces/trace_reader.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>

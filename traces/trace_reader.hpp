@@ -2,7 +2,7 @@
 // Reads the spotsim trace format, versions 1 and 2 (docs/trace-format.md), into a SpotMarket.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/market/spot_market.hpp"
 

@@ -1,5 +1,7 @@
 #include "traces/trace_writer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 #include "traces/trace_migration.hpp"

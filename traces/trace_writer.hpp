@@ -1,7 +1,7 @@
 #pragma once
 // Writes a SpotMarket as spotsim trace format v2 (v1 when no zone has a region), the inverse of trace_reader
 // (round-trips exactly up to millisecond rounding of times).
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/market/spot_market.hpp"
 

@@ -1,5 +1,7 @@
 #include "app/advise/advise_job.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 
 #include "app/job_reader.hpp"

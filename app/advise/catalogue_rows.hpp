@@ -1,6 +1,8 @@
 #pragma once
 // The `offers` array of a price catalogue (gpu_offers.json, managed_training.json): at least one row, each an
 // object read by `read`, no two with the same label(). InputError naming the file and the row otherwise.
+// (A template over the rows: it needs the whole json header, and only the catalogue readers include it.)
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>

@@ -1,5 +1,7 @@
 #include "app/advise/gpu_offer_catalogue.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 

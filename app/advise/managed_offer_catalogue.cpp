@@ -1,5 +1,7 @@
 #include "app/advise/managed_offer_catalogue.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "app/advise/catalogue_rows.hpp"
 #include "base/errors.hpp"
 #include "steptime/gpu_spec_table.hpp"

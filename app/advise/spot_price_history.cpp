@@ -1,5 +1,7 @@
 #include "app/advise/spot_price_history.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 #include "base/errors.hpp"

@@ -1,5 +1,7 @@
 #include "app/campaign/campaign_json.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 #include "app/advise/break_even.hpp"

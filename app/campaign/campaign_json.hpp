@@ -1,7 +1,7 @@
 #pragma once
 // `spotsim campaign --format json` (docs/campaign.md#outputs), written by the CLI and by spotsim.campaign()'s
 // to_json(): the campaign's settings, then one object per row (policy or managed offer).
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "app/campaign/campaign_options.hpp"

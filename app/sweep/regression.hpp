@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/experiment_spec.hpp"
 #include "app/sweep/sweep_analysis.hpp"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/sweep_analysis.hpp"
 #include "app/sweep/sweep_plan.hpp"

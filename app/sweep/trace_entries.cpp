@@ -1,5 +1,7 @@
 #include "app/sweep/trace_entries.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 namespace spotsim {

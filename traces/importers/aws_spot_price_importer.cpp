@@ -1,5 +1,7 @@
 #include "traces/importers/aws_spot_price_importer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>

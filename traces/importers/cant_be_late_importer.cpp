@@ -1,5 +1,7 @@
 #include "traces/importers/cant_be_late_importer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "traces/importers/series_building.hpp"
 #include "base/json_fields.hpp"
 

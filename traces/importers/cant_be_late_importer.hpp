@@ -11,7 +11,7 @@
 // (1 = preempted); files in that convention must be inverted before import (see docs/traces.md).
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"

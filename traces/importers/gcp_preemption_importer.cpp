@@ -1,5 +1,7 @@
 #include "traces/importers/gcp_preemption_importer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 

@@ -14,7 +14,7 @@
 // does not glue the last event to the first.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"

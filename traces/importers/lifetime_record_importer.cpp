@@ -1,5 +1,7 @@
 #include "traces/importers/lifetime_record_importer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 

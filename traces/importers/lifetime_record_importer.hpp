@@ -14,7 +14,7 @@
 // becomes a zone of the market with the Kaplan-Meier (empirical) lifetime model of its records.
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"

@@ -1,5 +1,7 @@
 #include "traces/importers/skynomad_aws_importer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 #include "base/errors.hpp"

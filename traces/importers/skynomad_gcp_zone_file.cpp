@@ -1,5 +1,7 @@
 #include "traces/importers/skynomad_gcp_zone_file.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 #include "traces/importers/cloud_geography.hpp"

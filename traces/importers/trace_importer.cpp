@@ -1,5 +1,7 @@
 #include "traces/importers/trace_importer.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
