@@ -1,5 +1,6 @@
 #pragma once
-// Fixed-point formatting for the human-readable reports (tables, markdown): one definition for every report.
+// Fixed-point formatting and column padding for the human-readable reports (tables, markdown): one definition for
+// every report.
 #include <cstdio>
 #include <string>
 
@@ -15,6 +16,16 @@ inline std::string format_fixed(double value, int decimals) {
 inline std::string format_usd(double usd) {
   std::string text(1, '$');  // appended, not "$" + ...: GCC 12's -Wrestrict false positive on operator+
   text += format_fixed(usd, usd < 100 ? 2 : 0);
+  return text;
+}
+
+// `text` widened with spaces to `width` characters (bytes), on the right (left-aligned, the default) or on the left
+// (right-aligned numbers); text already as wide is left as it is.
+enum class Align { kLeft, kRight };
+inline std::string pad(std::string text, std::size_t width, Align align = Align::kLeft) {
+  if (text.size() >= width) return text;
+  if (align == Align::kRight) return std::string(width - text.size(), ' ') + text;
+  text.append(width - text.size(), ' ');
   return text;
 }
 

@@ -47,11 +47,6 @@ std::string mean_ci(const Summary& s, int decimals) {
   return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " + format_fixed(s.ci_high, decimals) + "]";
 }
 
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-
 }  // namespace
 
 int campaign_command(int argc, const char* const* argv) {

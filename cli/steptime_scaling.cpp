@@ -61,11 +61,6 @@ OfferPrices cheapest_offer(const GpuOfferCatalogue& catalogue, const std::string
 
 std::string price_text(double usd) { return std::isfinite(usd) ? format_usd(usd) : "-"; }
 
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-
 // One GPU of the instance, as the prediction table predicts it with the same options (precision, batch, layout,
 // host scaling): the measured compute scaled by the kernel model's predicted / measured compute, and the host gap
 // the prediction keeps (scaled by the batch under --host-scaling per-sample). On the trace's own GPU the options

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <sstream>
 
 #include "base/errors.hpp"
+#include "base/input_file.hpp"
 
 namespace spotsim {
 
@@ -62,11 +62,8 @@ std::vector<std::vector<std::string>> parse_records(const std::string& text) {
 }  // namespace
 
 CsvTable CsvTable::read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file for reading");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  auto records = parse_records(buffer.str());
+  // Through the one bounded reader of input files (base/input_file.hpp): a table is never read past kMaxInputBytes.
+  auto records = parse_records(read_input_file(path));
   if (records.empty()) throw InputError(path + ": empty CSV file; expected a header row");
   CsvTable table;
   table.path_ = path;

@@ -7,9 +7,9 @@
 
 namespace spotsim {
 
+// A step-time table's cell: right-aligned numbers unless `left` (base/text_format.hpp's pad).
 inline std::string pad_cell(const std::string& text, std::size_t width, bool left = false) {
-  if (text.size() >= width) return text;
-  return left ? text + std::string(width - text.size(), ' ') : std::string(width - text.size(), ' ') + text;
+  return pad(text, width, left ? Align::kLeft : Align::kRight);
 }
 
 inline std::string ms_cell(double us) { return format_fixed(us / 1000.0, 2); }

@@ -15,12 +15,6 @@ namespace spotsim {
 
 namespace {
 
-std::string pad(const std::string& text, std::size_t width, bool right) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return right ? fill + text : text + fill;
-}
-
 std::string place(const GpuOffer& offer) { return offer.zone.empty() ? offer.region : offer.zone; }
 
 // A checkpoint interval in hours, "-" where the policy set none on that kind of instance.
@@ -132,7 +126,7 @@ std::string advice_table(const AdviceReport& report) {
   }
   const auto print_line = [&](const std::vector<std::string>& cells, const std::string& tail) {
     std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], shown[i]->right);
+    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], shown[i]->right ? Align::kRight : Align::kLeft);
     line += tail;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";

@@ -13,12 +13,6 @@ namespace spotsim {
 
 namespace {
 
-std::string pad(const std::string& text, std::size_t width, bool right) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return right ? fill + text : text + fill;
-}
-
 bool has_deadline(const RegionSetReport& report) { return !report.manifest["job"]["deadline_hours"].is_null(); }
 
 nlohmann::json row_json(const RegionSetRow& r) {
@@ -105,7 +99,7 @@ std::string region_set_table(const RegionSetReport& report) {
   }
   const auto print_line = [&](const std::vector<std::string>& cells, const std::string& tail) {
     std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], right[i]);
+    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], right[i] ? Align::kRight : Align::kLeft);
     line += tail;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
