@@ -12,6 +12,7 @@
 #include "model/market/spot_market.hpp"
 #include "engine/replication_runner.hpp"
 #include "traces/trace_reader.hpp"
+#include "tests/support/market_builder.hpp"
 
 namespace spotsim::testing {
 
@@ -26,20 +27,8 @@ inline PolicyFactories factories(const std::string& selection, const std::string
 
 // One zone whose spot count follows `counts` (one value per hour, repeating), spot $1/h, on-demand $3/h.
 inline SpotMarket counted_market(const std::vector<double>& counts, Millis notice = 30 * kMillisPerSecond) {
-  SpotMarket market;
-  market.name = "test";
-  Zone zone;
-  zone.name = "z";
-  zone.on_demand_price_per_hour = 3.0;
-  zone.spot.price_per_hour = StepSeries::constant(1.0);
-  std::vector<Millis> times;
-  for (std::size_t i = 0; i < counts.size(); ++i) times.push_back(static_cast<Millis>(i) * kMillisPerHour);
-  zone.spot.available = StepSeries(times, counts, static_cast<Millis>(counts.size()) * kMillisPerHour);
-  zone.spot.notice = notice;
-  market.zones.push_back(zone);
-  market.span = static_cast<Millis>(counts.size()) * kMillisPerHour;
-  market.tick = kMillisPerHour;
-  return market;
+  return MarketBuilder("test").zone("z").on_demand(3.0).spot_price(1.0).hourly_counts(counts).notice(notice)
+      .tick(kMillisPerHour).build();
 }
 
 inline CampaignJob campaign_job(double work_hours, double arrival_hours = 0.0, int nodes = 1) {

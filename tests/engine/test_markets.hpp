@@ -7,23 +7,16 @@
 #include "policies/policy_registry.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/market/spot_market.hpp"
+#include "tests/support/market_builder.hpp"
 
 namespace spotsim::testing {
 
 // One zone, constant prices, spot preempted by `lifetime` (or never), always obtainable.
 inline SpotMarket single_zone_market(std::optional<LifetimeDistribution> lifetime, double spot_price = 1.0,
                                      double on_demand_price = 3.0, Millis notice = 0) {
-  SpotMarket market;
-  market.name = "test";
-  market.billing = Billing{0, 1};  // exact per-millisecond billing unless a test says otherwise
-  Zone zone;
-  zone.name = "test-a";
-  zone.on_demand_price_per_hour = on_demand_price;
-  zone.spot.price_per_hour = StepSeries::constant(spot_price);
-  zone.spot.lifetime = std::move(lifetime);
-  zone.spot.notice = notice;
-  market.zones.push_back(std::move(zone));
-  return market;
+  // Exact per-millisecond billing unless a test says otherwise.
+  return MarketBuilder("test").exact_billing().zone("test-a").on_demand(on_demand_price).spot_price(spot_price)
+      .lifetime(std::move(lifetime)).notice(notice).build();
 }
 
 inline PolicyFactories policies(const std::string& selection, const std::string& checkpoint) {

@@ -8,6 +8,7 @@
 #include "optimum/offline_optimum.hpp"
 #include "model/scenario.hpp"
 #include "optimum/window_optimum.hpp"
+#include "tests/support/market_builder.hpp"
 
 namespace spotsim {
 namespace {
@@ -17,29 +18,21 @@ constexpr Millis kTick = 600 * kMillisPerSecond;
 // Two zones in two regions of one continent: spot alternates between them every three ticks, so that following it
 // means moving.
 SpotMarket two_region_market() {
-  SpotMarket market;
-  market.name = "two-regions";
-  market.billing = Billing{0, 1};
-  market.tick = kTick;
   const int length = 60;
-  for (int z = 0; z < 2; ++z) {
+  const auto alternating = [&](int z) {
     std::vector<Millis> times;
     std::vector<double> counts;
     for (int k = 0; k < length; ++k) {
       times.push_back(k * kTick);
       counts.push_back((k / 3) % 2 == z ? 1.0 : 0.0);
     }
-    Zone zone;
-    zone.name = z == 0 ? "east-a" : "west-a";
-    zone.region = z == 0 ? "east" : "west";
-    zone.continent = "us";
-    zone.on_demand_price_per_hour = 3.0;
-    zone.spot.price_per_hour = StepSeries::constant(1.0);
-    zone.spot.available = StepSeries(times, counts, length * kTick);
-    market.zones.push_back(std::move(zone));
-  }
-  market.migration.egress = {{"east", "west", 0.02}, {"west", "east", 0.02}};
-  return market;
+    return StepSeries(times, counts, length * kTick);
+  };
+  return testing::MarketBuilder("two-regions").exact_billing().tick(kTick)
+      .zone("east-a", "east", "us").on_demand(3.0).spot_price(1.0).available(alternating(0))
+      .zone("west-a", "west", "us").on_demand(3.0).spot_price(1.0).available(alternating(1))
+      .egress("east", "west", 0.02).egress("west", "east", 0.02)
+      .build();
 }
 
 JobSpec job_with_checkpoint(double gigabytes) {

@@ -3,6 +3,7 @@
 
 #include "app/sweep/experiment_spec.hpp"
 #include "model/market/zone_selection.hpp"
+#include "tests/support/market_builder.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -10,22 +11,10 @@ namespace spotsim {
 namespace {
 
 SpotMarket three_region_market() {
-  SpotMarket m;
-  m.name = "m";
-  for (const auto& [zone, region] : std::vector<std::pair<std::string, std::string>>{
-           {"a1", "ra"}, {"b1", "rb"}, {"a2", "ra"}, {"c1", "rc"}}) {
-    Zone z;
-    z.name = zone;
-    z.region = region;
-    z.continent = "x";
-    m.zones.push_back(z);
-  }
-  for (const char* from : {"ra", "rb", "rc"}) {
-    for (const char* to : {"ra", "rb", "rc"}) {
-      if (std::string(from) != to) m.migration.egress.push_back({from, to, 0.02});
-    }
-  }
-  return m;
+  return testing::MarketBuilder("m")
+      .zone("a1", "ra", "x").zone("b1", "rb", "x").zone("a2", "ra", "x").zone("c1", "rc", "x")
+      .egress_between_all_regions(0.02)
+      .build();
 }
 
 std::vector<std::string> zone_names(const SpotMarket& m) {
