@@ -47,6 +47,10 @@
 
 namespace spotsim {
 
+namespace optimum_kernels {
+struct Span;  // optimum/optimum_kernels.hpp
+}
+
 struct MigrationOptimumRequest {
   const SpotMarket* market = nullptr;
   Millis start = 0;       // absolute trace time of the job's start, on a tick boundary
@@ -95,14 +99,58 @@ class MigrationOptimumSolver {
   MigrationOptimum solve(const MigrationOptimumRequest& request);
 
  private:
-  struct Plan;
+  using Span = optimum_kernels::Span;
+  struct Plan;        // the request in grid steps: kinds, changeover classes, the layout of the value rows
+  struct HoldSource;  // one way of holding a kind through a tick
+  struct Finish;      // the cheapest finishing move found so far
+  struct Sweep;       // the forward pass's scratch and its finish
+  struct Node;        // a state on the walk back from the finish
+  struct Walk;        // the schedule being walked back
+
+  void prepare_prices(const MigrationOptimumRequest& request, const Plan& plan);
+  void prepare_rows(const Plan& plan);
+
+  // The forward DP, one tick (boundary k to k + 1), in its phases.
+  void advance(const Plan& plan, std::int64_t k, Sweep& sweep);
+  void gather_sources(const Plan& plan, std::int64_t k, Sweep& sweep);
+  void launch_into(const Plan& plan, std::int64_t k, int b);
+  void launch_kind(const Plan& plan, std::int64_t k, int b, int y);
+  void add_moves(const Plan& plan, int b, const std::vector<int>& from, double* dst, Span& span, Span limit);
+  void add_row(double* dst, Span& span, std::int64_t k, int r, Span limit);
+  int hold_sources(const Plan& plan, std::int64_t k, int y, HoldSource* out);
+  void hold_through(const Plan& plan, std::int64_t k, int y, const HoldSource* holds, int count, Finish& finish);
+  void partial_stops(const Plan& plan, std::int64_t k, int y, const HoldSource* holds, int count, Sweep& sweep);
+  void slide_stop(const HoldSource& s, double c, std::int64_t g, Span into, double* idle);
+
+  // The schedule, walked back from the finish.
+  void reconstruct(const Plan& plan, Sweep& sweep, std::int64_t finish_r, MigrationOptimum& result);
+  Node back_from_held(const Plan& plan, const Node& node, HoldSource* holds, Walk& walk, double& best);
+  Node back_from_idle(const Plan& plan, const Node& node, HoldSource* holds, Walk& walk, double& best);
+  Node back_from_launch(const Plan& plan, const Node& node, Walk& walk, double& best) const;
+  Node best_in_region(const Plan& plan, int a, std::int64_t k, std::int64_t p, double& best) const;
+  void write_schedule(const Plan& plan, const Walk& walk, MigrationOptimum& result) const;
+
+  // The buffers by boundary k (layers reused), row r, region a and tick and kind y.
+  std::size_t cell(std::int64_t k, int r) const;
+  double* row(std::int64_t k, int r);
+  Span span_of(std::int64_t k, int r) const;
+  void set_span(std::int64_t k, int r, Span span);
+  double value_at(std::int64_t k, int r, std::int64_t p) const;
+  double* source(int a);
+  Span source_span(int a) const;
+  double price(std::int64_t k, int y) const;
+  bool allowed(std::int64_t k, int y) const;
+
+  // The layout of this solve: values_ is [layer][row][progress step], spans_ [layer][row][lo, hi].
+  std::int64_t layers_ = 0;
+  std::size_t rows_ = 0, steps_ = 0, kinds_ = 0;
   std::vector<double> values_;
   std::vector<std::int64_t> spans_;
-  std::vector<double> unit_price_;
-  std::vector<std::uint8_t> allowed_;
+  std::vector<double> unit_price_;     // [tick * kinds + kind]: USD per grid step held, nodes included
+  std::vector<std::uint8_t> allowed_;  // [tick * kinds + kind]: may be held through the tick
   std::vector<double> sources_;  // per region: the cheapest state with the data there (this boundary)
   std::vector<std::int64_t> source_spans_;
-  std::vector<double> virtual_, positions_, queue_value_;
+  std::vector<double> virtual_, positions_, queue_value_;  // a partial stop's sliding window (optimum_kernels)
   std::vector<std::int64_t> queue_position_;
 };
 
