@@ -1,18 +1,18 @@
 // `spotsim steptime` end to end: errors exit 2 with a message naming the problem; --job-out writes a job file
 // that `simulate --job` accepts and resolves by the trace's GPU.
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "app/job_reader.hpp"
 #include "app/simulation_request.hpp"
 #include "base/errors.hpp"
-#include "test_paths.hpp"
 #include "steptime_cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace spotsim {
 namespace {
@@ -23,8 +23,9 @@ using test::run_steptime;
 TEST(SteptimeCli, HelpDocumentsEveryOption) {
   const CliResult r = run_steptime({"--help"});
   EXPECT_EQ(r.code, 0);
-  for (const char* option : {"--target", "--measured-gpu", "--tf32", "--params", "--training-setup", "--write-gbps",
-                             "--read-gbps", "--job-out", "--steps", "--validate", "--fit-op-models", "--measured-link-gbps"}) {
+  for (const char* option :
+       {"--target", "--measured-gpu", "--tf32", "--params", "--training-setup", "--write-gbps", "--read-gbps",
+        "--job-out", "--steps", "--validate", "--fit-op-models", "--measured-link-gbps"}) {
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   }
 }
@@ -39,7 +40,7 @@ TEST(SteptimeCli, UserErrorsExitTwo) {
       {{fixture, "--params", "lots"}, "--params"},
       {{fixture, "--measured-link-gbps", "100"}, "must be given together"},
       {{"/nonexistent/trace.json.gz"}, "cannot open"},
-      {{"--fit-op-models", "/nonexistent"}, "/nonexistent/tables/neusight/op_latency/test_linear.csv: cannot open"},
+      {{"--fit-op-models", "/nonexistent"}, "/nonexistent/tables/neusight/op_latency/test_linear.csv: no such file"},
       {{fixture, "--bogus"}, "bogus"},
   };
   for (const auto& [args, message] : cases) {
@@ -64,7 +65,8 @@ TEST(SteptimeCli, RocmTraceWithTargetsIsAnError) {
   const CliResult stats = run_steptime({test::hta_trace("mi250_minitoy_train_rocm62_tiny.json.gz")});
   EXPECT_EQ(stats.code, 0);
   EXPECT_NE(stats.out.find("AMD/ROCm"), std::string::npos);
-  const CliResult r = run_steptime({test::hta_trace("mi250_minitoy_train_rocm62_tiny.json.gz"), "--target", "A100-40GB"});
+  const CliResult r =
+      run_steptime({test::hta_trace("mi250_minitoy_train_rocm62_tiny.json.gz"), "--target", "A100-40GB"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("AMD"), std::string::npos) << r.err;
 }
@@ -104,7 +106,8 @@ TEST(SteptimeCli, JobFileRoundTripThroughSimulate) {
     run_simulation(missing);
     FAIL() << "a job without the trace's GPU must be rejected";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("no step time for the trace's GPU 'A100-40GB'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no step time for the trace's GPU 'A100-40GB'"), std::string::npos)
+        << e.what();
   }
   JobSpec plain;
   EXPECT_THROW(apply_job_json(job, job_path, plain), InputError);  // a per-GPU job needs a known GPU
