@@ -4,8 +4,8 @@
 
 #include "base/data_size.hpp"
 #include "base/errors.hpp"
-#include "steptime/gpu_spec_table.hpp"
 #include "base/json_fields.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 
@@ -26,7 +26,8 @@ GpuStepTimes read_step_times_by_gpu(const JsonFields& f) {
     if (times.steps * seconds > kMaxHours * 3600.0) map.fail(gpu, "steps x step time of at most 100 years");
     times.step_time_s[canonical_gpu_name(gpu)] = seconds;
   }
-  if (times.step_time_s.empty()) f.fail("step_time_s_by_gpu", "an object with at least one GPU, e.g. {\"A100-40GB\": 0.21}");
+  if (times.step_time_s.empty())
+    f.fail("step_time_s_by_gpu", "an object with at least one GPU, e.g. {\"A100-40GB\": 0.21}");
   return times;
 }
 
@@ -75,17 +76,35 @@ double checkpoint_size_field(const JsonFields& f) {
   try {
     return parse_data_size_gb(value.get<std::string>(), "size");
   } catch (const InputError&) {
-    f.fail_value("checkpoint_size_gb", "a size in GB (a number) or a size with its unit such as \"20GB\" or "
-                 "\"18.6GiB\", between 0 and 1e9 GB", value);
+    f.fail_value("checkpoint_size_gb",
+                 "a size in GB (a number) or a size with its unit such as \"20GB\" or "
+                 "\"18.6GiB\", between 0 and 1e9 GB",
+                 value);
   }
 }
 
 const std::vector<std::string>& job_file_fields() {
-  static const std::vector<std::string> fields = {
-      "name",      "work_hours",         "steps",     "step_time_s",    "step_time_s_by_gpu",  "nodes",     "gpus",
-      "checkpoint_write_s", "restore_s", "checkpoint_size_gb", "same_continent_gbps", "cross_continent_gbps",
-      "startup_s", "deadline_hours", "give_up_after_hours", "notes", "min_nodes", "step_time_s_by_nodes",
-      "reconfigure_s", "network_gbps", "gpus_per_instance"};
+  static const std::vector<std::string> fields = {"name",
+                                                  "work_hours",
+                                                  "steps",
+                                                  "step_time_s",
+                                                  "step_time_s_by_gpu",
+                                                  "nodes",
+                                                  "gpus",
+                                                  "checkpoint_write_s",
+                                                  "restore_s",
+                                                  "checkpoint_size_gb",
+                                                  "same_continent_gbps",
+                                                  "cross_continent_gbps",
+                                                  "startup_s",
+                                                  "deadline_hours",
+                                                  "give_up_after_hours",
+                                                  "notes",
+                                                  "min_nodes",
+                                                  "step_time_s_by_nodes",
+                                                  "reconfigure_s",
+                                                  "network_gbps",
+                                                  "gpus_per_instance"};
   return fields;
 }
 
@@ -124,21 +143,25 @@ void apply_job_json(const nlohmann::json& document, const std::string& file, Job
   if (f.has("min_nodes")) job.elastic.min_nodes = static_cast<int>(f.integer("min_nodes", 1, kMaxElasticNodes));
   if (f.has("step_time_s_by_nodes")) {
     const auto& values = document.at("step_time_s_by_nodes");
-    if (!values.is_array() || values.empty()) f.fail("step_time_s_by_nodes", "an array of step times in seconds, one per instance count 1..nodes");
+    if (!values.is_array() || values.empty())
+      f.fail("step_time_s_by_nodes", "an array of step times in seconds, one per instance count 1..nodes");
     job.elastic.step_time_s_by_nodes.clear();
     for (const auto& v : values) {
       if (!v.is_number()) f.fail("step_time_s_by_nodes", "numbers (seconds)");
       job.elastic.step_time_s_by_nodes.push_back(v.get<double>());
     }
   }
-  if (f.has("reconfigure_s")) job.elastic.reconfigure = millis_from_seconds(f.number("reconfigure_s", 0.0, 7 * 86400.0));
+  if (f.has("reconfigure_s"))
+    job.elastic.reconfigure = millis_from_seconds(f.number("reconfigure_s", 0.0, 7 * 86400.0));
   if (f.has("network_gbps")) job.elastic.network_gbps = f.number("network_gbps", 1e-3, 1e6);
-  if (f.has("gpus_per_instance")) job.elastic.gpus_per_instance = static_cast<int>(f.integer("gpus_per_instance", 1, 64));
+  if (f.has("gpus_per_instance"))
+    job.elastic.gpus_per_instance = static_cast<int>(f.integer("gpus_per_instance", 1, 64));
   if (f.has("checkpoint_write_s")) job.checkpoint_write = millis_from_seconds(f.number("checkpoint_write_s", 0.0, 1e6));
   if (f.has("restore_s")) job.restore = millis_from_seconds(f.number("restore_s", 0.0, 1e6));
   if (f.has("startup_s")) job.startup = millis_from_seconds(f.number("startup_s", 0.0, 1e6));
   if (f.has("deadline_hours")) job.deadline = millis_from_hours(f.number("deadline_hours", 1e-6, kMaxHours));
-  if (f.has("give_up_after_hours")) job.give_up_after = millis_from_hours(f.number("give_up_after_hours", 1e-6, kMaxHours));
+  if (f.has("give_up_after_hours"))
+    job.give_up_after = millis_from_hours(f.number("give_up_after_hours", 1e-6, kMaxHours));
 }
 
 JobSpec read_job_file(const std::string& path) {

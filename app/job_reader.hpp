@@ -2,15 +2,14 @@
 // Reads a job description (docs/outputs.md#job-files): the work as hours or as steps x step time, the node count,
 // checkpoint/restore/start-up times and an optional deadline.
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "base/json_fields.hpp"
 #include "model/job.hpp"
 #include "model/market/spot_market.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 

@@ -67,11 +67,14 @@ std::string ledger_block(const SimulationReport& report) {
   for (std::size_t i = 0; i < metrics.size(); ++i) {
     const Summary& s = report.summaries[i];
     const auto row = metrics[i].table_row;
-    if ((row != MetricDefinition::TableRow::kLedger && row != MetricDefinition::TableRow::kLedgerWhenNonZero) || s.n == 0) continue;
+    if ((row != MetricDefinition::TableRow::kLedger && row != MetricDefinition::TableRow::kLedgerWhenNonZero) ||
+        s.n == 0)
+      continue;
     if (row == MetricDefinition::TableRow::kLedgerWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
     const double share = total > 0.0 ? 100.0 * s.mean / total : 0.0;
-    std::snprintf(line, sizeof line, "  %-20s %11s %6s%%   [%s, %s]\n", metrics[i].label, format_fixed(s.mean, 3).c_str(),
-                  format_fixed(share, 1).c_str(), format_fixed(s.ci_low, 3).c_str(), format_fixed(s.ci_high, 3).c_str());
+    std::snprintf(line, sizeof line, "  %-20s %11s %6s%%   [%s, %s]\n", metrics[i].label,
+                  format_fixed(s.mean, 3).c_str(), format_fixed(share, 1).c_str(), format_fixed(s.ci_low, 3).c_str(),
+                  format_fixed(s.ci_high, 3).c_str());
     out += line;
   }
   return out;
@@ -84,14 +87,14 @@ std::string report_table(const SimulationReport& report) {
   out << "spotsim " << m["version"].get<std::string>() << "  trace "
       << escape_control_characters(m["trace"]["name"].get<std::string>()) << "  policy "
       << escape_control_characters(m["policy"].get<std::string>()) << "  checkpoint "
-      << escape_control_characters(m["checkpoint"].get<std::string>())
-      << "\n";
+      << escape_control_characters(m["checkpoint"].get<std::string>()) << "\n";
   const auto& job = m["job"];
   out << "job: " << format_rounded(job["work_hours"].get<double>()) << " h of work on " << job["nodes"].get<int>()
       << " node(s), checkpoint write " << format_rounded(job["checkpoint_write_s"].get<double>()) << " s, restore "
-      << format_rounded(job["restore_s"].get<double>()) << " s, start-up " << format_rounded(job["startup_s"].get<double>())
-      << " s, deadline "
-      << (job["deadline_hours"].is_null() ? std::string("none") : format_rounded(job["deadline_hours"].get<double>()) + " h")
+      << format_rounded(job["restore_s"].get<double>()) << " s, start-up "
+      << format_rounded(job["startup_s"].get<double>()) << " s, deadline "
+      << (job["deadline_hours"].is_null() ? std::string("none")
+                                          : format_rounded(job["deadline_hours"].get<double>()) + " h")
       << "\n";
   if (job.contains("min_nodes")) {
     out << "elastic: trains on " << job["min_nodes"].get<int>() << " to " << job["nodes"].get<int>()
@@ -101,8 +104,8 @@ std::string report_table(const SimulationReport& report) {
   out << m["replications"].get<std::uint64_t>() << " replications, seed " << m["seed"].get<std::uint64_t>() << "\n";
   out << checkpoint_interval_line(report) << "\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   %s\n", "metric", "unit", "mean", "sd",
-                "p50", "p95", "p99", "95% CI of mean");
+  std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   %s\n", "metric", "unit", "mean", "sd", "p50",
+                "p95", "p99", "95% CI of mean");
   out << line;
   const auto metrics = run_metrics();
   using Row = MetricDefinition::TableRow;
@@ -117,9 +120,9 @@ std::string report_table(const SimulationReport& report) {
     if (metrics[i].table_row == Row::kWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
     const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
     std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,
-                  metrics[i].unit, format_fixed(s.mean, d).c_str(), format_fixed(s.sd, d).c_str(), format_fixed(s.p50, d).c_str(),
-                  format_fixed(s.p95, d).c_str(), format_fixed(s.p99, d).c_str(), format_fixed(s.ci_low, d).c_str(),
-                  format_fixed(s.ci_high, d).c_str());
+                  metrics[i].unit, format_fixed(s.mean, d).c_str(), format_fixed(s.sd, d).c_str(),
+                  format_fixed(s.p50, d).c_str(), format_fixed(s.p95, d).c_str(), format_fixed(s.p99, d).c_str(),
+                  format_fixed(s.ci_low, d).c_str(), format_fixed(s.ci_high, d).c_str());
     out << line;
   }
   out << ledger_block(report);

@@ -1,20 +1,19 @@
 #include "app/simulation_request.hpp"
 
-#include "app/options/command_line.hpp"
-#include "app/timeline_writer.hpp"
-
 #include <algorithm>
 
+#include "app/options/command_line.hpp"
 #include "app/run_metrics.hpp"
 #include "app/simulation_resources.hpp"
-#include "policies/policy_registry.hpp"
+#include "app/timeline_writer.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
-#include "steptime/gpu_spec_table.hpp"
-#include "engine/replication_stream.hpp"
-#include "base/streaming_summary.hpp"
-#include "spotsim/version.hpp"
 #include "base/shipped_library.hpp"
+#include "base/streaming_summary.hpp"
+#include "engine/replication_stream.hpp"
+#include "policies/policy_registry.hpp"
+#include "spotsim/version.hpp"
+#include "steptime/gpu_spec_table.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -43,15 +42,16 @@ nlohmann::json job_to_json(const JobSpec& job) {
 }  // namespace
 
 bool is_cant_be_late_mode(const std::string& mode) {
-  if (mode != "event" && mode != "cant-be-late") throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
+  if (mode != "event" && mode != "cant-be-late")
+    throw InputError("--mode: expected event or cant-be-late, got '" + mode + "'");
   return mode == "cant-be-late";
 }
 
 PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   const std::string trace_path = locate_trace(request.trace);
   PreparedSimulation prepared;
-  prepared.market = std::make_unique<SpotMarket>(select_zones(read_trace_file(trace_path), request.zones,
-                                         zone_selection_option_name(request.zones)));
+  prepared.market = std::make_unique<SpotMarket>(
+      select_zones(read_trace_file(trace_path), request.zones, zone_selection_option_name(request.zones)));
   const SpotMarket& market = *prepared.market;
   const PolicyRegistry registry = policy_registry();
   PolicyFactories& factories = prepared.factories;
@@ -61,10 +61,12 @@ PreparedSimulation prepare_simulation(const SimulationRequest& request) {
     throw InputError("--policy '" + policy_name + "': a policy object selects for one-node jobs, not --min-nodes");
   }
   if (!custom_selection && !request.job.elastic.active() && registry.is_node_policy(request.policy)) {
-    throw InputError("--policy '" + policy_name + "' is a multi-node policy: give the job --min-nodes (docs/elastic.md)");
+    throw InputError("--policy '" + policy_name +
+                     "' is a multi-node policy: give the job --min-nodes (docs/elastic.md)");
   }
   if (!custom_selection && request.job.elastic.active() && !registry.is_node_policy(request.policy)) {
-    throw InputError("--policy '" + policy_name + "': with --min-nodes (the elastic engine) expected a multi-node policy: " +
+    throw InputError("--policy '" + policy_name +
+                     "': with --min-nodes (the elastic engine) expected a multi-node policy: " +
                      "spot-nodes, deadline-nodes or on-demand-nodes (docs/elastic.md)");
   }
   if (custom_selection) {
@@ -121,8 +123,7 @@ PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   return prepared;
 }
 
-SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
-                                 const QuantileLimits& limits) {
+SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer, const QuantileLimits& limits) {
   const PreparedSimulation prepared = prepare_simulation(request);
   const Scenario& scenario = *prepared.scenario;
   SimulationReport report;
@@ -140,7 +141,8 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
   std::vector<StreamingSummary> summaries;
   for (std::size_t m = 0; m < metrics.size(); ++m) summaries.emplace_back(per_metric);
   bool begun = false;
-  stream_replications(scenario, prepared.factories, ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress},
+  stream_replications(scenario, prepared.factories,
+                      ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress},
                       [&](std::span<const RunResult> runs) {
                         for (std::size_t m = 0; m < metrics.size(); ++m) {
                           for (const RunResult& r : runs) summaries[m].add(metrics[m].value(r));

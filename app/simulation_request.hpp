@@ -3,21 +3,20 @@
 // run_simulation() executes. Keeping it a plain struct lets every front end share one code path.
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "app/job_reader.hpp"
+#include "base/exact_quantiles.hpp"
+#include "base/statistics.hpp"
+#include "engine/replication_runner.hpp"
 #include "model/job.hpp"
 #include "model/market/zone_selection.hpp"
 #include "model/run_result.hpp"
-#include "base/exact_quantiles.hpp"
-#include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
-#include "base/statistics.hpp"
 
 namespace spotsim {
 
@@ -48,7 +47,7 @@ struct SimulationRequest {
 };
 
 struct SimulationReport {
-  nlohmann::json manifest;  // version, git revision, full configuration, seed
+  nlohmann::json manifest;         // version, git revision, full configuration, seed
   std::vector<RunResult> runs;     // every run, in replication order; empty when they were streamed
   std::vector<Summary> summaries;  // one per entry of run_metrics()
   std::string timeline;            // with_timeline: the event log as JSON lines (docs/outputs.md#timeline)
@@ -59,7 +58,7 @@ class RunConsumer {
  public:
   virtual ~RunConsumer() = default;
   virtual void begin(const nlohmann::json& manifest) = 0;  // once, when the first block of runs is ready
-  virtual void add(std::span<const RunResult> runs) = 0;    // blocks, in replication order
+  virtual void add(std::span<const RunResult> runs) = 0;   // blocks, in replication order
 };
 
 // A request made ready to run: its trace read, job resolved, policies found, manifest written. What run_simulation()
@@ -73,11 +72,11 @@ struct PreparedSimulation {
 PreparedSimulation prepare_simulation(const SimulationRequest& request);
 
 // Runs the request in bounded memory whatever the replication count: runs go to `consumer` (may be null) block by
-// block and are not kept (report.runs stays empty); summaries are accumulated as they come (base/streaming_summary.hpp),
-// spilling values for the exact percentiles beyond `limits`. Refuses (InputError) before starting when the spill
-// could not fit on its disk.
+// block and are not kept (report.runs stays empty); summaries are accumulated as they come
+// (base/streaming_summary.hpp), spilling values for the exact percentiles beyond `limits`. Refuses (InputError) before
+// starting when the spill could not fit on its disk.
 SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* consumer,
-                                 const QuantileLimits& limits = {});
+                                const QuantileLimits& limits = {});
 
 // The same, keeping every run in report.runs (the Python module, tests): refused before starting when they would
 // not fit in the memory available.

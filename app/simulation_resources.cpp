@@ -1,11 +1,11 @@
 #include "app/simulation_resources.hpp"
 
+#include <sys/statvfs.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include "base/errors.hpp"
 

@@ -5,10 +5,10 @@
 #include <optional>
 #include <sstream>
 
-#include "base/atomic_output_stream.hpp"
 #include "app/report_writer.hpp"
 #include "app/run_metrics.hpp"
 #include "app/simulation_resources.hpp"
+#include "base/atomic_output_stream.hpp"
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
 

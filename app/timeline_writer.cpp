@@ -1,16 +1,15 @@
 #include "app/timeline_writer.hpp"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.hpp"
-#include "engine/elastic/elastic_simulation.hpp"
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
-#include "model/interval_recording_checkpoint.hpp"
-#include "engine/job_simulation.hpp"
 #include "base/json_text.hpp"
+#include "engine/elastic/elastic_simulation.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/interval_recording_checkpoint.hpp"
 
 namespace spotsim {
 
@@ -26,16 +25,17 @@ void TimelineWriter::on_event(const TimelineEvent& event) {
     }
     return;
   }
-  nlohmann::ordered_json line = {{"replication", replication_},
-                                 {"t_hours", to_hours(event.time)},
-                                 {"event", timeline_event_name(event.kind)},
-                                 {"phase", event.reconfiguring ? std::string_view("reconfiguring") : phase_name(event.phase)},
-                                 {"purchase", purchase_name(event.purchase)},
-                                 {"zone", event.zone},
-                                 {"nodes", event.nodes},
-                                 {"progress_hours", to_hours(event.progress)},
-                                 {"committed_hours", to_hours(event.committed)},
-                                 {"cost_usd", event.cost_booked}};
+  nlohmann::ordered_json line = {
+      {"replication", replication_},
+      {"t_hours", to_hours(event.time)},
+      {"event", timeline_event_name(event.kind)},
+      {"phase", event.reconfiguring ? std::string_view("reconfiguring") : phase_name(event.phase)},
+      {"purchase", purchase_name(event.purchase)},
+      {"zone", event.zone},
+      {"nodes", event.nodes},
+      {"progress_hours", to_hours(event.progress)},
+      {"committed_hours", to_hours(event.committed)},
+      {"cost_usd", event.cost_booked}};
   if (event.spot_nodes >= 0) {  // a multi-node engine: several instances of both kinds at once
     line["spot_nodes"] = event.spot_nodes;
     line["on_demand_nodes"] = event.on_demand_nodes;
@@ -53,7 +53,8 @@ std::vector<std::uint64_t> parse_timeline_replications(const std::string& text, 
   for (;;) {
     const std::size_t comma = text.find(',', begin);
     const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
-    const std::uint64_t r = parse_integer_in_range(item, 0, replications - 1, what + " (replication indices of this run)");
+    const std::uint64_t r =
+        parse_integer_in_range(item, 0, replications - 1, what + " (replication indices of this run)");
     if (std::find(chosen.begin(), chosen.end(), r) != chosen.end()) {
       throw InputError(what + ": replication " + item + " is listed twice");
     }

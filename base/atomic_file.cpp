@@ -1,18 +1,17 @@
 #include "base/atomic_file.hpp"
 
-#include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-
-#include <array>
-#include <atomic>
-#include <csignal>
-#include <mutex>
-
 #include <fcntl.h>
 #include <sys/random.h>
 #include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
 
 #include "base/errors.hpp"
 #include "base/file_checks.hpp"
@@ -182,8 +181,8 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace the file");
   forget_temp_file(temp);
   if (!sync_directory(directory)) {
-    throw InputError(path + ": written, but cannot flush its directory " + directory.string() + " to disk: " +
-                     std::strerror(errno));
+    throw InputError(path + ": written, but cannot flush its directory " + directory.string() +
+                     " to disk: " + std::strerror(errno));
   }
 }
 
@@ -207,7 +206,8 @@ int create_temp_file_beside(const std::string& target, std::string& temp_path, i
   const int fd = create_temp_file(directory, base, temp_path, access);
   if (fd >= 0) register_temp_file(temp_path);
   if (fd < 0) {
-    throw InputError(target + ": cannot write (is the directory there and writable?): cannot create a temporary file in " +
+    throw InputError(target +
+                     ": cannot write (is the directory there and writable?): cannot create a temporary file in " +
                      directory.string() + ": " + std::strerror(errno));
   }
   return fd;

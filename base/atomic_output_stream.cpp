@@ -1,5 +1,8 @@
 #include "base/atomic_output_stream.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -7,9 +10,6 @@
 #include <random>
 #include <streambuf>
 #include <vector>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"

@@ -15,14 +15,14 @@ namespace {
 
 // GB per unit; compared case-insensitively ("gb", "GiB"). "B" is bytes.
 constexpr std::array<std::pair<std::string_view, double>, 9> kUnits = {{{"", 1.0},
-                                                                          {"B", 1e-9},
-                                                                          {"MB", 1e-3},
-                                                                          {"GB", 1.0},
-                                                                          {"TB", 1e3},
-                                                                          {"MIB", 1048576.0 / 1e9},
-                                                                          {"GIB", 1073741824.0 / 1e9},
-                                                                          {"TIB", 1099511627776.0 / 1e9},
-                                                                          {"PB", 1e6}}};
+                                                                        {"B", 1e-9},
+                                                                        {"MB", 1e-3},
+                                                                        {"GB", 1.0},
+                                                                        {"TB", 1e3},
+                                                                        {"MIB", 1048576.0 / 1e9},
+                                                                        {"GIB", 1073741824.0 / 1e9},
+                                                                        {"TIB", 1099511627776.0 / 1e9},
+                                                                        {"PB", 1e6}}};
 
 std::string upper(std::string_view text) {
   std::string out;
@@ -36,8 +36,10 @@ std::string upper(std::string_view text) {
 
 double parse_data_size_gb(const std::string& text, const std::string& what) {
   const auto fail = [&]() -> double {
-    throw InputError(what + ": expected a size such as 20GB, 18.6GiB or 1.5TB (units B, MB, GB, TB, MiB, GiB, TiB; a "
-                     "bare number is in GB) between 0 and 1e9 GB, got '" + text + "'");
+    throw InputError(what +
+                     ": expected a size such as 20GB, 18.6GiB or 1.5TB (units B, MB, GB, TB, MiB, GiB, TiB; a "
+                     "bare number is in GB) between 0 and 1e9 GB, got '" +
+                     text + "'");
   };
   const std::string_view view(text);
   std::size_t begin = 0;

@@ -21,12 +21,18 @@ double parse_duration_ms(const std::string& text, const std::string& what) {
   if (end == text.c_str() || !std::isfinite(value) || value < 0) return fail();
   const std::string unit(end);
   double scale;
-  if (unit == "ms") scale = 1.0;
-  else if (unit == "s") scale = 1e3;
-  else if (unit == "m" || unit == "min") scale = 6e4;
-  else if (unit == "h") scale = 3.6e6;
-  else if (unit == "d") scale = 8.64e7;
-  else return fail();
+  if (unit == "ms")
+    scale = 1.0;
+  else if (unit == "s")
+    scale = 1e3;
+  else if (unit == "m" || unit == "min")
+    scale = 6e4;
+  else if (unit == "h")
+    scale = 3.6e6;
+  else if (unit == "d")
+    scale = 8.64e7;
+  else
+    return fail();
   const double ms = value * scale;
   if (ms > kMaxDurationMs) return fail();
   return ms;

@@ -1,14 +1,14 @@
 #include "base/exact_quantiles.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "base/errors.hpp"
 
@@ -27,9 +27,7 @@ std::uint64_t order_key(double value) {
   return (bits & kSignBit) ? ~bits : (bits | kSignBit);
 }
 
-double from_order_key(std::uint64_t key) {
-  return std::bit_cast<double>((key & kSignBit) ? (key & ~kSignBit) : ~key);
-}
+double from_order_key(std::uint64_t key) { return std::bit_cast<double>((key & kSignBit) ? (key & ~kSignBit) : ~key); }
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -131,7 +129,8 @@ struct ExactQuantiles::SpillFile {
         const ssize_t n = ::pread(fd, reinterpret_cast<char*>(keys.data()) + got, want * sizeof(std::uint64_t) - got,
                                   static_cast<off_t>(done * sizeof(std::uint64_t) + got));
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw InputError("reading back the temporary values in " + directory + " failed (" + errno_text() + ")");
+        if (n <= 0)
+          throw InputError("reading back the temporary values in " + directory + " failed (" + errno_text() + ")");
         got += static_cast<std::size_t>(n);
       }
       for (std::size_t i = 0; i < want; ++i) visit(keys[i]);
@@ -238,7 +237,7 @@ std::vector<double> ExactQuantiles::select_from_spill(std::span<const std::uint6
   struct Target {
     std::uint64_t prefix = 0;  // the top `bits` bits of the key
     int bits = 0;
-    std::uint64_t rank = 0;    // among the keys with that prefix
+    std::uint64_t rank = 0;  // among the keys with that prefix
     std::uint64_t in_bucket = 0;
     bool done = false;
     double value = 0.0;
@@ -278,8 +277,10 @@ std::vector<double> ExactQuantiles::select_from_spill(std::span<const std::uint6
     }
     if (groups.empty()) break;
     for (auto& [id, g] : groups) {
-      if (g.collect) g.keys.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(limits_.select_values, spill_->stored)));
-      else g.histogram.assign(kBuckets, 0);
+      if (g.collect)
+        g.keys.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(limits_.select_values, spill_->stored)));
+      else
+        g.histogram.assign(kBuckets, 0);
     }
     // The common case is a single group; a flat array keeps the inner loop simple.
     struct Probe {
@@ -292,8 +293,10 @@ std::vector<double> ExactQuantiles::select_from_spill(std::span<const std::uint6
     spill_->for_each_key([&](std::uint64_t key) {
       for (const Probe& p : probes) {
         if ((key >> p.shift) != p.prefix) continue;
-        if (p.group->collect) p.group->keys.push_back(key);
-        else ++p.group->histogram[(key >> (p.shift - kRadixBits)) & (kBuckets - 1)];
+        if (p.group->collect)
+          p.group->keys.push_back(key);
+        else
+          ++p.group->histogram[(key >> (p.shift - kRadixBits)) & (kBuckets - 1)];
       }
     });
     for (Target& t : targets) {

@@ -14,11 +14,11 @@
 namespace spotsim {
 
 struct QuantileLimits {
-  std::size_t distinct_values = 4096;       // a table of (value, count) while at most this many distinct values
-  std::size_t memory_values = 1u << 18;     // then a plain array, spilled to disk beyond this many values (2 MB)
+  std::size_t distinct_values = 4096;         // a table of (value, count) while at most this many distinct values
+  std::size_t memory_values = 1u << 18;       // then a plain array, spilled to disk beyond this many values (2 MB)
   std::size_t spill_block_values = 1u << 16;  // values written to the spill file at once
-  std::size_t select_values = 1u << 20;     // a bucket this small is collected and selected in memory (8 MB)
-  std::string spill_directory;              // empty: $TMPDIR, else /tmp
+  std::size_t select_values = 1u << 20;       // a bucket this small is collected and selected in memory (8 MB)
+  std::string spill_directory;                // empty: $TMPDIR, else /tmp
 };
 
 // The directory spill files go to under these limits.

@@ -22,8 +22,10 @@ void check_json_nesting(std::string_view text, const std::string& file) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -133,8 +135,10 @@ const nlohmann::json& JsonFields::raw(const std::string& key) const {
 namespace {
 std::string range_text(double min, double max) {
   std::ostringstream out;
-  if (std::isinf(max)) out << "a number >= " << min;
-  else out << "a number in [" << min << ", " << max << "]";
+  if (std::isinf(max))
+    out << "a number >= " << min;
+  else
+    out << "a number in [" << min << ", " << max << "]";
   return out.str();
 }
 }  // namespace

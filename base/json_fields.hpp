@@ -1,14 +1,13 @@
 #pragma once
 // Typed access to the fields of a JSON document with error messages that name the file, the field's full path
 // and what was expected: "traces/x.json: field 'zones[0].spot.price_per_hour': expected a number >= 0, got "abc"".
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace spotsim {
 

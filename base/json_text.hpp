@@ -3,9 +3,8 @@
 // that is not valid UTF-8 (a Latin-1 directory in a path, say) is written with U+FFFD in place of each bad byte
 // instead of aborting the program: nlohmann::json's default is to throw from inside the writer. Names that must
 // round-trip exactly (zones, jobs) are checked where they enter instead (base/text_escape.hpp, require_utf8).
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 namespace spotsim {
 

@@ -19,16 +19,20 @@ std::string group_thousands(std::uint64_t value) {
 std::string format_eta(double seconds) {
   char buffer[32];
   const auto s = static_cast<long long>(std::llround(std::max(seconds, 0.0)));
-  if (s < 60) std::snprintf(buffer, sizeof buffer, "%llds", s);
-  else if (s < 3600) std::snprintf(buffer, sizeof buffer, "%lldm%02llds", s / 60, s % 60);
-  else std::snprintf(buffer, sizeof buffer, "%lldh%02lldm", s / 3600, (s % 3600) / 60);
+  if (s < 60)
+    std::snprintf(buffer, sizeof buffer, "%llds", s);
+  else if (s < 3600)
+    std::snprintf(buffer, sizeof buffer, "%lldm%02llds", s / 60, s % 60);
+  else
+    std::snprintf(buffer, sizeof buffer, "%lldh%02lldm", s / 3600, (s % 3600) / 60);
   return buffer;
 }
 
 std::string format_progress(std::uint64_t done, std::uint64_t total, double rate, double eta_seconds,
                             const std::string& unit) {
   char percent[16];
-  std::snprintf(percent, sizeof percent, "%.1f%%", total == 0 ? 100.0 : 100.0 * static_cast<double>(done) / static_cast<double>(total));
+  std::snprintf(percent, sizeof percent, "%.1f%%",
+                total == 0 ? 100.0 : 100.0 * static_cast<double>(done) / static_cast<double>(total));
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on long operator+ chains.
   std::string line = group_thousands(done);
   line += "/";

@@ -45,8 +45,9 @@ std::string locate_trace(const std::string& name_or_path, const std::string& opt
       searched += (searched.empty() ? "" : ", ") + dir.string();
     }
   }
-  throw InputError(option + " '" + name_or_path + "': no such file" +
-                   (searched.empty() ? std::string() : " (also looked for a shipped trace of that name in " + searched + ")"));
+  throw InputError(
+      option + " '" + name_or_path + "': no such file" +
+      (searched.empty() ? std::string() : " (also looked for a shipped trace of that name in " + searched + ")"));
 }
 
 }  // namespace spotsim

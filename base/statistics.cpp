@@ -1,11 +1,10 @@
 #include "base/statistics.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <iterator>
 #include <vector>
-
-#include <boost/math/distributions/students_t.hpp>
 
 namespace spotsim {
 

@@ -17,7 +17,7 @@ struct Summary {
   double p50 = 0.0;
   double p95 = 0.0;
   double p99 = 0.0;
-  double ci_low = 0.0;   // mean -/+ t_{n-1, (1+level)/2} * sd / sqrt(n)
+  double ci_low = 0.0;  // mean -/+ t_{n-1, (1+level)/2} * sd / sqrt(n)
   double ci_high = 0.0;
 };
 

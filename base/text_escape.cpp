@@ -1,9 +1,9 @@
 #include "base/text_escape.hpp"
 
-#include "base/errors.hpp"
-
 #include <cstdint>
 #include <cstdio>
+
+#include "base/errors.hpp"
 
 namespace spotsim {
 
@@ -61,9 +61,12 @@ std::string escape_control_characters(std::string_view text) {
       ++i;
       continue;
     }
-    if (c < 0x20 || c == 0x7F) append_hex(out, "\\x%02x", static_cast<unsigned>(c));
-    else if (is_invisible_control(c)) append_hex(out, "\\u%04x", static_cast<unsigned>(c));
-    else out.append(text.substr(i, length));
+    if (c < 0x20 || c == 0x7F)
+      append_hex(out, "\\x%02x", static_cast<unsigned>(c));
+    else if (is_invisible_control(c))
+      append_hex(out, "\\u%04x", static_cast<unsigned>(c));
+    else
+      out.append(text.substr(i, length));
     i += length;
   }
   return out;
@@ -90,7 +93,9 @@ std::string escape_markup(std::string_view text, std::string_view apostrophe) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += apostrophe; break;
-      case '\t': case '\n': case '\r': out += c; break;
+      case '\t':
+      case '\n':
+      case '\r': out += c; break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
           out += "\xEF\xBF\xBD";  // U+FFFD

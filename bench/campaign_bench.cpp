@@ -6,8 +6,8 @@
 #include <string>
 
 #include "app/campaign/job_stream_csv.hpp"
-#include "policies/policy_registry.hpp"
 #include "engine/campaign/campaign_simulation.hpp"
+#include "policies/policy_registry.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -38,7 +38,8 @@ void BM_FortyTrialCampaign(benchmark::State& state, const char* selection, bool 
     events += run.events;
     benchmark::DoNotOptimize(run.cost_total);
   }
-  state.counters["replications/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["replications/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(BM_FortyTrialCampaign, spot_only, "spot-only", false)->Unit(benchmark::kMillisecond);

@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "bench/replication_loop.hpp"
 #include "app/sweep/run_rows.hpp"
 #include "app/sweep/sweep_runner.hpp"
+#include "bench/replication_loop.hpp"
 
 namespace spotsim {
 namespace {
@@ -29,7 +29,11 @@ SweepPlan cant_be_late_plan(const char* policy, LoadedTraces& traces) {
       {"policies", {policy}},
       {"checkpoints", {"continuous"}},
       {"job",
-       {{"name", "48h"}, {"work_hours", 48}, {"deadline_hours", 52}, {"restore_s", 0}, {"checkpoint_write_s", 0},
+       {{"name", "48h"},
+        {"work_hours", 48},
+        {"deadline_hours", 52},
+        {"restore_s", 0},
+        {"checkpoint_write_s", 0},
         {"startup_s", 720}}},
       {"chunk_runs", kWindows}};
   ExperimentSpec spec = parse_experiment_spec(doc, "bench");

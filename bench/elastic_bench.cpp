@@ -7,9 +7,9 @@
 
 #include <random>
 
-#include "policies/policy_registry.hpp"
 #include "engine/elastic/elastic_simulation.hpp"
 #include "model/market/bathtub_lifetime.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 namespace {
@@ -55,9 +55,12 @@ SpotMarket pool_market() {
   int count = 16;
   for (int i = 0; i < ticks; ++i) {
     const auto u = rng() % 1000;
-    if (u < 3) count = 0;                                            // the pool empties
-    else if (u < 30) count = std::max(0, count - 1 - int(rng() % 4));  // a partial dip
-    else if (u < 60) count = 16;                                     // back to full
+    if (u < 3)
+      count = 0;  // the pool empties
+    else if (u < 30)
+      count = std::max(0, count - 1 - int(rng() % 4));  // a partial dip
+    else if (u < 60)
+      count = 16;  // back to full
     if (!values.empty() && values.back() == count) continue;
     times.push_back(i * tick);
     values.push_back(count);

@@ -2,15 +2,15 @@
 // >= 100,000 replications/s of a 1-week bathtub job with Young/Daly checkpoints.
 #include <benchmark/benchmark.h>
 
-#include "bench/replication_loop.hpp"
-#include "policies/policy_registry.hpp"
-#include "engine/event_queue.hpp"
-#include "engine/job_simulation.hpp"
-#include "model/random_streams.hpp"
-#include "model/market/bathtub_lifetime.hpp"
-
 #include <cmath>
 #include <vector>
+
+#include "bench/replication_loop.hpp"
+#include "engine/event_queue.hpp"
+#include "engine/job_simulation.hpp"
+#include "model/market/bathtub_lifetime.hpp"
+#include "model/random_streams.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 namespace {

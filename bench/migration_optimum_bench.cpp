@@ -1,5 +1,5 @@
-// Speed of the offline optimum across regions (optimum/migration_optimum.hpp), in the setting: a 40 h job with a
-// 180 s start-up, deadlines 1.2x and 1.5x the work, 9 zones in 3 regions (the nine recorded AWS V100 zones of
+// Speed of the offline optimum across regions (optimum/migration_optimum.hpp), in the setting: a 40 h job with
+// a 180 s start-up, deadlines 1.2x and 1.5x the work, 9 zones in 3 regions (the nine recorded AWS V100 zones of
 // 02-15-2023, us-east-1 / us-east-2 / us-west-2), a 50 GB or 1 TB checkpoint moved at 8.20 Gbit/s (49 s, 976 s) for
 // 0.02 USD/GB of egress.
 //   * 600 s decision ticks, constant prices: goal <= 1 s per solve.
@@ -27,14 +27,17 @@ bool nine_zones(benchmark::State& state, SpotMarket& market, bool varying_prices
   market = SpotMarket{};
   for (const char* zone : {"us-east-1a", "us-east-1c", "us-east-1d", "us-east-1f", "us-east-2a", "us-east-2b",
                            "us-west-2a", "us-west-2b", "us-west-2c"}) {
-    const std::string path = repo_file(std::string("experiments/traces/cbl/cbl-aws-02-15-2023-") + zone + "_v100_1.json");
+    const std::string path =
+        repo_file(std::string("experiments/traces/cbl/cbl-aws-02-15-2023-") + zone + "_v100_1.json");
     if (!std::filesystem::exists(path)) {
       state.SkipWithError(("trace not found: " + path).c_str());
       return false;
     }
     const SpotMarket one = read_trace_file(path);
-    if (market.zones.empty()) market = one;
-    else market.zones.push_back(one.zones.front());
+    if (market.zones.empty())
+      market = one;
+    else
+      market.zones.push_back(one.zones.front());
   }
   if (varying_prices) {
     const Millis span = market.zones.front().spot.available->span();

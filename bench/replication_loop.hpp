@@ -1,16 +1,17 @@
 #pragma once
 // The timed loop shared by the single-job benchmarks: one JobSimulation (or TickSimulation in the Can't Be Late
-// mode) with the named policies, one replication per benchmark iteration (a fresh replication index each time, so every iteration draws new preemptions).
+// mode) with the named policies, one replication per benchmark iteration (a fresh replication index each time, so every
+// iteration draws new preemptions).
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <string>
 
-#include <benchmark/benchmark.h>
-
+#include "engine/job_simulation.hpp"
+#include "engine/tick_simulation.hpp"
+#include "model/scenario.hpp"
 #include "policies/plugin/plugin_loader.hpp"
 #include "policies/policy_registry.hpp"
-#include "engine/job_simulation.hpp"
-#include "model/scenario.hpp"
-#include "engine/tick_simulation.hpp"
 
 namespace spotsim::bench {
 
@@ -24,8 +25,8 @@ struct ReplicationCounts {
   std::uint64_t events = 0;
 };
 
-inline ReplicationCounts time_replications(benchmark::State& state, const Scenario& scenario, const std::string& selection,
-                                           const std::string& checkpoint) {
+inline ReplicationCounts time_replications(benchmark::State& state, const Scenario& scenario,
+                                           const std::string& selection, const std::string& checkpoint) {
   load_example_plugin_for(selection);
   load_example_plugin_for(checkpoint);
   const PolicyRegistry registry = policy_registry();

@@ -15,8 +15,9 @@ namespace {
 // $SPOTSIM_SHARED_DIR, else ../shared next to this source tree.
 std::string largest_trace() {
   const char* env = std::getenv("SPOTSIM_SHARED_DIR");
-  const std::filesystem::path shared = env != nullptr ? std::filesystem::path(env)
-                                                      : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "shared";
+  const std::filesystem::path shared =
+      env != nullptr ? std::filesystem::path(env)
+                     : std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "shared";
   return (shared / "data/kernels/kineto-traces/hta/v100_transformerlike_ddp2_fp32_rank1.json.gz").string();
 }
 

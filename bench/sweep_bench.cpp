@@ -7,32 +7,30 @@
 //   built in memory), the setting of the Can't Be Late simulator (Wu et al., NSDI'24), which steps its policy every
 //   tick in Python at about 10 ms per job. The per-run time here is to be compared with those 10 ms.
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <filesystem>
 
-#include <unistd.h>
-
-#include "bench/replication_loop.hpp"
 #include "app/sweep/sweep_runner.hpp"
-#include "policies/policy_registry.hpp"
+#include "bench/replication_loop.hpp"
 #include "engine/job_simulation.hpp"
 #include "model/random_streams.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 namespace {
 
 SweepPlan realistic_plan(std::uint64_t replications, LoadedTraces& traces) {
-  nlohmann::json doc = {
-      {"format", "spotsim-experiment"},
-      {"version", 1},
-      {"name", "bench"},
-      {"replications", replications},
-      {"traces", {"us-west1"}},
-      {"policies", {"on-demand", "spot-only", "greedy", "uniform-progress", "adaptive"}},
-      {"checkpoints", {"young-daly", "hazard"}},
-      {"job", {{"work_hours", 48}}},
-      {"job_grid", {{"deadline_hours", {nullptr, 56}}}},
-      {"chunk_runs", 1000}};
+  nlohmann::json doc = {{"format", "spotsim-experiment"},
+                        {"version", 1},
+                        {"name", "bench"},
+                        {"replications", replications},
+                        {"traces", {"us-west1"}},
+                        {"policies", {"on-demand", "spot-only", "greedy", "uniform-progress", "adaptive"}},
+                        {"checkpoints", {"young-daly", "hazard"}},
+                        {"job", {{"work_hours", 48}}},
+                        {"job_grid", {{"deadline_hours", {nullptr, 56}}}},
+                        {"chunk_runs", 1000}};
   ExperimentSpec spec = parse_experiment_spec(doc, "bench");
   traces = load_traces(spec, "bench");
   return plan_sweep(std::move(spec), traces.info);
@@ -59,8 +57,8 @@ void BM_SweepThroughput(benchmark::State& state, bool to_disk) {
   }
   std::filesystem::remove_all(dir);
   state.counters["runs/s"] = benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate);
-  state.counters["us/run (wall, 2 threads)"] = benchmark::Counter(
-      static_cast<double>(runs), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us/run (wall, 2 threads)"] =
+      benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK_CAPTURE(BM_SweepThroughput, in_memory_2_threads, false)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_SweepThroughput, with_chunk_files_2_threads, true)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -112,7 +110,8 @@ void BM_TickTraceJob(benchmark::State& state, const char* policy, bool cant_be_l
 BENCHMARK_CAPTURE(BM_TickTraceJob, uniform_progress, "uniform-progress", false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_TickTraceJob, greedy, "greedy", false)->Unit(benchmark::kMicrosecond);
 // The same jobs in the Can't Be Late compatibility mode (engine/tick_simulation.hpp): the policy is asked every tick.
-BENCHMARK_CAPTURE(BM_TickTraceJob, uniform_progress_cant_be_late_mode, "uniform-progress", true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_TickTraceJob, uniform_progress_cant_be_late_mode, "uniform-progress", true)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_TickTraceJob, greedy_cant_be_late_mode, "greedy", true)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

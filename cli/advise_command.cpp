@@ -1,5 +1,6 @@
 // `spotsim advise`: where should I train this? Ranks every GPU offer of the price catalogue under a set of
 // selection policies by the simulated cost and time of the job (docs/advise.md).
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -7,18 +8,16 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
 #include "app/advise/advice_report.hpp"
 #include "app/advise/advisor.hpp"
 #include "app/advise/region_set_report.hpp"
 #include "app/advise/region_sets.hpp"
 #include "app/job_reader.hpp"
+#include "app/options/command_line.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
-#include "base/text_escape.hpp"
 #include "base/json_fields.hpp"
-#include "app/options/command_line.hpp"
+#include "base/text_escape.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_progress.hpp"
 
@@ -30,66 +29,73 @@ namespace {
 
 po::options_description advise_options() {
   po::options_description job("Job (a job file, or the options below; options override the file)");
-  job.add_options()
-      ("job", po::value<std::string>(),
-       "job JSON: from `spotsim steptime --job-out` (step_time_s_by_gpu), or steps + step_time_s + measured_gpu "
-       "(docs/advise.md#job)")
-      ("steps", po::value<double>(), "training steps")
-      ("step-time", po::value<std::string>(), "step time measured on --measured-gpu, e.g. 95.38ms (us, ms or s)")
-      ("measured-gpu", po::value<std::string>(), "the GPU the step time was measured on (spec table name, e.g. V100)")
-      ("matrix-fraction", po::value<double>(), "share of the measured step in matrix/conv kernels [default 0.63]")
-      ("precision", po::value<std::string>(), "matrix precision: fp32 | tf32 | fp16 | bf16 [default fp32]")
-      ("gpus", po::value<std::string>(), "GPUs the job trains on at once (data parallel), 1 to 4096 [default 1]")
-      ("params", po::value<std::string>(), "model parameters, e.g. 25.6M or 7B (checkpoint = 14 B/param, mixed-precision Adam)")
-      ("storage-gbps", po::value<double>(), "checkpoint write and read bandwidth, GB/s: sets write/restore from the checkpoint size")
-      ("startup", po::value<std::string>(), "instance request -> ready [default 5m]")
-      ("deadline", po::value<std::string>(), "deadline after the job's start, e.g. 24h [default none]");
+  job.add_options()(
+      "job", po::value<std::string>(),
+      "job JSON: from `spotsim steptime --job-out` (step_time_s_by_gpu), or steps + step_time_s + measured_gpu "
+      "(docs/advise.md#job)")("steps", po::value<double>(), "training steps")(
+      "step-time", po::value<std::string>(), "step time measured on --measured-gpu, e.g. 95.38ms (us, ms or s)")(
+      "measured-gpu", po::value<std::string>(), "the GPU the step time was measured on (spec table name, e.g. V100)")(
+      "matrix-fraction", po::value<double>(), "share of the measured step in matrix/conv kernels [default 0.63]")(
+      "precision", po::value<std::string>(), "matrix precision: fp32 | tf32 | fp16 | bf16 [default fp32]")(
+      "gpus", po::value<std::string>(), "GPUs the job trains on at once (data parallel), 1 to 4096 [default 1]")(
+      "params", po::value<std::string>(),
+      "model parameters, e.g. 25.6M or 7B (checkpoint = 14 B/param, mixed-precision Adam)")(
+      "storage-gbps", po::value<double>(),
+      "checkpoint write and read bandwidth, GB/s: sets write/restore from the checkpoint size")(
+      "startup", po::value<std::string>(), "instance request -> ready [default 5m]")(
+      "deadline", po::value<std::string>(), "deadline after the job's start, e.g. 24h [default none]");
   po::options_description offers("Offers and ranking");
-  offers.add_options()
-      ("catalogue", po::value<std::string>()->default_value("gpu_offers"),
-       "price catalogue: a file, or the name of a shipped one in traces/library/catalogue/")
-      ("spot-prices", po::value<std::string>()->default_value("history"),
-       "history: replay the recorded spot price path of each offer that has one (traces/library/catalogue/"
-       "spot_price_history.json; docs/advise.md#price-history), the catalogue's price for the others | catalogue: the "
-       "catalogue's one price for every offer | a price history file")
-      ("managed-catalogue", po::value<std::string>(),
-       "managed training offers shown beside the DIY rows (docs/managed.md): a file, the name of a shipped one, or none "
-       "[default: managed_training with the shipped --catalogue, none with another]")
-      ("engineering-cost", po::value<std::string>(),
-       "monthly engineering cost of running DIY, e.g. 8000/month (a bare number is per month): adds the monthly spend "
-       "above which each DIY row pays off against the best managed row")
-      ("cloud", po::value<std::vector<std::string>>()->composing(), "only these clouds (gcp, aws; repeat or comma-separate)")
-      ("gpu", po::value<std::vector<std::string>>()->composing(), "only these GPU types: spec-table names or aliases; a family means all its parts (A100: A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE)")
-      ("region", po::value<std::vector<std::string>>()->composing(), "only these regions or zones")
-      ("allow-idle-gpus", "include offers whose instances would leave some of their GPUs unused")
-      ("policy", po::value<std::vector<std::string>>()->composing(),
-       "selection policy NAME[:key=value,...]; repeat for several [default: on-demand, spot-only, adaptive]")
-      ("checkpoint", po::value<std::string>()->default_value("young-daly"), "checkpoint policy NAME[:key=value,...]")
-      ("cross-instance-efficiency", po::value<double>()->default_value(0.9, "0.9"),
-       "data-parallel scaling efficiency when the job spans several instances, in (0, 1]")
-      ("max-hours", po::value<double>(), "rank only rows whose p95 completion time is at most this many hours")
-      ("budget", po::value<double>(), "rank only rows whose p95 cost is at most this many USD")
-      ("min-deadline-probability", po::value<double>()->default_value(0.9, "0.9"),
-       "with --deadline: rank only rows that meet it in at least this fraction of runs");
-  po::options_description sets("Region sets (--region-sets: which regions of a multi-region trace to allow; "
-                                "docs/advise.md#region-sets)");
-  sets.add_options()
-      ("region-sets", "rank region sets of --trace for the job instead of catalogue offers (--region limits the candidates)")
-      ("trace", po::value<std::string>(), "multi-region trace (version 2): a file or a shipped name, e.g. gcp-h100-13-zones")
-      ("work", po::value<std::string>(), "compute the job needs, e.g. 40h (instead of, or over, --job's)")
-      ("checkpoint-size", po::value<std::string>(),
-       "checkpoint size, e.g. 20GB, 18.6GiB (a bare number is GB): what a move to another region transfers [default 0]")
-      ("checkpoint-size-gb", po::value<std::string>(), "the same, as older command lines give it");
+  offers.add_options()("catalogue", po::value<std::string>()->default_value("gpu_offers"),
+                       "price catalogue: a file, or the name of a shipped one in traces/library/catalogue/")(
+      "spot-prices", po::value<std::string>()->default_value("history"),
+      "history: replay the recorded spot price path of each offer that has one (traces/library/catalogue/"
+      "spot_price_history.json; docs/advise.md#price-history), the catalogue's price for the others | catalogue: the "
+      "catalogue's one price for every offer | a price history file")(
+      "managed-catalogue", po::value<std::string>(),
+      "managed training offers shown beside the DIY rows (docs/managed.md): a file, the name of a shipped one, or none "
+      "[default: managed_training with the shipped --catalogue, none with another]")(
+      "engineering-cost", po::value<std::string>(),
+      "monthly engineering cost of running DIY, e.g. 8000/month (a bare number is per month): adds the monthly spend "
+      "above which each DIY row pays off against the best managed row")(
+      "cloud", po::value<std::vector<std::string>>()->composing(),
+      "only these clouds (gcp, aws; repeat or comma-separate)")(
+      "gpu", po::value<std::vector<std::string>>()->composing(),
+      "only these GPU types: spec-table names or aliases; a family means all its parts (A100: A100-40GB, "
+      "A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE)")("region", po::value<std::vector<std::string>>()->composing(),
+                                                    "only these regions or zones")(
+      "allow-idle-gpus", "include offers whose instances would leave some of their GPUs unused")(
+      "policy", po::value<std::vector<std::string>>()->composing(),
+      "selection policy NAME[:key=value,...]; repeat for several [default: on-demand, spot-only, adaptive]")(
+      "checkpoint", po::value<std::string>()->default_value("young-daly"), "checkpoint policy NAME[:key=value,...]")(
+      "cross-instance-efficiency", po::value<double>()->default_value(0.9, "0.9"),
+      "data-parallel scaling efficiency when the job spans several instances, in (0, 1]")(
+      "max-hours", po::value<double>(), "rank only rows whose p95 completion time is at most this many hours")(
+      "budget", po::value<double>(), "rank only rows whose p95 cost is at most this many USD")(
+      "min-deadline-probability", po::value<double>()->default_value(0.9, "0.9"),
+      "with --deadline: rank only rows that meet it in at least this fraction of runs");
+  po::options_description sets(
+      "Region sets (--region-sets: which regions of a multi-region trace to allow; "
+      "docs/advise.md#region-sets)");
+  sets.add_options()(
+      "region-sets",
+      "rank region sets of --trace for the job instead of catalogue offers (--region limits the candidates)")(
+      "trace", po::value<std::string>(),
+      "multi-region trace (version 2): a file or a shipped name, e.g. gcp-h100-13-zones")(
+      "work", po::value<std::string>(), "compute the job needs, e.g. 40h (instead of, or over, --job's)")(
+      "checkpoint-size", po::value<std::string>(),
+      "checkpoint size, e.g. 20GB, 18.6GiB (a bare number is GB): what a move to another region transfers [default 0]")(
+      "checkpoint-size-gb", po::value<std::string>(), "the same, as older command lines give it");
   po::options_description mc("Monte Carlo and output");
-  mc.add_options()
-      ("seed", po::value<std::string>()->default_value("1"), "base seed, 0 to 2^64-1, the same for every offer (common random numbers)")
-      ("replications,n", po::value<std::string>()->default_value("300"),
-       "replications per offer and policy (per region set: default 100), 1 to 10^8")
-      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes results")
-      ("format,f", po::value<std::string>(), "table | json | csv [default: table, or from --output's extension]")
-      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
-      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
-      ("help,h", "show this help and exit");
+  mc.add_options()("seed", po::value<std::string>()->default_value("1"),
+                   "base seed, 0 to 2^64-1, the same for every offer (common random numbers)")(
+      "replications,n", po::value<std::string>()->default_value("300"),
+      "replications per offer and policy (per region set: default 100), 1 to 10^8")(
+      "threads", po::value<std::string>()->default_value("0"),
+      "worker threads (0 = all cores, at most 4096); never changes results")(
+      "format,f", po::value<std::string>(), "table | json | csv [default: table, or from --output's extension]")(
+      "output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")(
+      "quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")("help,h",
+                                                                                         "show this help and exit");
   add_plugin_option(mc);
   po::options_description all;
   all.add(job).add(offers).add(sets).add(mc);
@@ -111,7 +117,8 @@ std::vector<std::string> list_option(const po::variables_map& vm, const char* na
 
 // "25.6M", "1.3B", "7e9": the way model sizes are quoted (the same spellings as `spotsim steptime --params`).
 double parameter_count(const std::string& text) {
-  static const std::vector<std::pair<char, double>> suffixes = {{'K', 1e3}, {'k', 1e3}, {'M', 1e6}, {'B', 1e9}, {'G', 1e9}, {'T', 1e12}};
+  static const std::vector<std::pair<char, double>> suffixes = {{'K', 1e3}, {'k', 1e3}, {'M', 1e6},
+                                                                {'B', 1e9}, {'G', 1e9}, {'T', 1e12}};
   std::string digits = text;
   double scale = 1.0;
   for (const auto& [suffix, factor] : suffixes) {
@@ -169,8 +176,10 @@ AdviseJob job_from(const po::variables_map& vm) {
     for (const char* field : {"checkpoint_size_gb", "checkpoint_write_s", "restore_s"}) document.erase(field);
     document["parameters"] = parameter_count(vm["params"].as<std::string>());
   }
-  if (vm.count("startup")) document["startup_s"] = to_seconds(parse_duration(vm["startup"].as<std::string>(), "--startup"));
-  if (vm.count("deadline")) document["deadline_hours"] = to_hours(parse_duration(vm["deadline"].as<std::string>(), "--deadline"));
+  if (vm.count("startup"))
+    document["startup_s"] = to_seconds(parse_duration(vm["startup"].as<std::string>(), "--startup"));
+  if (vm.count("deadline"))
+    document["deadline_hours"] = to_hours(parse_duration(vm["deadline"].as<std::string>(), "--deadline"));
   if (document.empty()) throw InputError("expected a job: --job FILE, or --steps with --step-time and --measured-gpu");
   AdviseJob job = read_advise_job(document, where);
   if (vm.count("storage-gbps")) apply_storage_bandwidth(job, vm["storage-gbps"].as<double>(), "--storage-gbps");
@@ -192,8 +201,8 @@ AdviceRequest request_from(const po::variables_map& vm) {
   // The shipped managed catalogue names the shipped GPU catalogue's preemption sources, so it comes by default only
   // with that one.
   const std::string managed = vm.count("managed-catalogue") ? vm["managed-catalogue"].as<std::string>()
-                              : vm["catalogue"].defaulted()  ? "managed_training"
-                                                             : "none";
+                              : vm["catalogue"].defaulted() ? "managed_training"
+                                                            : "none";
   if (managed != "none") {
     request.managed = read_managed_offer_catalogue(locate_managed_offer_catalogue(managed), request.catalogue);
   }
@@ -221,19 +230,22 @@ AdviceRequest request_from(const po::variables_map& vm) {
 
 // --region-sets: the job in simulate's terms (the trace decides the GPU), one policy, the trace's regions.
 RegionSetRequest region_set_request_from(const po::variables_map& vm) {
-  for (const char* option : {"steps", "step-time", "measured-gpu", "matrix-fraction", "precision", "gpus", "params",
-                             "storage-gbps", "cloud", "gpu", "allow-idle-gpus", "max-hours", "budget",
-                             "managed-catalogue", "engineering-cost"}) {
-    if (vm.count(option)) throw InputError(std::string("--") + option + ": not with --region-sets (a catalogue offer's option)");
+  for (const char* option :
+       {"steps", "step-time", "measured-gpu", "matrix-fraction", "precision", "gpus", "params", "storage-gbps", "cloud",
+        "gpu", "allow-idle-gpus", "max-hours", "budget", "managed-catalogue", "engineering-cost"}) {
+    if (vm.count(option))
+      throw InputError(std::string("--") + option + ": not with --region-sets (a catalogue offer's option)");
   }
   if (!vm["catalogue"].defaulted()) throw InputError("--catalogue: not with --region-sets (the trace is the market)");
-  if (!vm["spot-prices"].defaulted()) throw InputError("--spot-prices: not with --region-sets (the trace's prices are used)");
-  if (!vm.count("trace")) throw InputError("--region-sets: expected --trace, a multi-region trace such as gcp-h100-13-zones");
+  if (!vm["spot-prices"].defaulted())
+    throw InputError("--spot-prices: not with --region-sets (the trace's prices are used)");
+  if (!vm.count("trace"))
+    throw InputError("--region-sets: expected --trace, a multi-region trace such as gcp-h100-13-zones");
   RegionSetRequest request;
   SimulationRequest& s = request.simulation;
   s.trace = vm["trace"].as<std::string>();
-  const std::vector<std::string> policies = vm.count("policy") ? vm["policy"].as<std::vector<std::string>>()
-                                                               : std::vector<std::string>{"cost-aware"};
+  const std::vector<std::string> policies =
+      vm.count("policy") ? vm["policy"].as<std::vector<std::string>>() : std::vector<std::string>{"cost-aware"};
   if (policies.size() != 1) throw InputError("--policy: --region-sets ranks the sets under one policy; give it once");
   s.policy = policies.front();
   s.checkpoint = vm["checkpoint"].as<std::string>();
@@ -266,7 +278,9 @@ RegionSetRequest region_set_request_from(const po::variables_map& vm) {
 
 int run_region_sets(const po::variables_map& vm, const std::string& format, const std::string& program) {
   const RegionSetReport report = rank_region_sets(region_set_request_from(vm));
-  const std::string text = format == "json" ? region_set_json(report) : format == "csv" ? region_set_csv(report) : region_set_table(report);
+  const std::string text = format == "json"  ? region_set_json(report)
+                           : format == "csv" ? region_set_csv(report)
+                                             : region_set_table(report);
   emit_output(vm, text, program);
   if (vm.count("output")) std::cerr << report.recommendation << "\n";
   return 0;
@@ -280,14 +294,16 @@ int advise_command(int argc, const char* const* argv) {
     const auto options = advise_options();
     const po::variables_map vm = parse_command_line(argc, argv, options);
     if (vm.count("help")) {
-      std::cout << "Usage: " << program << " --job job.json [options]\n\n"
-                << "Where should I train this? For every GPU offer of the price catalogue and each selection policy,\n"
-                << "predict the job's step time on that GPU, simulate it (Monte Carlo) and rank the offers by expected\n"
-                << "cost, marking the Pareto-optimal ones on cost and time.\n\n"
-                << "Example: " << program << " --job job.json --deadline 24h --cloud gcp\n"
-                << "         " << program << " --region-sets --trace gcp-h100-13-zones --work 40h --deadline 48h "
-                   "--checkpoint-size 50GB\n"
-                << options << "\n";
+      std::cout
+          << "Usage: " << program << " --job job.json [options]\n\n"
+          << "Where should I train this? For every GPU offer of the price catalogue and each selection policy,\n"
+          << "predict the job's step time on that GPU, simulate it (Monte Carlo) and rank the offers by expected\n"
+          << "cost, marking the Pareto-optimal ones on cost and time.\n\n"
+          << "Example: " << program << " --job job.json --deadline 24h --cloud gcp\n"
+          << "         " << program
+          << " --region-sets --trace gcp-h100-13-zones --work 40h --deadline 48h "
+             "--checkpoint-size 50GB\n"
+          << options << "\n";
       return 0;
     }
     load_plugin_options(vm);
@@ -306,7 +322,9 @@ int advise_command(int argc, const char* const* argv) {
       watcher.finish();
       return r;
     }();
-    const std::string text = format == "json" ? advice_json(report) : format == "csv" ? advice_csv(report) : advice_table(report);
+    const std::string text = format == "json"  ? advice_json(report)
+                             : format == "csv" ? advice_csv(report)
+                                               : advice_table(report);
     emit_output(vm, text, program);
     if (vm.count("output")) std::cerr << report.recommendation << "\n";
     return 0;

@@ -2,22 +2,21 @@
 // policy that knew the future would hold, tick by tick, and what it would pay. The per-replication figure behind
 // `simulate --regret`, shown in full for one window.
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "app/options/command_line.hpp"
 #include "app/simulation_request.hpp"
 #include "base/duration.hpp"
-#include "optimum/offline_optimum.hpp"
+#include "base/json_text.hpp"
+#include "base/shipped_library.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
-#include "app/options/command_line.hpp"
 #include "cli/commands.hpp"
-#include "base/shipped_library.hpp"
+#include "optimum/offline_optimum.hpp"
 #include "traces/trace_reader.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -27,20 +26,20 @@ namespace po = boost::program_options;
 
 po::options_description bound_options() {
   po::options_description options("Options (durations take a unit: 90s, 30m, 2h, 1.5d)");
-  options.add_options()
-      ("help,h", "show this help and exit")
-      ("trace,t", po::value<std::string>()->default_value("aws-us-west-2-v100"),
-       "a recorded trace with a tick (tick_s), by path or shipped name")
-      ("trace-start", po::value<std::string>()->default_value("0s"), "where the window starts in the recording (on a tick)")
-      ("work", po::value<std::string>()->default_value("48h"), "compute the job needs")
-      ("startup", po::value<std::string>()->default_value("12m"), "the changeover d of every launch")
-      ("deadline", po::value<std::string>()->default_value("52h"), "deadline after the window's start")
-      ("nodes", po::value<std::string>()->default_value("1"), "instances held together, 1 to 100000")
-      ("mode", po::value<std::string>()->default_value("event"),
-       "event (bill per second) | cant-be-late (bill whole ticks), as in simulate --mode")
-      ("tick", po::value<std::string>(), "decision tick [default: the trace's tick_s]")
-      ("format,f", po::value<std::string>(), "table | json [default: table, or from --output's extension]")
-      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
+  options.add_options()("help,h", "show this help and exit")(
+      "trace,t", po::value<std::string>()->default_value("aws-us-west-2-v100"),
+      "a recorded trace with a tick (tick_s), by path or shipped name")(
+      "trace-start", po::value<std::string>()->default_value("0s"),
+      "where the window starts in the recording (on a tick)")("work", po::value<std::string>()->default_value("48h"),
+                                                              "compute the job needs")(
+      "startup", po::value<std::string>()->default_value("12m"), "the changeover d of every launch")(
+      "deadline", po::value<std::string>()->default_value("52h"), "deadline after the window's start")(
+      "nodes", po::value<std::string>()->default_value("1"), "instances held together, 1 to 100000")(
+      "mode", po::value<std::string>()->default_value("event"),
+      "event (bill per second) | cant-be-late (bill whole ticks), as in simulate --mode")(
+      "tick", po::value<std::string>(), "decision tick [default: the trace's tick_s]")(
+      "format,f", po::value<std::string>(), "table | json [default: table, or from --output's extension]")(
+      "output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
   return options;
 }
 
@@ -50,8 +49,10 @@ std::string schedule_runs(const OfflineOptimum& optimum, Millis tick) {
   std::vector<std::pair<char, Millis>> runs;
   const auto add = [&runs](char kind, Millis t) {
     if (t <= 0) return;
-    if (!runs.empty() && runs.back().first == kind) runs.back().second += t;
-    else runs.emplace_back(kind, t);
+    if (!runs.empty() && runs.back().first == kind)
+      runs.back().second += t;
+    else
+      runs.emplace_back(kind, t);
   };
   for (std::size_t i = 0; i < optimum.schedule.size(); ++i) {
     const Millis held = i < optimum.schedule_held.size() ? optimum.schedule_held[i] : tick;
@@ -112,24 +113,34 @@ int bound_command(int argc, const char* const* argv) {
     request.per_tick_billing = per_tick_billing;
     request.want_schedule = true;
     const OfflineOptimum optimum = solve_offline_optimum(request);
-    if (!optimum.feasible) throw InputError("--deadline: no schedule finishes the work by the deadline, not even on-demand");
+    if (!optimum.feasible)
+      throw InputError("--deadline: no schedule finishes the work by the deadline, not even on-demand");
 
-    nlohmann::json doc = {
-        {"trace", market.name}, {"trace_start_hours", to_hours(request.start)}, {"tick_s", to_seconds(request.tick)},
-        {"mode", mode}, {"work_hours", to_hours(request.work)}, {"changeover_s", to_seconds(request.changeover)},
-        {"deadline_hours", to_hours(request.deadline)}, {"nodes", request.nodes}, {"cost", optimum.cost},
-        {"cost_spot", optimum.spot_cost}, {"cost_on_demand", optimum.on_demand_cost},
-        {"finish_hours", to_hours(optimum.finish)}, {"schedule", optimum.schedule}, {"schedule_zones", optimum.schedule_zones},
-        {"schedule_held_s", held_seconds(optimum)}};
+    nlohmann::json doc = {{"trace", market.name},
+                          {"trace_start_hours", to_hours(request.start)},
+                          {"tick_s", to_seconds(request.tick)},
+                          {"mode", mode},
+                          {"work_hours", to_hours(request.work)},
+                          {"changeover_s", to_seconds(request.changeover)},
+                          {"deadline_hours", to_hours(request.deadline)},
+                          {"nodes", request.nodes},
+                          {"cost", optimum.cost},
+                          {"cost_spot", optimum.spot_cost},
+                          {"cost_on_demand", optimum.on_demand_cost},
+                          {"finish_hours", to_hours(optimum.finish)},
+                          {"schedule", optimum.schedule},
+                          {"schedule_zones", optimum.schedule_zones},
+                          {"schedule_held_s", held_seconds(optimum)}};
     std::string text;
     if (format == "json") {
       text = json_text(doc, 2) + "\n";
     } else {
       std::ostringstream out;
       out << "offline optimum on " << market.name << " from " << format_fixed(to_hours(request.start), 2) << " h ("
-          << format_duration(request.tick) << " ticks, billed " << (request.per_tick_billing ? "per tick" : "per second")
-          << "): " << format_fixed(to_hours(request.work), 2) << " h of work, changeover "
-          << format_duration(request.changeover) << ", deadline " << format_fixed(to_hours(request.deadline), 2) << " h\n"
+          << format_duration(request.tick) << " ticks, billed "
+          << (request.per_tick_billing ? "per tick" : "per second") << "): " << format_fixed(to_hours(request.work), 2)
+          << " h of work, changeover " << format_duration(request.changeover) << ", deadline "
+          << format_fixed(to_hours(request.deadline), 2) << " h\n"
           << "cost " << format_fixed(optimum.cost, 2) << " USD (spot " << format_fixed(optimum.spot_cost, 2)
           << ", on-demand " << format_fixed(optimum.on_demand_cost, 2) << "), finished at "
           << format_fixed(to_hours(optimum.finish), 3) << " h\n"

@@ -2,27 +2,26 @@
 // capacity is limited — under each selection policy, with Monte Carlo intervals (docs/campaign.md).
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
+#include "app/advise/break_even.hpp"
 #include "app/campaign/campaign_json.hpp"
 #include "app/campaign/campaign_options.hpp"
 #include "app/campaign/campaign_request_options.hpp"
 #include "app/campaign/job_stream_csv.hpp"
-#include "app/advise/break_even.hpp"
-#include "policies/policy_registry.hpp"
-#include "engine/campaign/campaign_runner.hpp"
+#include "app/options/command_line.hpp"
 #include "base/duration.hpp"
+#include "base/json_text.hpp"
+#include "base/shipped_library.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
-#include "app/options/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_progress.hpp"
-#include "base/shipped_library.hpp"
+#include "engine/campaign/campaign_runner.hpp"
+#include "policies/policy_registry.hpp"
 #include "traces/trace_reader.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -32,11 +31,10 @@ namespace po = boost::program_options;
 
 po::options_description campaign_options() {
   po::options_description output("Output");
-  output.add_options()
-      ("help,h", "show this help and exit")
-      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
-      ("format,f", po::value<std::string>(), "table | json [default: table, or from --output's extension]")
-      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
+  output.add_options()("help,h", "show this help and exit")(
+      "quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")(
+      "format,f", po::value<std::string>(), "table | json [default: table, or from --output's extension]")(
+      "output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout");
   add_plugin_option(output);
   po::options_description all;
   all.add(campaign_request_options()).add(output);
@@ -44,7 +42,8 @@ po::options_description campaign_options() {
 }
 
 std::string mean_ci(const Summary& s, int decimals) {
-  return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " + format_fixed(s.ci_high, decimals) + "]";
+  return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " +
+         format_fixed(s.ci_high, decimals) + "]";
 }
 
 }  // namespace
@@ -59,7 +58,8 @@ int campaign_command(int argc, const char* const* argv) {
                 << "Many training jobs sharing spot capacity that is limited (how many instances each zone can give\n"
                 << "at once, from the trace's counts): makespan, cost split, per-job completion and capacity use for\n"
                 << "each selection policy, with 95% intervals over replications (docs/campaign.md).\n\n"
-                << "Example: " << program << " --trials 40 --trial-work 4h:12h --policy spot-only,greedy --deadline 3d\n"
+                << "Example: " << program
+                << " --trials 40 --trial-work 4h:12h --policy spot-only,greedy --deadline 3d\n"
                 << options << "\n";
       return 0;
     }
@@ -77,14 +77,15 @@ int campaign_command(int argc, const char* const* argv) {
     nlohmann::json doc = campaign_header_json(market, capacity, spec, checkpoint, plan);
     std::ostringstream table;
     table << "campaign: " << spec.jobs.size() << " jobs on " << market.name << " (" << market.zones.size()
-          << (market.zones.size() == 1 ? " zone" : " zones") << ", capacity " << capacity << "), " << plan.count << " replications, seed " << plan.seed << "\n"
+          << (market.zones.size() == 1 ? " zone" : " zones") << ", capacity " << capacity << "), " << plan.count
+          << " replications, seed " << plan.seed << "\n"
           << "schedule " << scheduling_rule_name(spec.scheduling) << ", reclaim " << reclaim_rule_name(spec.reclaim)
           << ", early stopping " << request.halving << ", budget "
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "
           << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline))
-          << (spec.cant_be_late_mode ? ", Can't Be Late mode (tick " +
-                                           format_duration(spec.tick > 0 ? spec.tick : market.tick) + ")"
-                                     : std::string())
+          << (spec.cant_be_late_mode
+                  ? ", Can't Be Late mode (tick " + format_duration(spec.tick > 0 ? spec.tick : market.tick) + ")"
+                  : std::string())
           << "\n\n";
     std::vector<CampaignRow> rows;
     {
@@ -101,8 +102,8 @@ int campaign_command(int argc, const char* const* argv) {
       }
       watcher.finish();
     }
-    for (CampaignRow& row : managed_campaign_rows(market, spec, request.managed_catalogue, registry,
-                                                  checkpoint, plan, /*keep_runs=*/false)) {
+    for (CampaignRow& row : managed_campaign_rows(market, spec, request.managed_catalogue, registry, checkpoint, plan,
+                                                  /*keep_runs=*/false)) {
       rows.push_back(std::move(row));
     }
     std::size_t width = 18;
@@ -114,11 +115,11 @@ int campaign_command(int argc, const char* const* argv) {
       const CampaignSummary& s = row.summary;
       doc["policies"].push_back(campaign_row_json(row, spec));
       const bool shared = !row.managed && capacity != "unbounded";
-      table << pad(row.label, width) << pad(mean_ci(s.makespan_hours, 1), 26)
-            << pad(mean_ci(s.cost_total, 0), 30) << pad(format_fixed(s.cost_spot.mean, 0), 9)
-            << pad(format_fixed(s.cost_on_demand.mean, 0), 9) << pad(format_fixed(s.cost_idle.mean, 0), 8)
-            << pad(format_fixed(s.completed.mean, 1), 7) << pad(format_fixed(s.stopped_early.mean, 1), 8)
-            << pad(format_fixed(s.failed.mean, 1), 7) << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
+      table << pad(row.label, width) << pad(mean_ci(s.makespan_hours, 1), 26) << pad(mean_ci(s.cost_total, 0), 30)
+            << pad(format_fixed(s.cost_spot.mean, 0), 9) << pad(format_fixed(s.cost_on_demand.mean, 0), 9)
+            << pad(format_fixed(s.cost_idle.mean, 0), 8) << pad(format_fixed(s.completed.mean, 1), 7)
+            << pad(format_fixed(s.stopped_early.mean, 1), 8) << pad(format_fixed(s.failed.mean, 1), 7)
+            << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
             << (shared ? format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%" : std::string("-")) << "\n";
     }
     if (const std::optional<double> engineering = request.engineering_cost) {

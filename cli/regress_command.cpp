@@ -2,23 +2,22 @@
 // cost, completion time or success rate got worse beyond Monte Carlo noise (rule: app/sweep/regression.hpp)
 // or broke a hard rule (--require); the report as text, JSON or JUnit XML (app/sweep/regression_report.hpp).
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <iostream>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
-#include "base/atomic_file.hpp"
+#include "app/options/command_line.hpp"
 #include "app/sweep/experiment_rerun.hpp"
 #include "app/sweep/metric_requirement.hpp"
 #include "app/sweep/regression.hpp"
 #include "app/sweep/regression_report.hpp"
+#include "base/atomic_file.hpp"
 #include "base/errors.hpp"
-#include "base/text_escape.hpp"
-#include "app/options/command_line.hpp"
-#include "cli/commands.hpp"
 #include "base/json_text.hpp"
+#include "base/text_escape.hpp"
+#include "cli/commands.hpp"
 
 namespace spotsim {
 
@@ -30,26 +29,28 @@ constexpr int kRegressed = 1;
 
 po::options_description regress_options() {
   po::options_description options("Options");
-  options.add_options()
-      ("help,h", "show this help and exit")
-      ("update", "rewrite the baseline(s) with the results of this build instead of comparing (deliberately: "
-                 "review the diff before committing it)")
-      ("from-spec", po::value<std::string>(), "with --update and one BASELINE: create it from this experiment spec")
-      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes a result")
-      ("substitute", po::value<std::vector<std::string>>(),
-       "OLD=>NEW: run policy spec NEW wherever the baseline has OLD (try a policy change against the baseline, or "
-       "check that a worse policy is caught); baselines without OLD are skipped with a note; repeatable")
-      ("require", po::value<std::vector<std::string>>(),
-       "METRIC OP VALUE, e.g. deadline_met>=1.0 (OP: >= <= > < ==): a hard rule every configuration's new mean "
-       "must meet, whatever the noise; repeatable")
-      ("alpha", po::value<double>()->default_value(0.01, "0.01"), "one-sided significance level of the Welch test")
-      ("relative", po::value<double>()->default_value(0.005, "0.005"),
-       "practical threshold: a change must also exceed this fraction of the baseline mean")
-      ("all", "show every compared metric, not only those that moved (text format)")
-      ("format,f", po::value<std::string>(), "text | json | junit (JUnit XML for CI test reports) [default: text, "
-                                             "or from --output's extension: .json, .xml]")
-      ("output,o", po::value<std::string>(), "write the report to this file (atomically) instead of stdout")
-      ("baselines", po::value<std::vector<std::string>>(), "baseline JSON files (positional)");
+  options.add_options()("help,h", "show this help and exit")(
+      "update",
+      "rewrite the baseline(s) with the results of this build instead of comparing (deliberately: "
+      "review the diff before committing it)")("from-spec", po::value<std::string>(),
+                                               "with --update and one BASELINE: create it from this experiment spec")(
+      "threads", po::value<std::string>()->default_value("0"),
+      "worker threads (0 = all cores, at most 4096); never changes a result")(
+      "substitute", po::value<std::vector<std::string>>(),
+      "OLD=>NEW: run policy spec NEW wherever the baseline has OLD (try a policy change against the baseline, or "
+      "check that a worse policy is caught); baselines without OLD are skipped with a note; repeatable")(
+      "require", po::value<std::vector<std::string>>(),
+      "METRIC OP VALUE, e.g. deadline_met>=1.0 (OP: >= <= > < ==): a hard rule every configuration's new mean "
+      "must meet, whatever the noise; repeatable")("alpha", po::value<double>()->default_value(0.01, "0.01"),
+                                                   "one-sided significance level of the Welch test")(
+      "relative", po::value<double>()->default_value(0.005, "0.005"),
+      "practical threshold: a change must also exceed this fraction of the baseline mean")(
+      "all", "show every compared metric, not only those that moved (text format)")(
+      "format,f", po::value<std::string>(),
+      "text | json | junit (JUnit XML for CI test reports) [default: text, "
+      "or from --output's extension: .json, .xml]")("output,o", po::value<std::string>(),
+                                                    "write the report to this file (atomically) instead of stdout")(
+      "baselines", po::value<std::vector<std::string>>(), "baseline JSON files (positional)");
   add_plugin_option(options);
   return options;
 }
@@ -73,8 +74,10 @@ std::string report_format(const po::variables_map& vm) {
     format = vm["format"].as<std::string>();
   } else if (vm.count("output")) {
     const std::string path = vm["output"].as<std::string>();
-    if (path.ends_with(".json")) format = "json";
-    else if (path.ends_with(".xml")) format = "junit";
+    if (path.ends_with(".json"))
+      format = "json";
+    else if (path.ends_with(".xml"))
+      format = "junit";
   }
   if (format != "text" && format != "json" && format != "junit") {
     throw InputError("--format '" + format + "': expected text, json or junit");
@@ -106,8 +109,10 @@ void check_requirements_apply(const std::vector<MetricRequirement>& requirements
                               const std::string& path) {
   for (const MetricRequirement& r : requirements) {
     if ((r.metric == "regret" || r.metric == "optimum_cost") && !baseline.spec.regret) {
-      throw InputError("--require '" + r.text + "': " + path + " records an experiment without the offline optimum "
-                       "(its spec has no \"regret\": true), so it has no " + r.metric);
+      throw InputError("--require '" + r.text + "': " + path +
+                       " records an experiment without the offline optimum "
+                       "(its spec has no \"regret\": true), so it has no " +
+                       r.metric);
     }
   }
 }
@@ -118,8 +123,10 @@ std::vector<PolicySubstitution> applicable(const std::vector<PolicySubstitution>
   std::vector<PolicySubstitution> subset;
   std::string missing;
   for (const PolicySubstitution& s : all) {
-    if (experiment_runs_policy(spec, s.from)) subset.push_back(s);
-    else missing += (missing.empty() ? "'" : ", '") + s.from + "'";
+    if (experiment_runs_policy(spec, s.from))
+      subset.push_back(s);
+    else
+      missing += (missing.empty() ? "'" : ", '") + s.from + "'";
   }
   if (subset.empty() && !all.empty()) {
     skipped = "its experiment runs no policy or checkpoint policy " + missing + " that --substitute replaces";
@@ -139,7 +146,9 @@ BaselineOutcome regress_one(const std::string& path, const Invocation& run, cons
   }
   const ExperimentResults results = rerun_experiment(baseline.spec, path, run.threads, substitutions);
   if (run.update) {
-    write_file_atomically(path, json_text(baseline_json(baseline.description, results.plan, results.analysis, baseline.metrics), 2) + "\n");
+    write_file_atomically(
+        path,
+        json_text(baseline_json(baseline.description, results.plan, results.analysis, baseline.metrics), 2) + "\n");
     std::cerr << program << ": rewrote " << path << "\n";
     return outcome;
   }
@@ -166,7 +175,8 @@ void create_baseline(const std::string& path, const std::string& spec_file, cons
   const ExperimentResults results = rerun_experiment(spec, spec_file, run.threads, run.substitutions);
   std::vector<std::string> metrics = kDefaultRegressionMetrics;
   if (spec.regret) metrics.push_back("regret");  // regret to the offline optimum, when the spec computes it
-  write_file_atomically(path, json_text(baseline_json(spec.description, results.plan, results.analysis, metrics), 2) + "\n");
+  write_file_atomically(path,
+                        json_text(baseline_json(spec.description, results.plan, results.analysis, metrics), 2) + "\n");
   std::cerr << program << ": wrote " << path << " (" << results.plan.configurations.size() << " configurations)\n";
 }
 
@@ -204,7 +214,8 @@ int regress_command(int argc, const char* const* argv) {
       throw InputError("--from-spec: expected together with --update and exactly one BASELINE to create");
     }
     for (const char* option : {"require", "format", "output"}) {
-      if (run.update && vm.count(option)) throw InputError(std::string("--") + option + ": not with --update (nothing is compared)");
+      if (run.update && vm.count(option))
+        throw InputError(std::string("--") + option + ": not with --update (nothing is compared)");
     }
     run.threads = thread_count_option(vm);
     run.rule = regression_rule(vm);
@@ -227,8 +238,10 @@ int regress_command(int argc, const char* const* argv) {
     }
     for (const PolicySubstitution& s : run.substitutions) {
       if (!substituted.count(s.from)) {
-        throw InputError("--substitute '" + s.from + "=>" + s.to + "': '" + s.from + "' is none of the policies or "
-                         "checkpoint policies of " + (paths.size() == 1 ? paths.front() : "any baseline given"));
+        throw InputError("--substitute '" + s.from + "=>" + s.to + "': '" + s.from +
+                         "' is none of the policies or "
+                         "checkpoint policies of " +
+                         (paths.size() == 1 ? paths.front() : "any baseline given"));
       }
     }
     RegressionReport report;
@@ -238,7 +251,8 @@ int regress_command(int argc, const char* const* argv) {
     const bool stream_text = format == "text" && !vm.count("output");  // each baseline's table as soon as it is done
     for (const std::string& path : paths) {
       report.baselines.push_back(regress_one(path, run, program));
-      if (stream_text && !run.update) std::cout << baseline_text(report.baselines.back(), vm.count("all") > 0) << std::flush;
+      if (stream_text && !run.update)
+        std::cout << baseline_text(report.baselines.back(), vm.count("all") > 0) << std::flush;
     }
     if (run.update) return 0;
     if (!stream_text) {

@@ -1,28 +1,28 @@
 // `spotsim simulate` / `simulate`: Monte Carlo simulation of one job under one selection and checkpoint policy.
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
 #include <cmath>
 #include <iostream>
 #include <string>
 
-#include <boost/program_options.hpp>
-#include <unistd.h>
-
 #include "app/job_reader.hpp"
+#include "app/options/command_line.hpp"
+#include "app/options/simulate_request_options.hpp"
 #include "app/report_writer.hpp"
 #include "app/simulation_request.hpp"
 #include "app/streaming_report.hpp"
 #include "app/timeline_writer.hpp"
-#include "policies/policy_registry.hpp"
 #include "base/data_size.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/file_checks.hpp"
-#include "base/text_escape.hpp"
-#include "spotsim/version.hpp"
 #include "base/json_fields.hpp"
-#include "app/options/command_line.hpp"
+#include "base/text_escape.hpp"
 #include "cli/commands.hpp"
-#include "app/options/simulate_request_options.hpp"
 #include "cli/terminal_progress.hpp"
+#include "policies/policy_registry.hpp"
+#include "spotsim/version.hpp"
 
 namespace spotsim {
 
@@ -51,16 +51,14 @@ void print_policies(std::ostream& out) {
 
 po::options_description simulate_options() {
   po::options_description general("General");
-  general.add_options()
-      ("help,h", "show this help and exit")
-      ("version", "print the version and exit")
-      ("list-policies", "list selection and checkpoint policies with their parameters and exit");
+  general.add_options()("help,h", "show this help and exit")("version", "print the version and exit")(
+      "list-policies", "list selection and checkpoint policies with their parameters and exit");
   add_plugin_option(general);
   po::options_description output("Output");
-  output.add_options()
-      ("format,f", po::value<std::string>(), "table | json | csv (per-run rows) [default: table, or from --output's extension]")
-      ("output,o", po::value<std::string>(), "write the result to this file (written atomically) instead of stdout")
-      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
+  output.add_options()("format,f", po::value<std::string>(),
+                       "table | json | csv (per-run rows) [default: table, or from --output's extension]")(
+      "output,o", po::value<std::string>(), "write the result to this file (written atomically) instead of stdout")(
+      "quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
   po::options_description all;
   all.add(general).add(simulate_request_options()).add(output);
   return all;
@@ -85,7 +83,8 @@ int simulate_command(int argc, const char* const* argv) {
       std::cout << "Usage: " << program << " [options]\n\n"
                 << "Simulate one training job on spot/preemptible and on-demand instances and report cost and\n"
                 << "completion time over Monte Carlo replications.\n\n"
-                << "Example: " << program << " --policy adaptive --trace traces/library/us-west1.json --work 48h --deadline 60h\n"
+                << "Example: " << program
+                << " --policy adaptive --trace traces/library/us-west1.json --work 48h --deadline 60h\n"
                 << options << "\n";
       return 0;
     }
@@ -106,14 +105,14 @@ int simulate_command(int argc, const char* const* argv) {
     // Two outputs into one file would leave only the last one written (the result used to be overwritten).
     if (timeline && same_output(timeline->path, output.empty() ? "-" : output)) {
       throw InputError("--timeline: " + timeline->path + " is also where the result goes (" +
-                       (output.empty() ? std::string("stdout") : "-o " + output) +
-                       "); give each its own file");
+                       (output.empty() ? std::string("stdout") : "-o " + output) + "); give each its own file");
     }
     // Rows streamed to a terminal show their own progress; a line between them would only garble both.
     const bool rows_on_terminal = output.empty() && format != "table" && isatty(STDOUT_FILENO) == 1;
     ReplicationProgress progress;
     progress.total = request.replications;
-    TerminalProgress line(program, "replications", progress_wanted(vm.count("quiet") > 0) && !rows_on_terminal, std::cerr);
+    TerminalProgress line(program, "replications", progress_wanted(vm.count("quiet") > 0) && !rows_on_terminal,
+                          std::cerr);
     if (line.enabled()) request.progress = &progress;
     if (line.enabled() && format == "table" && output.empty()) {
       // The line is finished before the table is printed, so the two never share a terminal line.

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <string>
 
-#include "spotsim/version.hpp"
 #include "cli/commands.hpp"
+#include "spotsim/version.hpp"
 
 namespace {
 
@@ -18,17 +18,22 @@ constexpr Subcommand kSubcommands[] = {
     {"simulate", "simulate a training job on spot/on-demand instances (Monte Carlo)", spotsim::simulate_command},
     {"steptime", "per-step GPU time from a PyTorch profiler trace, predicted on other GPUs", spotsim::steptime_command},
     {"trace", "convert, inspect, fit and generate spot traces (see docs/traces.md)", spotsim::trace_command},
-    {"advise", "where should I train this? rank GPU offers and policies by simulated cost and time", spotsim::advise_command},
+    {"advise", "where should I train this? rank GPU offers and policies by simulated cost and time",
+     spotsim::advise_command},
     {"sweep", "run an experiment spec: policies x traces x jobs, summaries, Pareto, tuning", spotsim::sweep_command},
     {"regress", "re-run committed baselines; fail on regressions beyond Monte Carlo noise", spotsim::regress_command},
-    {"campaign", "many jobs on limited spot capacity: makespan, cost split and capacity use per policy", spotsim::campaign_command},
-    {"bound", "the exact offline optimum of one trace window: what knowing the future would pay, and how", spotsim::bound_command},
-    {"report", "one self-contained HTML page of a simulate or sweep result: charts, run timelines", spotsim::report_command},
+    {"campaign", "many jobs on limited spot capacity: makespan, cost split and capacity use per policy",
+     spotsim::campaign_command},
+    {"bound", "the exact offline optimum of one trace window: what knowing the future would pay, and how",
+     spotsim::bound_command},
+    {"report", "one self-contained HTML page of a simulate or sweep result: charts, run timelines",
+     spotsim::report_command},
 };
 
 void usage(std::ostream& out) {
   out << "Usage: spotsim <command> [options]    (spotsim <command> --help for its options)\n\nCommands:\n";
-  for (const auto& c : kSubcommands) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const auto& c : kSubcommands)
+    out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
 }
 
 }  // namespace

@@ -1,32 +1,30 @@
 // `spotsim steptime`: per-step statistics of a PyTorch profiler trace, predicted step time on other GPUs,
 // checkpoint cost, and a job description for `spotsim simulate --job` (docs/step-time.md).
 #include <algorithm>
-
-#include <nlohmann/json.hpp>
+#include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
+#include "app/options/command_line.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/json_text.hpp"
+#include "base/text_escape.hpp"
+#include "cli/commands.hpp"
+#include "cli/steptime_scaling.hpp"
+#include "cli/terminal_progress.hpp"
 #include "steptime/checkpoint_cost.hpp"
 #include "steptime/efficiency_calibration.hpp"
 #include "steptime/host_time.hpp"
 #include "steptime/kineto_trace_reader.hpp"
 #include "steptime/steptime_report.hpp"
 #include "steptime/validation_report.hpp"
-#include "base/text_escape.hpp"
-#include "app/options/command_line.hpp"
-#include "cli/commands.hpp"
-#include "cli/terminal_progress.hpp"
-#include "cli/steptime_scaling.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -36,65 +34,64 @@ namespace {
 
 po::options_description steptime_options() {
   po::options_description general("General");
-  general.add_options()
-      ("help,h", "show this help and exit")
-      ("quiet,q", "no progress line while a trace is read (shown only when stderr is a terminal anyway)")
-      ("trace", po::value<std::string>(), "PyTorch profiler (Kineto) Chrome trace, .json or .json.gz (positional)")
-      ("validate", po::value<std::string>(),
-       "instead of a trace: recompute the calibration and validation errors of docs/step-time.md from a directory "
-       "laid out like shared/data/kernels")
-      ("fit-op-models", po::value<std::string>(),
-       "instead of a trace: fit the op-level efficiency models on the calibration half of the NeuSight tables in "
-       "a directory laid out like shared/data/kernels and print steptime/op_efficiency_coefficients.cpp");
+  general.add_options()("help,h", "show this help and exit")(
+      "quiet,q", "no progress line while a trace is read (shown only when stderr is a terminal anyway)")(
+      "trace", po::value<std::string>(), "PyTorch profiler (Kineto) Chrome trace, .json or .json.gz (positional)")(
+      "validate", po::value<std::string>(),
+      "instead of a trace: recompute the calibration and validation errors of docs/step-time.md from a directory "
+      "laid out like shared/data/kernels")(
+      "fit-op-models", po::value<std::string>(),
+      "instead of a trace: fit the op-level efficiency models on the calibration half of the NeuSight tables in "
+      "a directory laid out like shared/data/kernels and print steptime/op_efficiency_coefficients.cpp");
   po::options_description predict("Prediction");
-  predict.add_options()
-      ("target", po::value<std::string>(),
-       "comma-separated GPUs to predict the step time on, e.g. A100-80GB,H100,L4 (spec table: T4, V100, "
-       "V100-PCIE, A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE, L4, H100, H100-PCIE, H200)")
-      ("measured-gpu", po::value<std::string>(),
-       "the GPU the trace was recorded on, if its deviceProperties name is not recognised")
-      ("tf32", po::value<std::string>()->default_value("conv"),
-       "which FP32 matrix kernels use TF32 tensor cores on GPUs that have them: conv (PyTorch default: cuDNN "
-       "convolutions only), all (also matmuls, torch.backends.cuda.matmul.allow_tf32 = True), off")
-      ("measured-link-gbps", po::value<double>(), "interconnect bandwidth of the traced run, GB/s (with --target-link-gbps)")
-      ("target-link-gbps", po::value<double>(),
-       "interconnect bandwidth on the targets, GB/s; communication kernels scale by measured/target (default: kept)");
+  predict.add_options()(
+      "target", po::value<std::string>(),
+      "comma-separated GPUs to predict the step time on, e.g. A100-80GB,H100,L4 (spec table: T4, V100, "
+      "V100-PCIE, A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE, L4, H100, H100-PCIE, H200)")(
+      "measured-gpu", po::value<std::string>(),
+      "the GPU the trace was recorded on, if its deviceProperties name is not recognised")(
+      "tf32", po::value<std::string>()->default_value("conv"),
+      "which FP32 matrix kernels use TF32 tensor cores on GPUs that have them: conv (PyTorch default: cuDNN "
+      "convolutions only), all (also matmuls, torch.backends.cuda.matmul.allow_tf32 = True), off")(
+      "measured-link-gbps", po::value<double>(),
+      "interconnect bandwidth of the traced run, GB/s (with --target-link-gbps)")(
+      "target-link-gbps", po::value<double>(),
+      "interconnect bandwidth on the targets, GB/s; communication kernels scale by measured/target (default: kept)");
   // Precision, batch and host time (docs/step-time.md#precision, #host-time).
   po::options_description precision("Precision, batch and host time");
-  precision.add_options()
-      ("precision", po::value<std::string>(),
-       "how the targets train: fp32 (CUDA cores, TF32 off), tf32, amp-fp16 or amp-bf16 (autocast); matrix kernels "
-       "move to that precision's tensor cores and activations to its width [default: as recorded, with --tf32]")
-      ("layout", po::value<std::string>()->default_value("as-recorded"),
-       "memory layout of the target run: as-recorded or channels-last (torch.channels_last: cuDNN's NCHW<->NHWC "
-       "transform kernels of the trace are dropped)")
-      ("fuse-norm-activation", po::bool_switch(),
-       "the target run fuses ReLU/add into the adjacent batch norm (cuDNN BN+add+activation): those kernels "
-       "go, the batch norm reads one extra tensor")
-      ("batch", po::value<double>(), "per-GPU batch of the traced run (with --target-batch; also where V100/T4 "
-       "convolutions read their measured batch curve, docs/step-time.md#precision)")
-      ("target-batch", po::value<double>(), "per-GPU batch to predict for (needs --batch; default: the trace's)")
-      ("host-scaling", po::value<std::string>()->default_value("fixed"),
-       "host gap on the targets: fixed (same time per step) or per-sample (scales with the batch)")
-      ("breakdown-out", po::value<std::string>(),
-       "write the per-step breakdown (compute, communication, host gap) and the predictions as JSON");
+  precision.add_options()(
+      "precision", po::value<std::string>(),
+      "how the targets train: fp32 (CUDA cores, TF32 off), tf32, amp-fp16 or amp-bf16 (autocast); matrix kernels "
+      "move to that precision's tensor cores and activations to its width [default: as recorded, with --tf32]")(
+      "layout", po::value<std::string>()->default_value("as-recorded"),
+      "memory layout of the target run: as-recorded or channels-last (torch.channels_last: cuDNN's NCHW<->NHWC "
+      "transform kernels of the trace are dropped)")(
+      "fuse-norm-activation", po::bool_switch(),
+      "the target run fuses ReLU/add into the adjacent batch norm (cuDNN BN+add+activation): those kernels "
+      "go, the batch norm reads one extra tensor")(
+      "batch", po::value<double>(),
+      "per-GPU batch of the traced run (with --target-batch; also where V100/T4 "
+      "convolutions read their measured batch curve, docs/step-time.md#precision)")(
+      "target-batch", po::value<double>(), "per-GPU batch to predict for (needs --batch; default: the trace's)")(
+      "host-scaling", po::value<std::string>()->default_value("fixed"),
+      "host gap on the targets: fixed (same time per step) or per-sample (scales with the batch)")(
+      "breakdown-out", po::value<std::string>(),
+      "write the per-step breakdown (compute, communication, host gap) and the predictions as JSON");
   po::options_description checkpoint("Checkpoint cost");
-  checkpoint.add_options()
-      ("params", po::value<std::string>(), "model parameters, e.g. 25.6M, 1.3B, 7e9")
-      ("training-setup", po::value<std::string>()->default_value("adam-mixed"),
-       "adam-mixed (14 B/param checkpointed, 16 in memory), adam-fp32 (12/16), sgd-momentum-fp32 (8/12), sgd-fp32 (4/8)")
-      ("bytes-per-param", po::value<double>(), "checkpointed bytes per parameter (overrides --training-setup)")
-      ("write-gbps", po::value<double>()->default_value(1.0), "storage write bandwidth per writer, GB/s")
-      ("read-gbps", po::value<double>()->default_value(1.0), "storage read bandwidth per reader, GB/s")
-      ("checkpoint-writers", po::value<std::string>()->default_value("1"),
-       "ranks writing shards in parallel (sharded checkpoints), 1 to 100000");
+  checkpoint.add_options()("params", po::value<std::string>(), "model parameters, e.g. 25.6M, 1.3B, 7e9")(
+      "training-setup", po::value<std::string>()->default_value("adam-mixed"),
+      "adam-mixed (14 B/param checkpointed, 16 in memory), adam-fp32 (12/16), sgd-momentum-fp32 (8/12), sgd-fp32 "
+      "(4/8)")("bytes-per-param", po::value<double>(), "checkpointed bytes per parameter (overrides --training-setup)")(
+      "write-gbps", po::value<double>()->default_value(1.0), "storage write bandwidth per writer, GB/s")(
+      "read-gbps", po::value<double>()->default_value(1.0), "storage read bandwidth per reader, GB/s")(
+      "checkpoint-writers", po::value<std::string>()->default_value("1"),
+      "ranks writing shards in parallel (sharded checkpoints), 1 to 100000");
   po::options_description job("Job file");
-  job.add_options()
-      ("job-out", po::value<std::string>(),
-       "write a job description for `spotsim simulate --job` with the step time on the measured GPU and every "
-       "--target (needs --steps)")
-      ("steps", po::value<double>(), "training steps of the job")
-      ("job-name", po::value<std::string>(), "name recorded in the job file [default: the trace's file name]");
+  job.add_options()(
+      "job-out", po::value<std::string>(),
+      "write a job description for `spotsim simulate --job` with the step time on the measured GPU and every "
+      "--target (needs --steps)")("steps", po::value<double>(), "training steps of the job")(
+      "job-name", po::value<std::string>(), "name recorded in the job file [default: the trace's file name]");
   po::options_description all;
   all.add(general).add(predict).add(precision).add(checkpoint).add(job).add(data_parallel_options());
   return all;
@@ -120,8 +117,12 @@ double parse_count(const std::string& text, const std::string& what) {
     used = 0;
   }
   const std::string suffix = used == 0 ? "?" : text.substr(used);
-  const double scale = suffix.empty() ? 1.0 : suffix == "K" || suffix == "k" ? 1e3 : suffix == "M" ? 1e6
-                     : suffix == "B" || suffix == "G" ? 1e9 : suffix == "T" ? 1e12 : -1.0;
+  const double scale = suffix.empty()                   ? 1.0
+                       : suffix == "K" || suffix == "k" ? 1e3
+                       : suffix == "M"                  ? 1e6
+                       : suffix == "B" || suffix == "G" ? 1e9
+                       : suffix == "T"                  ? 1e12
+                                                        : -1.0;
   if (used == 0 || scale < 0.0 || !std::isfinite(value)) {
     throw InputError(what + ": expected a count such as 25.6M, 1.3B or 7e9, got '" + text + "'");
   }
@@ -137,16 +138,19 @@ Tf32Policy tf32_policy(const std::string& text) {
 
 double batch_option(const po::variables_map& vm, const char* name) {
   const double batch = vm[name].as<double>();
-  if (!(batch >= 1.0 && batch <= 1e7)) throw InputError(std::string("--") + name + ": expected a per-GPU batch in [1, 1e7]");
+  if (!(batch >= 1.0 && batch <= 1e7))
+    throw InputError(std::string("--") + name + ": expected a per-GPU batch in [1, 1e7]");
   return batch;
 }
 
 void add_precision_options(const po::variables_map& vm, PredictionOptions& options) {
-  if (vm.count("precision")) options.precision = parse_training_precision(vm["precision"].as<std::string>(), "--precision");
+  if (vm.count("precision"))
+    options.precision = parse_training_precision(vm["precision"].as<std::string>(), "--precision");
   options.host_scaling = parse_host_scaling(vm["host-scaling"].as<std::string>(), "--host-scaling");
   options.recipe.layout = parse_memory_layout(vm["layout"].as<std::string>(), "--layout");
   options.recipe.fuse_norm_activation = vm["fuse-norm-activation"].as<bool>();
-  if (vm.count("target-batch") && !vm.count("batch")) throw InputError("--target-batch needs --batch (the trace's per-GPU batch)");
+  if (vm.count("target-batch") && !vm.count("batch"))
+    throw InputError("--target-batch needs --batch (the trace's per-GPU batch)");
   if (vm.count("batch")) {
     const double batch = batch_option(vm, "batch");
     options.batch_scale = vm.count("target-batch") ? batch_option(vm, "target-batch") / batch : 1.0;
@@ -178,20 +182,25 @@ std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const 
   }
   CheckpointSetup setup;
   setup.parameters = parse_count(vm["params"].as<std::string>(), "--params");
-  setup.bytes_per_parameter = vm.count("bytes-per-param")
-                                  ? vm["bytes-per-param"].as<double>()
-                                  : training_state_layout(vm["training-setup"].as<std::string>(), "--training-setup").checkpoint_bytes();
+  setup.bytes_per_parameter =
+      vm.count("bytes-per-param")
+          ? vm["bytes-per-param"].as<double>()
+          : training_state_layout(vm["training-setup"].as<std::string>(), "--training-setup").checkpoint_bytes();
   setup.write_gbps = vm["write-gbps"].as<double>();
   setup.read_gbps = vm["read-gbps"].as<double>();
   setup.writers = int_count_option(vm, "checkpoint-writers", 1, 100000);
-  return std::make_pair(setup, checkpoint_cost(setup, "checkpoint options (--params, --bytes-per-param, --write-gbps, --read-gbps, --checkpoint-writers)"));
+  return std::make_pair(
+      setup,
+      checkpoint_cost(
+          setup, "checkpoint options (--params, --bytes-per-param, --write-gbps, --read-gbps, --checkpoint-writers)"));
 }
 
 std::string file_stem(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') + 1);
   for (const char* ext : {".gz", ".json", ".trace", ".pt"}) {
     const std::string e = ext;
-    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) name.resize(name.size() - e.size());
+    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
+      name.resize(name.size() - e.size());
   }
   return name;
 }
@@ -214,10 +223,12 @@ int run(const po::variables_map& vm) {
   }
   const PredictionOptions options = prediction_options(vm);
   const auto checkpoint = checkpoint_from(vm);
-  const auto data_parallel = data_parallel_request(vm, checkpoint ? std::optional<double>(checkpoint->first.parameters) : std::nullopt);
+  const auto data_parallel =
+      data_parallel_request(vm, checkpoint ? std::optional<double>(checkpoint->first.parameters) : std::nullopt);
   std::vector<const GpuSpec*> targets;
   if (vm.count("target")) {
-    for (const auto& name : split_list(vm["target"].as<std::string>())) targets.push_back(&one_gpu_or_throw(name, "--target"));
+    for (const auto& name : split_list(vm["target"].as<std::string>()))
+      targets.push_back(&one_gpu_or_throw(name, "--target"));
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -248,7 +259,8 @@ int run(const po::variables_map& vm) {
   job.name = vm.count("job-name") ? vm["job-name"].as<std::string>() : file_stem(path);
   std::optional<DataParallelScaling> scaling;
   if (!targets.empty() || vm.count("job-out") || data_parallel) {
-    const GpuSpec& measured = measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
+    const GpuSpec& measured =
+        measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
     std::vector<StepPrediction> predictions;
     // The measured GPU is predicted under --precision too, unless it lacks that precision (a V100 trace predicted
     // for TF32 on an A100): then only the targets are.
@@ -266,7 +278,8 @@ int run(const po::variables_map& vm) {
     if (!targets.empty()) std::cout << format_predictions(measured.name, predictions);
     breakdown_predictions = predictions;
     for (const auto& p : predictions) job.step_time_s_by_gpu[p.target] = p.predicted_step_us * 1e-6;
-    if (data_parallel) scaling = report_data_parallel_scaling(*data_parallel, trace, profile, measured, options, std::cout);
+    if (data_parallel)
+      scaling = report_data_parallel_scaling(*data_parallel, trace, profile, measured, options, std::cout);
     job.notes = "step times from " + path + " (measured on " + measured.name + ", steady state over " +
                 std::to_string(profile.wall.n) + " steps) by spotsim steptime";
   }

@@ -1,18 +1,17 @@
 #include "cli/steptime_scaling.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "app/advise/gpu_offer_catalogue.hpp"
 #include "base/errors.hpp"
+#include "base/text_format.hpp"
 #include "steptime/data_parallel_step.hpp"
 #include "steptime/data_parallel_trace.hpp"
 #include "steptime/instance_links.hpp"
-#include "base/text_format.hpp"
 
 namespace spotsim {
 
@@ -82,26 +81,26 @@ OneGpu one_gpu_on(const GpuSpec& gpu, const KinetoTrace& trace, const StepProfil
 
 po::options_description data_parallel_options() {
   po::options_description dp("Data-parallel scaling (docs/step-time.md#data-parallel)");
-  dp.add_options()
-      ("instance", po::value<std::string>(),
-       "instance type the job runs on (traces/library/catalogue/instance_links.json, e.g. a2-highgpu-8g, "
-       "p4d.24xlarge): prints the step time on 1..--nodes instances and other layouts of the same GPU count "
-       "(needs --params)")
-      ("nodes", po::value<std::string>()->default_value("1"),
-       "instances to tabulate: N or 1..N, N at most 1024; --job-out records step_time_s_by_nodes [t_1..t_N]")
-      ("gradient-bytes", po::value<double>()->default_value(4.0),
-       "bytes per gradient value all-reduced: 4 (fp32), 2 (fp16/bf16 gradients)")
-      ("overlap", po::value<double>(),
-       "share of the backward pass the all-reduce can hide behind, 0 to 1 [default: measured from the trace's "
-       "NCCL kernels, else 1]")
-      ("allreduce", po::value<std::string>()->default_value("ring"),
-       "all-reduce between instances: ring (hierarchical ring) or tree (double binary tree)")
-      ("links", po::value<std::string>()->default_value("instance_links"),
-       "instance link table: a path or the name of a table in traces/library/catalogue/");
+  dp.add_options()(
+      "instance", po::value<std::string>(),
+      "instance type the job runs on (traces/library/catalogue/instance_links.json, e.g. a2-highgpu-8g, "
+      "p4d.24xlarge): prints the step time on 1..--nodes instances and other layouts of the same GPU count "
+      "(needs --params)")(
+      "nodes", po::value<std::string>()->default_value("1"),
+      "instances to tabulate: N or 1..N, N at most 1024; --job-out records step_time_s_by_nodes [t_1..t_N]")(
+      "gradient-bytes", po::value<double>()->default_value(4.0),
+      "bytes per gradient value all-reduced: 4 (fp32), 2 (fp16/bf16 gradients)")(
+      "overlap", po::value<double>(),
+      "share of the backward pass the all-reduce can hide behind, 0 to 1 [default: measured from the trace's "
+      "NCCL kernels, else 1]")("allreduce", po::value<std::string>()->default_value("ring"),
+                               "all-reduce between instances: ring (hierarchical ring) or tree (double binary tree)")(
+      "links", po::value<std::string>()->default_value("instance_links"),
+      "instance link table: a path or the name of a table in traces/library/catalogue/");
   return dp;
 }
 
-std::optional<DataParallelRequest> data_parallel_request(const po::variables_map& vm, std::optional<double> parameters) {
+std::optional<DataParallelRequest> data_parallel_request(const po::variables_map& vm,
+                                                         std::optional<double> parameters) {
   if (!vm.count("instance")) {
     for (const char* option : {"overlap"}) {
       if (vm.count(option)) throw InputError(std::string("--") + option + " needs --instance");
@@ -113,9 +112,11 @@ std::optional<DataParallelRequest> data_parallel_request(const po::variables_map
   }
   DataParallelRequest r;
   r.instance_type = vm["instance"].as<std::string>();
-  if (!parameters) throw InputError("--instance needs --params (the gradient all-reduced is parameters x --gradient-bytes)");
+  if (!parameters)
+    throw InputError("--instance needs --params (the gradient all-reduced is parameters x --gradient-bytes)");
   r.parameters = *parameters;
-  if (!(r.parameters >= 1.0 && r.parameters <= 1e15)) throw InputError("--params: expected 1 to 1e15 parameters with --instance");
+  if (!(r.parameters >= 1.0 && r.parameters <= 1e15))
+    throw InputError("--params: expected 1 to 1e15 parameters with --instance");
   r.max_nodes = parse_nodes(vm["nodes"].as<std::string>());
   r.bytes_per_gradient = vm["gradient-bytes"].as<double>();
   if (!(r.bytes_per_gradient > 0.0 && r.bytes_per_gradient <= kMaxBytesPerGradient)) {
@@ -151,7 +152,8 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
       << format_fixed(entry.network_gbit_per_s, 0) << " Gbit/s " << entry.fabric
       << (entry.estimated ? " (some figures estimated)" : "") << "\n";
   out << "trace: compute " << format_fixed(m.compute_ms, 2) << " ms, backward " << format_fixed(m.backward_ms, 2)
-      << " ms (" << (m.backward_measured ? "measured: kernels launched by the autograd thread" : "assumed 2/3 of compute")
+      << " ms ("
+      << (m.backward_measured ? "measured: kernels launched by the autograd thread" : "assumed 2/3 of compute")
       << "), host gap " << format_fixed(m.host_ms, 2) << " ms, communication " << format_fixed(m.communication_ms, 2)
       << " ms (" << format_fixed(m.overlapped_ms, 2) << " beside compute, " << format_fixed(m.exposed_ms, 2)
       << " exposed) per step\n";
@@ -159,7 +161,9 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
       << format_fixed(dp.backward_ms, 2) << " ms; gradients " << format_fixed(gradient_bytes / 1e6, 1) << " MB ("
       << format_fixed(request.parameters / 1e6, 2) << " M x " << format_fixed(request.bytes_per_gradient, 0)
       << " B); overlap " << format_fixed(dp.overlap, 2) << " ("
-      << (request.overlap ? "--overlap" : m.overlap ? m.overlap_basis : "assumed: no gradient communication in the trace")
+      << (request.overlap ? "--overlap"
+          : m.overlap     ? m.overlap_basis
+                          : "assumed: no gradient communication in the trace")
       << ")\n";
   out << "instances   GPUs  all-reduce ms  exposed ms    step ms  efficiency\n";
   DataParallelScaling scaling;
@@ -171,13 +175,15 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
         << pad(format_fixed(s.allreduce_ms, 3), 15) << pad(format_fixed(s.exposed_ms, 3), 12)
         << pad(format_fixed(s.step_ms, 2), 11) << format_fixed(100.0 * one_gpu_ms / s.step_ms, 1) << "%\n";
   }
-  out << "efficiency = step on one GPU (" << format_fixed(one_gpu_ms, 2) << " ms) / step; step = host gap + compute + "
+  out << "efficiency = step on one GPU (" << format_fixed(one_gpu_ms, 2)
+      << " ms) / step; step = host gap + compute + "
          "max(0, all-reduce - overlap x backward)\n";
 
   // The same GPU count on every instance type of that GPU whose size divides it.
   const int total = request.max_nodes * entry.links.gpus_per_instance;
   const GpuOfferCatalogue offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
-  out << "\n" << total << " x " << gpu.name << " laid out on other instance types (prices: cheapest offer in "
+  out << "\n"
+      << total << " x " << gpu.name << " laid out on other instance types (prices: cheapest offer in "
       << "gpu_offers.json; '-' = none listed):\n";
   out << "layout                          step ms  efficiency  on-demand $/h     spot $/h\n";
   for (const auto& other : table.entries) {
@@ -187,8 +193,8 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
     const OfferPrices prices = cheapest_offer(offers, other.links.instance_type);
     const std::string layout = std::to_string(count) + " x " + other.links.instance_type;
     out << pad(layout, std::max<std::size_t>(30, layout.size() + 1)) << pad(format_fixed(s.step_ms, 2), 10)
-        << pad(format_fixed(100.0 * one_gpu_ms / s.step_ms, 1) + "%", 12) << pad(price_text(count * prices.on_demand), 16)
-        << price_text(count * prices.spot) << "\n";
+        << pad(format_fixed(100.0 * one_gpu_ms / s.step_ms, 1) + "%", 12)
+        << pad(price_text(count * prices.on_demand), 16) << price_text(count * prices.spot) << "\n";
   }
   return scaling;
 }

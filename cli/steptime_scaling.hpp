@@ -2,12 +2,11 @@
 // `spotsim steptime --instance TYPE --nodes N`: the data-parallel step time on 1..N instances of a type, the
 // same GPU count laid out on other instance types with their prices, and the job-file fields
 // `gpus_per_instance` and `step_time_s_by_nodes` (docs/step-time.md#data-parallel).
+#include <boost/program_options.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/program_options.hpp>
-#include <nlohmann/json_fwd.hpp>
 
 #include "steptime/allreduce_model.hpp"
 #include "steptime/kineto_trace.hpp"

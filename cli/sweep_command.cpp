@@ -1,18 +1,17 @@
 // `spotsim sweep SPEC --out DIR` runs an experiment spec (docs/experiments.md); `spotsim sweep merge DIR... --out
 // DIR` combines the shards of one.
+#include <boost/program_options.hpp>
 #include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
-
+#include "app/options/command_line.hpp"
 #include "app/sweep/sweep_merge.hpp"
 #include "app/sweep/sweep_outputs.hpp"
 #include "app/sweep/sweep_runner.hpp"
 #include "base/errors.hpp"
 #include "base/text_escape.hpp"
-#include "app/options/command_line.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_progress.hpp"
 
@@ -26,10 +25,9 @@ constexpr int kIncomplete = 3;  // the sweep stopped before its last chunk: run 
 
 int merge_command(int argc, const char* const* argv, const std::string& program) {
   po::options_description options("Options");
-  options.add_options()
-      ("help,h", "show this help and exit")
-      ("out,o", po::value<std::string>(), "directory for the merged sweep (must not hold a sweep yet)")
-      ("shards", po::value<std::vector<std::string>>(), "the shard directories (positional)");
+  options.add_options()("help,h", "show this help and exit")(
+      "out,o", po::value<std::string>(), "directory for the merged sweep (must not hold a sweep yet)")(
+      "shards", po::value<std::vector<std::string>>(), "the shard directories (positional)");
   add_plugin_option(options);  // the shards' spec is checked again: its plugin policies must be known
   po::positional_options_description positional;
   positional.add("shards", -1);
@@ -53,17 +51,19 @@ int merge_command(int argc, const char* const* argv, const std::string& program)
 
 int run_command(int argc, const char* const* argv, const std::string& program) {
   po::options_description options("Options");
-  options.add_options()
-      ("help,h", "show this help and exit")
-      ("out,o", po::value<std::string>(), "output directory: chunks/, then runs.csv, summary.json, summary.md, manifest.json")
-      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores, at most 4096); never changes a result")
-      ("resume", "continue the sweep already in --out: finished chunks are kept, the rest is computed")
-      ("shard", po::value<std::string>(), "I/N: compute only the I-th of N contiguous blocks of chunks (combine the "
-                                          "shards' directories with `sweep merge`)")
-      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")
-      ("stop-after-chunks", po::value<std::string>(), "stop as if interrupted after computing K chunks (to test "
-                                                        "--resume); exit code 3")
-      ("spec", po::value<std::string>(), "the experiment spec JSON (positional)");
+  options.add_options()("help,h", "show this help and exit")(
+      "out,o", po::value<std::string>(),
+      "output directory: chunks/, then runs.csv, summary.json, summary.md, manifest.json")(
+      "threads", po::value<std::string>()->default_value("0"),
+      "worker threads (0 = all cores, at most 4096); never changes a result")(
+      "resume", "continue the sweep already in --out: finished chunks are kept, the rest is computed")(
+      "shard", po::value<std::string>(),
+      "I/N: compute only the I-th of N contiguous blocks of chunks (combine the "
+      "shards' directories with `sweep merge`)")(
+      "quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)")(
+      "stop-after-chunks", po::value<std::string>(),
+      "stop as if interrupted after computing K chunks (to test "
+      "--resume); exit code 3")("spec", po::value<std::string>(), "the experiment spec JSON (positional)");
   add_plugin_option(options);
   po::positional_options_description positional;
   positional.add("spec", 1);
@@ -98,7 +98,8 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   const SweepPlan plan = plan_sweep(spec, traces.info);
   TerminalProgress line(program, "runs", progress_wanted(vm.count("quiet") > 0), std::cerr);
   // Called by the workers under the sweep's lock, so one at a time.
-  if (line.enabled()) run_options.progress = [&line](std::uint64_t done, std::uint64_t total) { line.update(done, total); };
+  if (line.enabled())
+    run_options.progress = [&line](std::uint64_t done, std::uint64_t total) { line.update(done, total); };
 
   const SweepRunOutcome outcome = run_sweep(plan, traces.markets, out, run_options);
   line.finish();

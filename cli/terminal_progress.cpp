@@ -1,9 +1,9 @@
 #include "cli/terminal_progress.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <utility>
-
-#include <unistd.h>
 
 namespace spotsim {
 
@@ -18,7 +18,11 @@ double steady_seconds() {
 bool progress_wanted(bool quiet) { return !quiet && isatty(STDERR_FILENO) == 1; }
 
 TerminalProgress::TerminalProgress(std::string label, std::string unit, bool enabled, std::ostream& out, double delay_s)
-    : label_(std::move(label)), enabled_(enabled), out_(out), meter_(kProgressInterval, std::move(unit)), delay_(delay_s) {}
+    : label_(std::move(label)),
+      enabled_(enabled),
+      out_(out),
+      meter_(kProgressInterval, std::move(unit)),
+      delay_(delay_s) {}
 
 TerminalProgress::~TerminalProgress() {
   if (shown_ && !finished_) out_ << "\r\033[K" << std::flush;

@@ -18,16 +18,20 @@ struct TraceSubcommand {
 };
 
 constexpr TraceSubcommand kTraceSubcommands[] = {
-    {"convert", "any supported format -> spotsim trace v1 (zones from several files merge into one trace)", trace_convert_command},
-    {"inspect", "summary of a trace: span, availability, preemptions per instance-hour, uptimes, prices", trace_inspect_command},
+    {"convert", "any supported format -> spotsim trace v1 (zones from several files merge into one trace)",
+     trace_convert_command},
+    {"inspect", "summary of a trace: span, availability, preemptions per instance-hour, uptimes, prices",
+     trace_inspect_command},
     {"fit", "fit exponential, Weibull and bathtub lifetimes; R^2 and Kolmogorov-Smirnov distance", trace_fit_command},
     {"generate", "synthetic trace from a lifetime model and a seed", trace_generate_command},
 };
 
 void trace_usage(std::ostream& out, const std::string& program) {
-  out << "Usage: " << program << " <subcommand> [options]    (" << program << " <subcommand> --help for its options)\n\n"
+  out << "Usage: " << program << " <subcommand> [options]    (" << program
+      << " <subcommand> --help for its options)\n\n"
       << "Subcommands:\n";
-  for (const auto& c : kTraceSubcommands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+  for (const auto& c : kTraceSubcommands)
+    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
   out << "\nFormats, shipped traces and examples: docs/traces.md\n";
 }
 

@@ -1,16 +1,15 @@
 // `spotsim trace convert`: any supported format -> the spotsim trace format (v2 with regions, else v1).
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
-#include "base/errors.hpp"
 #include "app/options/command_line.hpp"
+#include "base/errors.hpp"
+#include "base/json_text.hpp"
+#include "base/text_escape.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
-#include "base/json_text.hpp"
-#include "base/text_escape.hpp"
 
 namespace spotsim {
 
@@ -20,20 +19,18 @@ namespace {
 
 po::options_description convert_options() {
   po::options_description general("General");
-  general.add_options()
-      ("help,h", "show this help and exit")
-      ("output,o", po::value<std::string>(), "write the trace to this file (atomically) instead of stdout");
+  general.add_options()("help,h", "show this help and exit")(
+      "output,o", po::value<std::string>(), "write the trace to this file (atomically) instead of stdout");
   po::options_description meta("Trace metadata");
-  meta.add_options()
-      ("name", po::value<std::string>(), "trace name [default: from the inputs]")
-      ("description", po::value<std::string>(), "one-line description: what the trace is good for")
-      ("source", po::value<std::string>(), "provenance: where the data comes from (paper, repository, command)")
-      ("date", po::value<std::string>(), "provenance: when the data was recorded or retrieved")
-      ("license", po::value<std::string>(), "provenance: the data's licence")
-      ("notes", po::value<std::string>(), "provenance: anything else a user should know")
-      ("geography", po::value<std::string>(),
-       "aws | gcp: place each zone in its region and continent from its name (us-east-1a -> us-east-1) and price "
-       "moves between regions with the shipped egress table: writes a v2 trace");
+  meta.add_options()("name", po::value<std::string>(), "trace name [default: from the inputs]")(
+      "description", po::value<std::string>(), "one-line description: what the trace is good for")(
+      "source", po::value<std::string>(), "provenance: where the data comes from (paper, repository, command)")(
+      "date", po::value<std::string>(), "provenance: when the data was recorded or retrieved")(
+      "license", po::value<std::string>(), "provenance: the data's licence")(
+      "notes", po::value<std::string>(), "provenance: anything else a user should know")(
+      "geography", po::value<std::string>(),
+      "aws | gcp: place each zone in its region and continent from its name (us-east-1a -> us-east-1) and price "
+      "moves between regions with the shipped egress table: writes a v2 trace");
   po::options_description all;
   all.add(general).add(input_options()).add(offer_options()).add(meta);
   return all;
@@ -47,7 +44,8 @@ std::string format_trace(const nlohmann::json& doc) {
     out += "  " + json_text(nlohmann::json(it.key())) + ": ";
     if (it.key() == "zones") {
       out += "[\n";
-      for (std::size_t z = 0; z < it->size(); ++z) out += "    " + json_text((*it)[z]) + (z + 1 < it->size() ? ",\n" : "\n");
+      for (std::size_t z = 0; z < it->size(); ++z)
+        out += "    " + json_text((*it)[z]) + (z + 1 < it->size() ? ",\n" : "\n");
       out += "  ]";
     } else {
       out += it->dump();
@@ -65,7 +63,8 @@ int convert(int argc, const char* const* argv, const std::string& program) {
               << "Convert recorded spot availability, price, preemption or lifetime data to the spotsim trace format\n"
               << "(v2 when the zones have regions, else v1). Several inputs become the zones of one trace (e.g.\n"
               << "us-west-2a and us-west-2b); a multi-region folder is one input (--from skynomad-gcp DIR).\n\n"
-              << "Example: " << program << " us-west-2a_v100_1.json us-west-2b_v100_1.json --instance-type p3.2xlarge \\\n"
+              << "Example: " << program
+              << " us-west-2a_v100_1.json us-west-2b_v100_1.json --instance-type p3.2xlarge \\\n"
               << "           --on-demand-price 3.06 --spot-price 0.918 -o aws-us-west-2-v100.json\n"
               << options << "\n";
     return 0;
@@ -74,7 +73,8 @@ int convert(int argc, const char* const* argv, const std::string& program) {
   ImportedTrace imported = import_inputs(vm);
   SpotMarket& market = imported.market;
   if (imported.format != "spotsim" && !imported.records_on_demand_prices && !vm.count("on-demand-price")) {
-    throw InputError("--on-demand-price: required when converting " + imported.format + " data (it records no on-demand price)");
+    throw InputError("--on-demand-price: required when converting " + imported.format +
+                     " data (it records no on-demand price)");
   }
   if (!imported.records_spot_prices && !vm.count("spot-price")) {
     throw InputError("--spot-price: required when converting " + imported.format + " data (it records no spot price)");
@@ -86,7 +86,8 @@ int convert(int argc, const char* const* argv, const std::string& program) {
   }
   if (vm.count("description")) market.description = vm["description"].as<std::string>();
   if (vm.count("source")) market.provenance.source = vm["source"].as<std::string>();
-  if (market.provenance.source.empty()) market.provenance.source = "spotsim trace convert (" + imported.format + " input)";
+  if (market.provenance.source.empty())
+    market.provenance.source = "spotsim trace convert (" + imported.format + " input)";
   if (vm.count("date")) market.provenance.date = vm["date"].as<std::string>();
   if (vm.count("license")) market.provenance.license = vm["license"].as<std::string>();
   if (vm.count("notes")) {

@@ -1,25 +1,24 @@
 // `spotsim trace fit`: exponential, Weibull and bathtub lifetimes fitted to recorded lifetimes, side by side.
 
 #include <algorithm>
-
-#include <nlohmann/json.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "base/errors.hpp"
 #include "app/options/command_line.hpp"
+#include "base/errors.hpp"
+#include "base/json_text.hpp"
 #include "cli/terminal_progress.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
 #include "traces/fit/parametric_fits.hpp"
 #include "traces/fit/uptime_records.hpp"
 #include "traces/trace_writer.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -29,18 +28,18 @@ namespace {
 
 po::options_description fit_options() {
   po::options_description general("General");
-  general.add_options()
-      ("help,h", "show this help and exit")
-      ("method,m", po::value<std::string>()->default_value("all"),
-       "lsq-ecdf (least squares on the ECDF of preempted records, as Kadupitiya et al.), lsq-km (least squares on "
-       "1 - Kaplan-Meier, censoring-aware), mle (censored maximum likelihood), or all")
-      ("group-by", po::value<std::string>()->default_value("none"), "none | zone | machine-type | zone,machine-type")
-      ("min-preempted", po::value<std::string>()->default_value("1"), "skip groups with fewer preempted records than this")
-      ("nodes", po::value<std::string>()->default_value("1"),
-       "availability recordings: an uptime is a stretch with at least this many instances obtainable")
-      ("format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")
-      ("output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")
-      ("quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
+  general.add_options()("help,h", "show this help and exit")(
+      "method,m", po::value<std::string>()->default_value("all"),
+      "lsq-ecdf (least squares on the ECDF of preempted records, as Kadupitiya et al.), lsq-km (least squares on "
+      "1 - Kaplan-Meier, censoring-aware), mle (censored maximum likelihood), or all")(
+      "group-by", po::value<std::string>()->default_value("none"), "none | zone | machine-type | zone,machine-type")(
+      "min-preempted", po::value<std::string>()->default_value("1"),
+      "skip groups with fewer preempted records than this")(
+      "nodes", po::value<std::string>()->default_value("1"),
+      "availability recordings: an uptime is a stretch with at least this many instances obtainable")(
+      "format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")(
+      "output,o", po::value<std::string>(), "write the result to this file (atomically) instead of stdout")(
+      "quiet,q", "no progress line (it is shown only when stderr is a terminal anyway)");
   po::options_description all;
   all.add(general).add(input_options());
   return all;
@@ -70,7 +69,9 @@ class FitProgressLine {
   }
 
  private:
-  static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+  static double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
 
   void show(const std::string& step, double fraction) {
     const double t = now();
@@ -102,16 +103,20 @@ Groups group_records(const ImportedTrace& imported, const std::string& group_by,
   std::vector<LabeledLifetime> uptimes;  // only for recordings without lifetime records (no copy of those)
   if (imported.lifetimes.empty()) {
     for (const Zone& zone : imported.market.zones) {
-      for (const auto& r : uptime_records(zone, imported.market.span, nodes)) uptimes.push_back({r, zone.name, zone.instance_type});
+      for (const auto& r : uptime_records(zone, imported.market.span, nodes))
+        uptimes.push_back({r, zone.name, zone.instance_type});
     }
   }
   const std::vector<LabeledLifetime>& labeled = imported.lifetimes.empty() ? uptimes : imported.lifetimes;
   Groups groups;
   for (const auto& l : labeled) {
     std::string key = "all";
-    if (group_by == "zone") key = l.zone;
-    else if (group_by == "machine-type") key = l.machine_type.empty() ? "(unknown)" : l.machine_type;
-    else if (group_by == "zone,machine-type") key = l.zone + "," + (l.machine_type.empty() ? "(unknown)" : l.machine_type);
+    if (group_by == "zone")
+      key = l.zone;
+    else if (group_by == "machine-type")
+      key = l.machine_type.empty() ? "(unknown)" : l.machine_type;
+    else if (group_by == "zone,machine-type")
+      key = l.zone + "," + (l.machine_type.empty() ? "(unknown)" : l.machine_type);
     groups[key].push_back(l.record);
   }
   return groups;
@@ -128,11 +133,13 @@ std::string reason_to_skip(const std::vector<LifetimeRecord>& records, int min_p
     if (r.preempted) preempted.push_back(r.hours);
   }
   if (preempted.size() < static_cast<std::size_t>(std::max(1, min_preempted))) {
-    return std::to_string(preempted.size()) + " preempted records; --min-preempted is " + std::to_string(std::max(1, min_preempted));
+    return std::to_string(preempted.size()) + " preempted records; --min-preempted is " +
+           std::to_string(std::max(1, min_preempted));
   }
   std::sort(preempted.begin(), preempted.end());
   preempted.erase(std::unique(preempted.begin(), preempted.end()), preempted.end());
-  const auto usable = static_cast<std::size_t>(std::count_if(preempted.begin(), preempted.end(), [](double h) { return h > kShortestLifetimeHours; }));
+  const auto usable = static_cast<std::size_t>(
+      std::count_if(preempted.begin(), preempted.end(), [](double h) { return h > kShortestLifetimeHours; }));
   if (usable < kMinDistinctPreemptions) {
     return std::to_string(usable) + " distinct preempted lifetime" + (usable == 1 ? "" : "s") +
            " longer than 1e-9 h; a fit needs at least " + std::to_string(kMinDistinctPreemptions);
@@ -177,8 +184,11 @@ nlohmann::json report_json(const std::string& group, const std::vector<LifetimeF
     }
   }
   const auto& first = reports.front();
-  return {{"group", group}, {"records", first.records}, {"preempted", first.preempted},
-          {"longest_hours", first.longest_hours}, {"fits", fits}};
+  return {{"group", group},
+          {"records", first.records},
+          {"preempted", first.preempted},
+          {"longest_hours", first.longest_hours},
+          {"fits", fits}};
 }
 
 std::string report_table(const std::string& group, const std::vector<LifetimeFitReport>& reports) {
@@ -196,9 +206,9 @@ std::string report_table(const std::string& group, const std::vector<LifetimeFit
         params += buffer;
       }
       char line[512];
-      std::snprintf(line, sizeof line, "  %-9s %-11s %7.4f %7.4f %10.1f  %s%s\n", fit_method_name(report.method).c_str(),
-                    fit.model.c_str(), fit.r_squared, fit.ks_distance, fit.log_likelihood, params.c_str(),
-                    fit.converged ? "" : "(not converged)");
+      std::snprintf(line, sizeof line, "  %-9s %-11s %7.4f %7.4f %10.1f  %s%s\n",
+                    fit_method_name(report.method).c_str(), fit.model.c_str(), fit.r_squared, fit.ks_distance,
+                    fit.log_likelihood, params.c_str(), fit.converged ? "" : "(not converged)");
       out << line;
     }
   }
@@ -209,12 +219,13 @@ int fit(int argc, const char* const* argv, const std::string& program) {
   const auto options = fit_options();
   const auto vm = parse_trace_options(argc, argv, options, true);
   if (vm.count("help")) {
-    std::cout << "Usage: " << program << " [options] INPUT...\n\n"
-              << "Fit exponential, Weibull and bathtub (Kadupitiya et al., HPDC'20) lifetime models to recorded\n"
-              << "lifetimes: per-VM records (user-stopped VMs are right-censored), node event logs, or the uptimes of an\n"
-              << "availability recording. Reports the parameters, R^2 and the Kolmogorov-Smirnov distance of each.\n\n"
-              << "Example: " << program << " lifetimes.csv --group-by zone --method mle\n"
-              << options << "\n";
+    std::cout
+        << "Usage: " << program << " [options] INPUT...\n\n"
+        << "Fit exponential, Weibull and bathtub (Kadupitiya et al., HPDC'20) lifetime models to recorded\n"
+        << "lifetimes: per-VM records (user-stopped VMs are right-censored), node event logs, or the uptimes of an\n"
+        << "availability recording. Reports the parameters, R^2 and the Kolmogorov-Smirnov distance of each.\n\n"
+        << "Example: " << program << " lifetimes.csv --group-by zone --method mle\n"
+        << options << "\n";
     return 0;
   }
   std::vector<FitMethod> methods;
@@ -237,7 +248,8 @@ int fit(int argc, const char* const* argv, const std::string& program) {
   const ImportedTrace imported = import_inputs(vm);
   const Groups groups = group_records(imported, group_by, nodes);
   if (groups.empty()) {
-    throw InputError(inputs_named(vm) + ": no lifetimes to fit; expected lifetime records, node events, recorded "
+    throw InputError(inputs_named(vm) +
+                     ": no lifetimes to fit; expected lifetime records, node events, recorded "
                      "preemptions or an availability recording (a trace's lifetime model is not data)");
   }
   nlohmann::json json_groups = nlohmann::json::array();

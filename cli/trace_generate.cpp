@@ -1,17 +1,16 @@
 // `spotsim trace generate`: a synthetic recorded trace from a lifetime model and a seed.
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
+#include "app/options/command_line.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
-#include "app/options/command_line.hpp"
+#include "base/json_text.hpp"
+#include "base/shipped_library.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/importers/synthetic_trace_generator.hpp"
-#include "base/shipped_library.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -21,21 +20,21 @@ namespace {
 
 po::options_description generate_options() {
   po::options_description general("General");
-  general.add_options()
-      ("help,h", "show this help and exit")
-      ("lifetime,l", po::value<std::string>(),
-       "lifetime model MODEL:key=value,... with the fields of a trace's lifetime object, e.g. "
-       "exponential:mean_hours=6, weibull:shape=0.8,scale_hours=5, "
-       "bathtub:A=0.42,tau1_hours=0.975,tau2_hours=0.372,b_hours=24.33,cap_hours=25")
-      ("lifetime-from", po::value<std::string>(), "or: take the lifetime model of the first zone of this trace (a path or shipped name)")
-      ("span", po::value<std::string>()->default_value("14d"), "length of the generated recording")
-      ("instances", po::value<std::string>()->default_value("1"),
-       "spot instances recorded (1 to 100000); availability = how many are up")
-      ("outage-mean", po::value<std::string>()->default_value("30m"),
-       "mean time until capacity returns after a preemption (exponential); 0s records preemption times instead")
-      ("seed", po::value<std::string>()->default_value("1"), "seed, 0 to 2^64-1; the same seed gives the same trace")
-      ("name", po::value<std::string>(), "trace name [default: synthetic]")
-      ("output,o", po::value<std::string>(), "write the trace to this file (atomically) instead of stdout");
+  general.add_options()("help,h", "show this help and exit")(
+      "lifetime,l", po::value<std::string>(),
+      "lifetime model MODEL:key=value,... with the fields of a trace's lifetime object, e.g. "
+      "exponential:mean_hours=6, weibull:shape=0.8,scale_hours=5, "
+      "bathtub:A=0.42,tau1_hours=0.975,tau2_hours=0.372,b_hours=24.33,cap_hours=25")(
+      "lifetime-from", po::value<std::string>(),
+      "or: take the lifetime model of the first zone of this trace (a path or shipped name)")(
+      "span", po::value<std::string>()->default_value("14d"), "length of the generated recording")(
+      "instances", po::value<std::string>()->default_value("1"),
+      "spot instances recorded (1 to 100000); availability = how many are up")(
+      "outage-mean", po::value<std::string>()->default_value("30m"),
+      "mean time until capacity returns after a preemption (exponential); 0s records preemption times instead")(
+      "seed", po::value<std::string>()->default_value("1"), "seed, 0 to 2^64-1; the same seed gives the same trace")(
+      "name", po::value<std::string>(), "trace name [default: synthetic]")(
+      "output,o", po::value<std::string>(), "write the trace to this file (atomically) instead of stdout");
   po::options_description all;
   all.add(general).add(offer_options());
   return all;
@@ -58,7 +57,8 @@ LifetimeDistribution lifetime_from_spec(const std::string& spec) {
         if (used != pair.size() - eq - 1) throw std::invalid_argument("trailing text");
         object[pair.substr(0, eq)] = value;
       } catch (const std::exception&) {
-        throw InputError("--lifetime: expected a number for '" + pair.substr(0, eq) + "', got '" + pair.substr(eq + 1) + "'");
+        throw InputError("--lifetime: expected a number for '" + pair.substr(0, eq) + "', got '" + pair.substr(eq + 1) +
+                         "'");
       }
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -75,12 +75,14 @@ int generate(int argc, const char* const* argv, const std::string& program) {
               << "Generate a synthetic recorded trace: instances alternate between lifetimes drawn from the model and\n"
               << "exponential outages; the trace records how many are available (or, with --outage-mean 0s, the\n"
               << "preemption times). The same seed always gives the same trace.\n\n"
-              << "Example: " << program << " --lifetime-from us-west1 --span 7d --seed 3 --on-demand-price 3.67 --spot-price 1.93\n"
+              << "Example: " << program
+              << " --lifetime-from us-west1 --span 7d --seed 3 --on-demand-price 3.67 --spot-price 1.93\n"
               << options << "\n";
     return 0;
   }
   check_output_option(vm);
-  if (vm.count("lifetime") == vm.count("lifetime-from")) throw InputError("give exactly one of --lifetime or --lifetime-from");
+  if (vm.count("lifetime") == vm.count("lifetime-from"))
+    throw InputError("give exactly one of --lifetime or --lifetime-from");
   std::optional<LifetimeDistribution> lifetime;
   if (vm.count("lifetime")) {
     lifetime = lifetime_from_spec(vm["lifetime"].as<std::string>());

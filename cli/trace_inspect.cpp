@@ -2,17 +2,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "base/errors.hpp"
 #include "app/options/command_line.hpp"
-#include "cli/trace_subcommands.hpp"
-#include "traces/fit/trace_summary.hpp"
+#include "base/errors.hpp"
+#include "base/json_text.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
-#include "base/json_text.hpp"
+#include "cli/trace_subcommands.hpp"
+#include "traces/fit/trace_summary.hpp"
 
 namespace spotsim {
 
@@ -22,12 +21,11 @@ namespace {
 
 po::options_description inspect_options() {
   po::options_description general("General");
-  general.add_options()
-      ("help,h", "show this help and exit")
-      ("nodes", po::value<std::string>()->default_value("1"),
-       "instances a job needs (1 to 100000): availability counts only when at least this many")
-      ("format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")
-      ("output,o", po::value<std::string>(), "write the summary to this file (atomically) instead of stdout");
+  general.add_options()("help,h", "show this help and exit")(
+      "nodes", po::value<std::string>()->default_value("1"),
+      "instances a job needs (1 to 100000): availability counts only when at least this many")(
+      "format,f", po::value<std::string>(), "table | json [default: table, or json for an --output ending in .json]")(
+      "output,o", po::value<std::string>(), "write the summary to this file (atomically) instead of stdout");
   po::options_description all;
   all.add(general).add(input_options()).add(offer_options());
   return all;
@@ -49,7 +47,8 @@ nlohmann::json summary_json(const TraceSummary& s, const std::string& format) {
                      {"spot_price_max", z.spot_price_max},
                      {"spot_price_mean", z.spot_price_mean}});
   }
-  return {{"name", s.name}, {"input_format", format}, {"span_hours", s.span_hours}, {"nodes", s.nodes}, {"zones", zones}};
+  return {
+      {"name", s.name}, {"input_format", format}, {"span_hours", s.span_hours}, {"nodes", s.nodes}, {"zones", zones}};
 }
 
 // One entry per region of a v2 trace (none for a v1 trace): continent, zones, and the range of egress prices
@@ -84,8 +83,11 @@ std::vector<RegionSummary> summarize_regions(const SpotMarket& market) {
 nlohmann::json regions_json(const SpotMarket& market) {
   nlohmann::json regions = nlohmann::json::array();
   for (const RegionSummary& r : summarize_regions(market)) {
-    regions.push_back({{"name", r.name}, {"continent", r.continent}, {"zones", r.zones},
-                       {"egress_out_usd_per_gb_min", r.egress_min}, {"egress_out_usd_per_gb_max", r.egress_max}});
+    regions.push_back({{"name", r.name},
+                       {"continent", r.continent},
+                       {"zones", r.zones},
+                       {"egress_out_usd_per_gb_min", r.egress_min},
+                       {"egress_out_usd_per_gb_max", r.egress_max}});
   }
   return regions;
 }
@@ -94,7 +96,8 @@ std::string regions_table(const SpotMarket& market) {
   const auto regions = summarize_regions(market);
   if (regions.empty()) return "";
   std::ostringstream out;
-  out << "\n" << regions.size() << " region(s); transfer " << format_fixed(market.migration.same_continent_gbps, 2)
+  out << "\n"
+      << regions.size() << " region(s); transfer " << format_fixed(market.migration.same_continent_gbps, 2)
       << " Gbit/s within a continent, " << format_fixed(market.migration.cross_continent_gbps, 2) << " Gbit/s across\n";
   out << "region               continent        zones  egress out $/GB min..max\n";
   for (const RegionSummary& r : regions) {
@@ -111,13 +114,14 @@ std::string summary_table(const TraceSummary& s, const std::string& format) {
   out << "trace " << escape_control_characters(s.name) << " (" << format << "), span "
       << (s.span_hours > 0.0 ? format_fixed(s.span_hours, 2) + " h" : std::string("unbounded (lifetime model)"))
       << ", availability counted at >= " << s.nodes << " instance(s)\n";
-  out << "zone                 preemptions from            avail  preempt/inst-h  uptimes  mean up h  median up h  spot $/h min..max (mean)    on-demand $/h\n";
+  out << "zone                 preemptions from            avail  preempt/inst-h  uptimes  mean up h  median up h  "
+         "spot $/h min..max (mean)    on-demand $/h\n";
   for (const auto& z : s.zones) {
     char line[512];
     std::snprintf(line, sizeof line, "%-20s %-27s %6.3f %15.4f %8zu %10.2f %12.2f  %8.4f..%-8.4f (%8.4f) %10.4f\n",
-                  escape_control_characters(z.name).c_str(), z.preemption_source.c_str(), z.availability_fraction, z.preemptions_per_instance_hour,
-                  z.uptimes, z.mean_uptime_hours, z.median_uptime_hours, z.spot_price_min, z.spot_price_max,
-                  z.spot_price_mean, z.on_demand_price_per_hour);
+                  escape_control_characters(z.name).c_str(), z.preemption_source.c_str(), z.availability_fraction,
+                  z.preemptions_per_instance_hour, z.uptimes, z.mean_uptime_hours, z.median_uptime_hours,
+                  z.spot_price_min, z.spot_price_max, z.spot_price_mean, z.on_demand_price_per_hour);
     out << line;
   }
   return out.str();
@@ -127,11 +131,12 @@ int inspect(int argc, const char* const* argv, const std::string& program) {
   const auto options = inspect_options();
   const auto vm = parse_trace_options(argc, argv, options, true);
   if (vm.count("help")) {
-    std::cout << "Usage: " << program << " [options] INPUT...\n\n"
-              << "Summarise a trace in any supported format (converted in memory): its span, and per zone the share of\n"
-              << "time spot is available, preemptions per instance-hour, mean and median uptime and the price range.\n\n"
-              << "Example: " << program << " traces/library/aws-us-west-2-v100.json\n"
-              << options << "\n";
+    std::cout
+        << "Usage: " << program << " [options] INPUT...\n\n"
+        << "Summarise a trace in any supported format (converted in memory): its span, and per zone the share of\n"
+        << "time spot is available, preemptions per instance-hour, mean and median uptime and the price range.\n\n"
+        << "Example: " << program << " traces/library/aws-us-west-2-v100.json\n"
+        << options << "\n";
     return 0;
   }
   const int nodes = int_count_option(vm, "nodes", 1, static_cast<int>(kMaxNodes));

@@ -1,10 +1,9 @@
 #pragma once
 // The subcommands of `spotsim trace` (docs/traces.md), and what they share: the options that describe how to
 // read a recording, and how results are written.
+#include <boost/program_options.hpp>
 #include <string>
 #include <vector>
-
-#include <boost/program_options.hpp>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"

@@ -10,10 +10,13 @@ namespace spotsim {
 void check_engine_fits(const Scenario& scenario, const PolicyFactories& policies) {
   if (scenario.job().elastic.active()) {
     if (scenario.computes_optimum() || scenario.cant_be_late_mode()) {
-      throw InputError("a job with min_nodes runs in the elastic engine, which has neither --regret nor --mode cant-be-late");
+      throw InputError(
+          "a job with min_nodes runs in the elastic engine, which has neither --regret nor --mode cant-be-late");
     }
     if (!policies.nodes) {
-      throw InputError("a job with min_nodes needs a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes; --list-policies)");
+      throw InputError(
+          "a job with min_nodes needs a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes; "
+          "--list-policies)");
     }
   } else if (!policies.selection) {
     throw InputError("a multi-node policy needs a job with min_nodes (the elastic engine, docs/elastic.md)");

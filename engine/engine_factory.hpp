@@ -21,8 +21,9 @@ struct EngineInstance {
 // with --regret or the Can't Be Late mode, ...): checked before any policy is made.
 void check_engine_fits(const Scenario& scenario, const PolicyFactories& policies);
 
-// check_engine_fits, then InputError when the scenario and policies do not fit an engine (a multi-node policy without min_nodes, the Can't
-// Be Late mode without a continuous checkpoint policy, ...). `scenario` and `checkpoint` must outlive the result.
+// check_engine_fits, then InputError when the scenario and policies do not fit an engine (a multi-node policy without
+// min_nodes, the Can't Be Late mode without a continuous checkpoint policy, ...). `scenario` and `checkpoint` must
+// outlive the result.
 EngineInstance make_engine(const Scenario& scenario, const PolicyFactories& policies, CheckpointPolicy& checkpoint);
 
 }  // namespace spotsim

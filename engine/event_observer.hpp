@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "model/observation.hpp"
 #include "base/time.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

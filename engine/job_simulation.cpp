@@ -15,7 +15,10 @@ constexpr std::size_t kInstanceEpoch = 0, kReviewEpoch = 1;
 }  // namespace
 
 JobSimulation::JobSimulation(const Scenario& scenario, SelectionPolicy& selection, CheckpointPolicy& checkpoint)
-    : scenario_(scenario), selection_(selection), checkpoint_(checkpoint), queue_(8) {  // grows on use; a campaign holds one per job
+    : scenario_(scenario),
+      selection_(selection),
+      checkpoint_(checkpoint),
+      queue_(8) {  // grows on use; a campaign holds one per job
   const auto zones = static_cast<std::size_t>(scenario.zone_count());
   lifetime_streams_.resize(zones);
   lifetime_seeded_.assign(zones, false);
@@ -49,7 +52,8 @@ void JobSimulation::schedule_timeline(Millis time, EventKind kind) {
 
 Millis JobSimulation::window_start(std::uint64_t seed, std::uint64_t replication) const {
   const TraceStart& start = scenario_.trace_start();
-  if (start.random && scenario_.market().span != kNever) return random_trace_start(scenario_.market(), seed, replication);
+  if (start.random && scenario_.market().span != kNever)
+    return random_trace_start(scenario_.market(), seed, replication);
   return start.offset;
 }
 
@@ -177,13 +181,15 @@ void JobSimulation::stop(Millis at) {
 double JobSimulation::spend_at(Millis t) const {
   double spent = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
   if (purchase_ == Purchase::kNone) return spent;
-  if (varying_price_ != nullptr) return spent + scenario_.job().nodes * varying_price_->integrate_hours(acquired_at_, t);
+  if (varying_price_ != nullptr)
+    return spent + scenario_.job().nodes * varying_price_->integrate_hours(acquired_at_, t);
   return spent + price_per_ms_ * static_cast<double>(t - acquired_at_);
 }
 
 double JobSimulation::spend_rate_per_ms(Millis t) const {
   if (purchase_ == Purchase::kNone) return 0.0;
-  if (varying_price_ != nullptr) return scenario_.job().nodes * varying_price_->at(t) / static_cast<double>(kMillisPerHour);
+  if (varying_price_ != nullptr)
+    return scenario_.job().nodes * varying_price_->at(t) / static_cast<double>(kMillisPerHour);
   return price_per_ms_;
 }
 
@@ -224,7 +230,8 @@ void JobSimulation::enter(Phase phase) {
   phase_entered_ = now_;
   // One test and a tail call for both rare cases (an observer, a varying price): the common path stays a leaf
   // function with no register saves.
-  if (observer_ != nullptr || (varying_price_ != nullptr && spent > 0)) [[unlikely]] entered_rare_cases(left, from, spent);
+  if (observer_ != nullptr || (varying_price_ != nullptr && spent > 0)) [[unlikely]]
+    entered_rare_cases(left, from, spent);
 }
 
 void JobSimulation::entered_rare_cases(Phase left, Millis from, Millis spent) {
@@ -320,11 +327,13 @@ Observation JobSimulation::observe() {
   obs.lossless = continuous_;
   obs.can_checkpoint = can_checkpoint_;
   obs.on_demand_checkpoint_interval = on_demand_interval_;
-  obs.wait_time = phase_time_[static_cast<std::size_t>(Phase::kIdle)] + (phase_ == Phase::kIdle ? now_ - phase_entered_ : 0);
+  obs.wait_time =
+      phase_time_[static_cast<std::size_t>(Phase::kIdle)] + (phase_ == Phase::kIdle ? now_ - phase_entered_ : 0);
   obs.spot_time = spot_time_ + (purchase_ == Purchase::kSpot ? now_ - acquired_at_ : 0);
   obs.job = &scenario_.job();
   if (capacity_ != nullptr) {  // what the other jobs hold is not obtainable
-    for (int z = 0; z < scenario_.zone_count(); ++z) zone_views_[static_cast<std::size_t>(z)].spot_available = spot_obtainable(z, now_);
+    for (int z = 0; z < scenario_.zone_count(); ++z)
+      zone_views_[static_cast<std::size_t>(z)].spot_available = spot_obtainable(z, now_);
   }
   obs.zones = zone_views_;
   return obs;
@@ -394,8 +403,8 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   const bool spot = purchase == Purchase::kSpot;
   const bool varies = spot && market_zone.spot.price_per_hour.times().size() > 1;
   varying_price_ = varies ? &market_zone.spot.price_per_hour : nullptr;
-  const double hourly = spot ? (varies ? 0.0 : market_zone.spot.price_per_hour.values().front())
-                             : market_zone.on_demand_price_per_hour;
+  const double hourly =
+      spot ? (varies ? 0.0 : market_zone.spot.price_per_hour.values().front()) : market_zone.on_demand_price_per_hour;
   price_per_ms_ = scenario_.job().nodes * hourly / static_cast<double>(kMillisPerHour);
   instance_booked_ = 0.0;
   instance_phase_start_ = phase_time_;
@@ -427,14 +436,18 @@ Millis JobSimulation::draw_preemption_time(int zone) {
     auto& stream = lifetime_streams_[static_cast<std::size_t>(zone)];
     if (!lifetime_seeded_[static_cast<std::size_t>(zone)]) {
       const RandomStream fresh(seed_, replication_, StreamPurpose::kSpotLifetime, static_cast<std::uint64_t>(zone));
-      if (stream) *stream = fresh; else stream = std::make_unique<RandomStream>(fresh);
+      if (stream)
+        *stream = fresh;
+      else
+        stream = std::make_unique<RandomStream>(fresh);
       lifetime_seeded_[static_cast<std::size_t>(zone)] = true;
     }
     // With probability node_correlation every node shares one lifetime (a zone-wide reclaim); the extra draw is
     // only taken when it matters, so single-node streams are unchanged.
     const bool shared = nodes > 1 && spot.node_correlation > 0.0 && stream->uniform01() < spot.node_correlation;
     double shortest = INFINITY;
-    for (int n = 0; n < (shared ? 1 : nodes); ++n) shortest = std::min(shortest, spot.lifetime->sample(stream->uniform_open01()));
+    for (int n = 0; n < (shared ? 1 : nodes); ++n)
+      shortest = std::min(shortest, spot.lifetime->sample(stream->uniform_open01()));
     if (std::isfinite(shortest)) at = now_ + static_cast<Millis>(std::ceil(shortest * kMillisPerHour));
   }
   if (spot.available) {
@@ -469,7 +482,8 @@ void JobSimulation::release() {
     spot_time_ += held;
     book_instance(cost);
   } else {
-    const double cost = nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
+    const double cost =
+        nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
     result_.cost_on_demand += cost;
     result_.on_demand_hours += to_hours(held);
     result_.on_demand_node_hours += nodes * to_hours(held);
@@ -484,7 +498,8 @@ void JobSimulation::release() {
   preempt_at_ = kNever;
   ++epochs_[kInstanceEpoch];
   timeline_.active = false;
-  if (capacity_ != nullptr && released == Purchase::kSpot) capacity_->on_spot_released(job_index_, released_zone, nodes, now_);
+  if (capacity_ != nullptr && released == Purchase::kSpot)
+    capacity_->on_spot_released(job_index_, released_zone, nodes, now_);
 }
 
 // The released instance's share of the ledger. At a constant price: its time in each phase since it was acquired
@@ -521,12 +536,14 @@ void JobSimulation::begin_compute() {
     }
     if (interval_ < remaining) {
       schedule_timeline(now_ + std::max<Millis>(interval_, 1), EventKind::kCheckpointDue);
-      if (next_milestone_ < milestones_.size()) [[unlikely]] schedule_compute_stretch();
+      if (next_milestone_ < milestones_.size()) [[unlikely]]
+        schedule_compute_stretch();
       return;
     }
   }
   schedule_timeline(now_ + remaining, EventKind::kWorkDone);
-  if (next_milestone_ < milestones_.size()) [[unlikely]] schedule_compute_stretch();
+  if (next_milestone_ < milestones_.size()) [[unlikely]]
+    schedule_compute_stretch();
 }
 
 // A milestone reached before the stretch's end (a checkpoint due or the work's end) takes the timeline slot; the
@@ -670,7 +687,8 @@ void JobSimulation::finish(bool completed) {
   result_.ledger_idle = cost_in(Phase::kIdle) + cost_in(Phase::kDraining) + cost_in(Phase::kDone);
   result_.migration_hours = to_hours(phase_time_[static_cast<std::size_t>(Phase::kMigrating)]);
   result_.completion_hours = to_hours(now_ - job_start_);
-  result_.deadline_met = completed && (scenario_.job().deadline == kNever || now_ - job_start_ <= scenario_.job().deadline);
+  result_.deadline_met =
+      completed && (scenario_.job().deadline == kNever || now_ - job_start_ <= scenario_.job().deadline);
   result_.cost_total = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
   const auto hours_in = [this](Phase p) { return to_hours(phase_time_[static_cast<std::size_t>(p)]); };
   result_.wait_hours = hours_in(Phase::kIdle) + hours_in(Phase::kDraining);

@@ -35,12 +35,12 @@
 #include "engine/campaign_member.hpp"
 #include "engine/event_observer.hpp"
 #include "engine/event_queue.hpp"
+#include "engine/shared_capacity.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
 #include "model/random_streams.hpp"
 #include "model/run_result.hpp"
 #include "model/scenario.hpp"
-#include "engine/shared_capacity.hpp"
 
 namespace spotsim {
 
@@ -131,7 +131,8 @@ class JobSimulation final : public CampaignMember {
   void schedule(Millis time, EventKind kind);
   void schedule_timeline(Millis time, EventKind kind);
   void notify(TimelineEventKind kind) {
-    if (observer_ != nullptr) [[unlikely]] emit(kind);
+    if (observer_ != nullptr) [[unlikely]]
+      emit(kind);
   }
   void emit(TimelineEventKind kind);
 
@@ -156,7 +157,7 @@ class JobSimulation final : public CampaignMember {
   Millis now_ = 0, job_start_ = 0;
   Phase phase_ = Phase::kIdle;
   Millis phase_entered_ = 0;
-  Millis progress_ = 0;             // progress at phase_entered_ (advances only while computing)
+  Millis progress_ = 0;  // progress at phase_entered_ (advances only while computing)
   Millis committed_ = 0;
   Millis checkpoint_progress_ = 0;  // what the checkpoint being written will commit
   bool emergency_checkpoint_ = false;
@@ -164,16 +165,16 @@ class JobSimulation final : public CampaignMember {
   SelectionDecision switch_target_;
   Purchase purchase_ = Purchase::kNone;
   int zone_ = -1;
-  int data_zone_ = -1;              // zone whose region holds the saved state; -1 = nothing saved yet
-  bool migration_costs_ = false;    // the scenario has some costly move (else the transfer check is skipped)
+  int data_zone_ = -1;            // zone whose region holds the saved state; -1 = nothing saved yet
+  bool migration_costs_ = false;  // the scenario has some costly move (else the transfer check is skipped)
   Millis acquired_at_ = 0;
   Millis preempt_at_ = kNever;
   Millis spot_time_ = 0;
-  Millis interval_ = kNever;        // cached periodic checkpoint interval for this instance
+  Millis interval_ = kNever;            // cached periodic checkpoint interval for this instance
   Millis on_demand_interval_ = kNever;  // the checkpoint policy's interval on on-demand (probed per replication)
   bool interval_known_ = false;
   bool finished_ = false;
-  bool waiting_for_spot_ = false;  // a wait for spot is pending (campaigns: may be woken by another job's release)
+  bool waiting_for_spot_ = false;   // a wait for spot is pending (campaigns: may be woken by another job's release)
   std::size_t next_milestone_ = 0;  // index into milestones_
   // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.
   bool continuous_ = false, can_checkpoint_ = true, interval_varies_ = false, on_notice_ = false;

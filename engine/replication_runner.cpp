@@ -5,9 +5,9 @@
 #include <thread>
 
 #include "base/errors.hpp"
-#include "model/interval_recording_checkpoint.hpp"
-#include "engine/engine_factory.hpp"
 #include "base/parallel_workers.hpp"
+#include "engine/engine_factory.hpp"
+#include "model/interval_recording_checkpoint.hpp"
 #include "optimum/window_optimum.hpp"
 
 namespace spotsim {
@@ -21,9 +21,8 @@ int resolve_thread_count(int requested) {
 std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFactories& policies,
                                         const ReplicationPlan& plan) {
   std::vector<RunResult> results(plan.count);
-  const auto threads = static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(static_cast<std::uint64_t>(resolve_thread_count(plan.threads)), 1,
-                                std::max<std::uint64_t>(plan.count, 1)));
+  const auto threads = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      static_cast<std::uint64_t>(resolve_thread_count(plan.threads)), 1, std::max<std::uint64_t>(plan.count, 1)));
   // Work is handed out in small chunks from a shared counter: balanced even when run lengths vary a lot.
   constexpr std::uint64_t kChunk = 64;
   std::atomic<std::uint64_t> next{0};
@@ -44,7 +43,8 @@ std::vector<RunResult> run_replications(const Scenario& scenario, const PolicyFa
         results[i] = engine.engine->run(plan.seed, replication);
         checkpoint->record_into(results[i]);
         if (!scenario.computes_optimum()) continue;
-        const Millis window = start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
+        const Millis window =
+            start.random ? random_trace_start(scenario.market(), plan.seed, replication) : start.offset;
         results[i].optimum_cost = window_optimum_cost(scenario, window, solver);
       }
       if (plan.progress) plan.progress->done.fetch_add(end - begin, std::memory_order_relaxed);

@@ -35,7 +35,7 @@ struct ReplicationPlan {
   std::uint64_t seed = 1;
   std::uint64_t first_replication = 0;
   std::uint64_t count = 1;
-  int threads = 0;  // 0 = all hardware threads
+  int threads = 0;                          // 0 = all hardware threads
   ReplicationProgress* progress = nullptr;  // optional; never changes a result
 };
 

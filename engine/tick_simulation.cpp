@@ -64,9 +64,9 @@ Observation TickSimulation::observe(Millis boundary) {
   obs.elapsed = boundary - start_;
   obs.progress = obs.committed = done_;
   obs.phase = held == Purchase::kNone ? Phase::kIdle
-              : startup_left_ > 0    ? Phase::kStarting
-              : transfer_left_ > 0   ? Phase::kMigrating
-                                     : Phase::kComputing;
+              : startup_left_ > 0     ? Phase::kStarting
+              : transfer_left_ > 0    ? Phase::kMigrating
+                                      : Phase::kComputing;
   obs.purchase = held;
   obs.zone = held == Purchase::kNone ? -1 : zone_;
   obs.data_zone = data_zone_;
@@ -237,7 +237,8 @@ void TickSimulation::decide(Millis at) {
 void TickSimulation::hold(Purchase purchase, int zone, Millis at) {
   const bool had_spot = held_now_ == Purchase::kSpot;
   const bool same_spot = had_spot && purchase == Purchase::kSpot && zone == zone_;
-  if (capacity_ != nullptr && had_spot && !same_spot) capacity_->on_spot_released(job_index_, zone_, scenario_.job().nodes, at);
+  if (capacity_ != nullptr && had_spot && !same_spot)
+    capacity_->on_spot_released(job_index_, zone_, scenario_.job().nodes, at);
   if (!same_spot) reclaim_at_ = kNever;
   held_now_ = purchase;
   zone_ = zone;

@@ -96,7 +96,7 @@ class TickSimulation final : public CampaignMember {
   // Per-replication state.
   RunResult result_;
   Millis start_ = 0, done_ = 0, spot_time_ = 0, wait_time_ = 0, acquired_at_ = 0;
-  int data_zone_ = -1;  // zone whose region holds the saved state; -1 = nothing computed yet
+  int data_zone_ = -1;        // zone whose region holds the saved state; -1 = nothing computed yet
   Millis next_boundary_ = 0;  // index of the next boundary to process
   Purchase held_now_ = Purchase::kNone;
   int zone_ = -1;

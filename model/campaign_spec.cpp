@@ -29,7 +29,8 @@ void validate_campaign(const CampaignSpec& spec, const std::string& where) {
       throw InputError(at + ": elastic jobs (min_nodes) run in the elastic engine, not in the Can't Be Late mode");
     }
     validate_job(job.job, at);
-    if (!std::isnan(job.score) && !std::isfinite(job.score)) throw InputError(at + ": field 'score': expected a finite number");
+    if (!std::isnan(job.score) && !std::isfinite(job.score))
+      throw InputError(at + ": field 'score': expected a finite number");
   }
   const auto& rungs = spec.early_stopping.rungs;
   for (std::size_t r = 0; r < rungs.size(); ++r) {
@@ -42,7 +43,8 @@ void validate_campaign(const CampaignSpec& spec, const std::string& where) {
   if (!(spec.budget_usd > 0.0) || (std::isfinite(spec.budget_usd) && spec.budget_usd > kMaxBudgetUsd)) {
     throw InputError(where + ": field 'budget': expected a positive amount of USD, at most 1e15");
   }
-  if (spec.deadline != kNever && spec.deadline <= 0) throw InputError(where + ": field 'deadline': expected a positive duration");
+  if (spec.deadline != kNever && spec.deadline <= 0)
+    throw InputError(where + ": field 'deadline': expected a positive duration");
   if (spec.tick < 0 || (spec.tick > 0 && !spec.cant_be_late_mode)) {
     throw InputError(where + ": field 'tick': expected a positive duration, and only in the Can't Be Late mode");
   }

@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "model/job.hpp"
 #include "base/time.hpp"
+#include "model/job.hpp"
 
 namespace spotsim {
 
 struct CampaignJob {
   std::string name;
   JobSpec job;
-  Millis arrival = 0;    // after the campaign's start
-  int priority = 0;      // higher first (scheduling "priority")
-  double score = NAN;    // a trial's quality for early stopping (higher is better); NaN = drawn per replication
+  Millis arrival = 0;  // after the campaign's start
+  int priority = 0;    // higher first (scheduling "priority")
+  double score = NAN;  // a trial's quality for early stopping (higher is better); NaN = drawn per replication
 };
 
 // Who goes first when jobs contend for the same spot capacity at the same moment (and who is woken first when
@@ -31,7 +31,7 @@ enum class ReclaimRule { kRandom, kNewestFirst };
 // the early stopping of Ray Tune's ASHA scheduler): when a trial reaches a rung (a fraction of its work), it goes on
 // only if its score is among the best `keep_fraction` of the scores recorded at that rung so far, itself included.
 struct EarlyStopping {
-  std::vector<double> rungs;  // increasing fractions of the work in (0, 1); empty = no early stopping
+  std::vector<double> rungs;   // increasing fractions of the work in (0, 1); empty = no early stopping
   double keep_fraction = 1.0;  // 1/eta; 1 keeps every trial
   bool enabled() const { return !rungs.empty(); }
 };

@@ -7,9 +7,9 @@
 #include <memory>
 #include <utility>
 
+#include "base/time.hpp"
 #include "model/policy_interfaces.hpp"
 #include "model/run_result.hpp"
-#include "base/time.hpp"
 
 namespace spotsim {
 

@@ -26,9 +26,12 @@ void validate_job(const JobSpec& job, const std::string& where) {
   if (job.checkpoint_write < 0) fail("checkpoint_write", "a duration >= 0");
   if (job.restore < 0) fail("restore", "a duration >= 0");
   if (job.startup < 0) fail("startup", "a duration >= 0");
-  if (!(job.checkpoint_size_gb >= 0.0 && job.checkpoint_size_gb <= 1e9)) fail("checkpoint_size_gb", "a size in GB between 0 and 1e9");
-  if (!(job.same_continent_gbps >= 0.0 && job.same_continent_gbps <= 1e6)) fail("same_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
-  if (!(job.cross_continent_gbps >= 0.0 && job.cross_continent_gbps <= 1e6)) fail("cross_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
+  if (!(job.checkpoint_size_gb >= 0.0 && job.checkpoint_size_gb <= 1e9))
+    fail("checkpoint_size_gb", "a size in GB between 0 and 1e9");
+  if (!(job.same_continent_gbps >= 0.0 && job.same_continent_gbps <= 1e6))
+    fail("same_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
+  if (!(job.cross_continent_gbps >= 0.0 && job.cross_continent_gbps <= 1e6))
+    fail("cross_continent_gbps", "a bandwidth in Gbit/s between 0 (the trace's) and 1e6");
   if (job.deadline != kNever && job.deadline <= 0) fail("deadline", "a positive duration");
   if (job.give_up_after != kNever && job.give_up_after <= 0) fail("give_up_after", "a positive duration");
   validate_elastic(job, where);
@@ -50,9 +53,10 @@ JobSpec resolve_job_instances(const JobSpec& job, const SpotMarket& market, cons
   const Zone& first = market.zones.front();
   for (const Zone& zone : market.zones) {
     if (zone.gpus_per_instance != first.gpus_per_instance) {
-      throw InputError(where + ": field 'gpus': trace '" + market.name + "' mixes instance shapes (zone '" + first.name +
-                       "': " + std::to_string(first.gpus_per_instance) + " GPUs per instance, zone '" + zone.name + "': " +
-                       std::to_string(zone.gpus_per_instance) + "); expected one gpus_per_instance for a job given in "
+      throw InputError(where + ": field 'gpus': trace '" + market.name + "' mixes instance shapes (zone '" +
+                       first.name + "': " + std::to_string(first.gpus_per_instance) + " GPUs per instance, zone '" +
+                       zone.name + "': " + std::to_string(zone.gpus_per_instance) +
+                       "); expected one gpus_per_instance for a job given in "
                        "GPUs (select zones of one shape with --zones, or give nodes instead)");
     }
   }
@@ -61,8 +65,8 @@ JobSpec resolve_job_instances(const JobSpec& job, const SpotMarket& market, cons
   if (job.nodes != 0 && job.nodes != instances) {
     throw InputError(where + ": fields 'gpus' and 'nodes': expected nodes = ceil(gpus / gpus_per_instance) = " +
                      std::to_string(instances) + " on trace '" + market.name + "' (" + std::to_string(job.gpus) +
-                     " GPUs, " + std::to_string(per_instance) + " per instance), got nodes " + std::to_string(job.nodes) +
-                     " (give one of the two)");
+                     " GPUs, " + std::to_string(per_instance) + " per instance), got nodes " +
+                     std::to_string(job.nodes) + " (give one of the two)");
   }
   if (instances > 100000) {
     throw InputError(where + ": field 'gpus': " + std::to_string(job.gpus) + " GPUs need " + std::to_string(instances) +

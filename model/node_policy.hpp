@@ -5,8 +5,8 @@
 #include <climits>
 #include <span>
 
-#include "model/job.hpp"
 #include "base/time.hpp"
+#include "model/job.hpp"
 
 namespace spotsim {
 
@@ -21,17 +21,17 @@ struct NodeObservation {
   int spot_ready = 0;
   int on_demand_held = 0;
   int on_demand_ready = 0;
-  int training = 0;      // instances in the current training set (0 while stopped)
-  bool running = false;  // the job holds a training set of >= min_nodes (training, or pausing to reconfigure)
+  int training = 0;          // instances in the current training set (0 while stopped)
+  bool running = false;      // the job holds a training set of >= min_nodes (training, or pausing to reconfigure)
   bool progressing = false;  // training right now (not restoring, reconfiguring or writing a checkpoint)
   // Spot instances that could be added now; INT_MAX when the zone's availability is not limited by a count.
   int spot_obtainable = INT_MAX;
-  int preemptions = 0;   // events that took spot instances from the job
-  Millis interruption = 0;  // a stop's cost: start-up + restore (what a restart pays before training again)
-  Millis reconfiguration = 0;  // one reconfiguration's pause
+  int preemptions = 0;                  // events that took spot instances from the job
+  Millis interruption = 0;              // a stop's cost: start-up + restore (what a restart pays before training again)
+  Millis reconfiguration = 0;           // one reconfiguration's pause
   Millis checkpoint_interval = kNever;  // the checkpoint policy's interval on on-demand (compute between writes)
   Millis spot_checkpoint_interval = kNever;  // ... and on spot: the most training a preemption can throw away
-  double spot_price_per_hour = 0.0;     // per instance, now
+  double spot_price_per_hour = 0.0;          // per instance, now
   double on_demand_price_per_hour = 0.0;
   std::span<const double> rate;  // rate[k]: throughput of k instances relative to all `nodes`
   const JobSpec* job = nullptr;
@@ -42,8 +42,8 @@ struct NodeObservation {
 };
 
 struct NodeRequest {
-  int spot = 0;       // spot instances to hold (the engine adds them as they become obtainable)
-  int on_demand = 0;  // on-demand instances to hold; spot + on_demand is capped at nodes
+  int spot = 0;               // spot instances to hold (the engine adds them as they become obtainable)
+  int on_demand = 0;          // on-demand instances to hold; spot + on_demand is capped at nodes
   Millis review_at = kNever;  // absolute time to be asked again; kNever = at the next event
 };
 

@@ -4,7 +4,7 @@ namespace spotsim {
 
 std::uint64_t mt19937_64_first_output(std::uint64_t seed) {
   constexpr std::uint64_t kMultiplier = 6364136223846793005ULL;  // f, the seeding recurrence
-  constexpr int kMiddle = 156;                                    // m
+  constexpr int kMiddle = 156;                                   // m
   constexpr std::uint64_t kUpper = ~std::uint64_t{0} << 31, kLower = ~kUpper;
   // Seeding: x[i] = f * (x[i-1] xor (x[i-1] >> 62)) + i. Only x[0], x[1] and x[m] enter the first output.
   std::uint64_t x = seed, x0 = seed, x1 = 0;
@@ -23,7 +23,8 @@ std::uint64_t mt19937_64_first_output(std::uint64_t seed) {
 }
 
 double first_uniform01(std::uint64_t seed, std::uint64_t replication, StreamPurpose purpose, std::uint64_t entity) {
-  return static_cast<double>(mt19937_64_first_output(stream_seed(seed, replication, purpose, entity)) >> 11) * 0x1.0p-53;
+  return static_cast<double>(mt19937_64_first_output(stream_seed(seed, replication, purpose, entity)) >> 11) *
+         0x1.0p-53;
 }
 
 }  // namespace spotsim

@@ -5,9 +5,8 @@
 // thing it belongs to (entity, e.g. a zone). Changing the policy therefore never changes the preemption sample
 // path of a replication (common random numbers; cf. ns-3's per-object streams, OMNeT++'s seed-set). The key is
 // hashed with SplitMix64 (Steele, Lea & Flood, OOPSLA'14) into the 64-bit seed of a Boost.Random mt19937_64.
-#include <cstdint>
-
 #include <boost/random/mersenne_twister.hpp>
+#include <cstdint>
 
 namespace spotsim {
 
@@ -16,10 +15,11 @@ enum class StreamPurpose : std::uint32_t {
   kTraceWindow = 2,   // where in a recorded trace a replication starts
   kPolicy = 3,        // randomised policies, entity = policy-defined
   kGenerator = 4,     // synthetic trace generation
-  kNodeReclaim = 5,   // which instances a shrinking pool removes, entity = time of the drop (model/market/node_reclaim.hpp)
-  kNodeChoice = 6,    // which of a multi-node job's instances a pool reclaim takes (engine/elastic), entity = key
-  kCampaignJob = 7,   // campaigns (engine/campaign): each job's seed, entity = job
-  kTrialScore = 8,    // campaigns: a trial's drawn score, entity = job
+  kNodeReclaim =
+      5,  // which instances a shrinking pool removes, entity = time of the drop (model/market/node_reclaim.hpp)
+  kNodeChoice = 6,       // which of a multi-node job's instances a pool reclaim takes (engine/elastic), entity = key
+  kCampaignJob = 7,      // campaigns (engine/campaign): each job's seed, entity = job
+  kTrialScore = 8,       // campaigns: a trial's drawn score, entity = job
   kCampaignReclaim = 9,  // campaigns: which jobs a pool's excess reclaim takes, entity = (zone, drop, job) hashed
 };
 

@@ -23,20 +23,20 @@ struct RunResult {
   double cost_total = 0.0;        // USD: spot + on-demand + egress
   double cost_spot = 0.0;
   double cost_on_demand = 0.0;
-  double cost_egress = 0.0;       // moving the checkpoint between regions (docs/migration.md)
+  double cost_egress = 0.0;  // moving the checkpoint between regions (docs/migration.md)
   int preemptions = 0;
-  int checkpoints = 0;            // completed checkpoint writes
+  int checkpoints = 0;  // completed checkpoint writes
   int spot_starts = 0;
   int on_demand_starts = 0;
   double lost_work_hours = 0.0;   // compute thrown away by preemptions (and by switches without a checkpoint)
   double checkpoint_hours = 0.0;  // wall time spent writing checkpoints (including writes cut short)
   double restore_hours = 0.0;
   double startup_hours = 0.0;
-  double wait_hours = 0.0;        // no instance held
-  double spot_hours = 0.0;        // wall time holding spot instances
+  double wait_hours = 0.0;  // no instance held
+  double spot_hours = 0.0;  // wall time holding spot instances
   double on_demand_hours = 0.0;
-  int migrations = 0;             // completed transfers of the saved state to another region
-  double migration_hours = 0.0;   // wall time spent transferring (instance held, no work), cut-short ones included
+  int migrations = 0;            // completed transfers of the saved state to another region
+  double migration_hours = 0.0;  // wall time spent transferring (instance held, no work), cut-short ones included
   // The cost ledger: what cost_total went to, in USD; these entries and cost_egress sum to cost_total (to
   // floating-point rounding). Instance time
   // is priced at the instance's price for each phase it spent there (docs/outputs.md#cost-ledger).
@@ -44,16 +44,16 @@ struct RunResult {
   double ledger_lost_work = 0.0;  // compute later thrown away (preemption, switch without checkpoint, give-up)
   double ledger_startup = 0.0;
   double ledger_restore = 0.0;
-  double ledger_checkpoint = 0.0;  // checkpoint writes, cut-short ones included
-  double ledger_transfer = 0.0;    // instance time held while the checkpoint moved between regions
-  double ledger_idle = 0.0;        // held but idle (draining after an emergency checkpoint, after the work's end)
-  double ledger_rounding = 0.0;    // billing minimum and increment beyond the time held
+  double ledger_checkpoint = 0.0;   // checkpoint writes, cut-short ones included
+  double ledger_transfer = 0.0;     // instance time held while the checkpoint moved between regions
+  double ledger_idle = 0.0;         // held but idle (draining after an emergency checkpoint, after the work's end)
+  double ledger_rounding = 0.0;     // billing minimum and increment beyond the time held
   double ledger_reconfigure = 0.0;  // the training set paused to re-form after a loss or a join (elastic jobs)
   // Multi-node jobs (docs/elastic.md).
-  int nodes_lost = 0;              // instances taken by preemptions (a preemption may take several)
-  int reconfigurations = 0;        // pauses to re-form the training set (elastic jobs)
+  int nodes_lost = 0;        // instances taken by preemptions (a preemption may take several)
+  int reconfigurations = 0;  // pauses to re-form the training set (elastic jobs)
   double reconfigure_hours = 0.0;
-  double spot_node_hours = 0.0;    // instance-hours held, each instance counted (spot_hours counts wall time)
+  double spot_node_hours = 0.0;  // instance-hours held, each instance counted (spot_hours counts wall time)
   double on_demand_node_hours = 0.0;
   // Work done and kept, in hours one instance would need (the job's work scaled by its speed-up on all nodes):
   // value = work_done_hours / cost_total is training per dollar, comparable across job sizes and modes.

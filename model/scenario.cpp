@@ -60,8 +60,10 @@ void Scenario::build_migration_costs() {
   for (const Zone& zone : market.zones) {
     zone_region_.push_back(static_cast<int>(std::find(regions.begin(), regions.end(), zone.region) - regions.begin()));
   }
-  const double same_continent = job_.same_continent_gbps > 0 ? job_.same_continent_gbps : market.migration.same_continent_gbps;
-  const double cross_continent = job_.cross_continent_gbps > 0 ? job_.cross_continent_gbps : market.migration.cross_continent_gbps;
+  const double same_continent =
+      job_.same_continent_gbps > 0 ? job_.same_continent_gbps : market.migration.same_continent_gbps;
+  const double cross_continent =
+      job_.cross_continent_gbps > 0 ? job_.cross_continent_gbps : market.migration.cross_continent_gbps;
   const double gigabytes = job_.checkpoint_size_gb;
   // The distinct (region, continent) places, each with the first zone that stands for it.
   std::map<std::pair<std::string, std::string>, std::size_t> place_of;

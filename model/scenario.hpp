@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "model/job.hpp"
-#include "model/observation.hpp"
 #include "model/market/spot_market.hpp"
+#include "model/observation.hpp"
 
 namespace spotsim {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "base/errors.hpp"
@@ -50,7 +50,8 @@ void validate_migration(const MigrationOptimumRequest& r) {
   }
   for (std::size_t i = 0; i < pairs; ++i) {
     if (r.transfer[i] < 0 || r.transfer[i] >= kNever) reject_migration("transfer times must be >= 0 and finite");
-    if (!(r.egress_usd[i] >= 0.0) || !std::isfinite(r.egress_usd[i])) reject_migration("egress must be >= 0 and finite");
+    if (!(r.egress_usd[i] >= 0.0) || !std::isfinite(r.egress_usd[i]))
+      reject_migration("egress must be >= 0 and finite");
   }
 }
 
@@ -157,7 +158,9 @@ struct MigrationOptimumSolver::Plan {
   // The launch of y from its own region's class: per kind with the schedule (from any state but y itself, so that
   // the schedule replays); without it, one per region (relaunching the held kind is a real schedule never better
   // than continuing it, so the optimum is the same, with fewer rows).
-  int launch_row(int y) const { return schedule ? own_launch_row(y) : regions + kinds + kind_region[static_cast<std::size_t>(y)]; }
+  int launch_row(int y) const {
+    return schedule ? own_launch_row(y) : regions + kinds + kind_region[static_cast<std::size_t>(y)];
+  }
   std::int64_t lowest(std::int64_t k, std::int64_t r) const { return std::max<std::int64_t>(0, w + r - (t - k * g)); }
   // The tick a launch of `changeover` steps spends its last changeover step in, counted from the launch, and the
   // changeover left at that tick's start.
@@ -206,7 +209,8 @@ void MigrationOptimumSolver::Plan::add_kinds(const MigrationOptimumRequest& requ
     int cheapest = -1;
     for (std::size_t z = 0; z < zones.size(); ++z) {
       if (region_of_zone(request, z) != b) continue;
-      if (cheapest < 0 || zones[z].on_demand_price_per_hour < zones[static_cast<std::size_t>(cheapest)].on_demand_price_per_hour) {
+      if (cheapest < 0 ||
+          zones[z].on_demand_price_per_hour < zones[static_cast<std::size_t>(cheapest)].on_demand_price_per_hour) {
         cheapest = static_cast<int>(z);
       }
     }
@@ -369,9 +373,9 @@ void MigrationOptimumSolver::prepare_prices(const MigrationOptimumRequest& reque
       unit_price_[k * K + y] = zone.spot.price_per_hour.at(t0) * per_step;
       if (zone.spot.available) {
         const double nodes = request.nodes;
-        const bool whole = zone.spot.available->at(t0) >= nodes &&
-                           zone.spot.available->next_time_where(t0, [nodes](double v) { return v < nodes; }) >=
-                               t0 + request.tick;
+        const bool whole =
+            zone.spot.available->at(t0) >= nodes &&
+            zone.spot.available->next_time_where(t0, [nodes](double v) { return v < nodes; }) >= t0 + request.tick;
         allowed_[k * K + y] = whole ? 1 : 0;
       }
     }
@@ -392,7 +396,8 @@ void MigrationOptimumSolver::prepare_rows(const Plan& P) {
   source_spans_.assign(NR * 2, 0);
   virtual_.resize(W + G);
   positions_.resize(W + G);
-  for (std::size_t i = 0; i < positions_.size(); ++i) positions_[i] = static_cast<double>(static_cast<std::int64_t>(i) - P.g);
+  for (std::size_t i = 0; i < positions_.size(); ++i)
+    positions_[i] = static_cast<double>(static_cast<std::int64_t>(i) - P.g);
   queue_value_.resize(W + G + 2);
   queue_position_.resize(W + G + 2);
 }

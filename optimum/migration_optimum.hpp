@@ -42,8 +42,8 @@
 #include <string>
 #include <vector>
 
-#include "model/market/spot_market.hpp"
 #include "base/time.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 
@@ -53,8 +53,8 @@ struct Span;  // optimum/optimum_kernels.hpp
 
 struct MigrationOptimumRequest {
   const SpotMarket* market = nullptr;
-  Millis start = 0;       // absolute trace time of the job's start, on a tick boundary
-  Millis tick = 0;        // g
+  Millis start = 0;  // absolute trace time of the job's start, on a tick boundary
+  Millis tick = 0;   // g
   Millis work = 0;
   Millis changeover = 0;  // d: start-up (launch to first useful work, before any transfer)
   Millis deadline = 0;    // relative to start
@@ -148,7 +148,7 @@ class MigrationOptimumSolver {
   std::vector<std::int64_t> spans_;
   std::vector<double> unit_price_;     // [tick * kinds + kind]: USD per grid step held, nodes included
   std::vector<std::uint8_t> allowed_;  // [tick * kinds + kind]: may be held through the tick
-  std::vector<double> sources_;  // per region: the cheapest state with the data there (this boundary)
+  std::vector<double> sources_;        // per region: the cheapest state with the data there (this boundary)
   std::vector<std::int64_t> source_spans_;
   std::vector<double> virtual_, positions_, queue_value_;  // a partial stop's sliding window (optimum_kernels)
   std::vector<std::int64_t> queue_position_;

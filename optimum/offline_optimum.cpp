@@ -10,8 +10,8 @@
 #include "optimum/optimum_kernels.hpp"
 
 namespace spotsim {
-void validate_optimum_basics(const std::string& solver, const SpotMarket* market, Millis start, Millis tick, Millis work,
-                             Millis changeover, Millis deadline, int nodes) {
+void validate_optimum_basics(const std::string& solver, const SpotMarket* market, Millis start, Millis tick,
+                             Millis work, Millis changeover, Millis deadline, int nodes) {
   const auto reject = [&solver](const std::string& what) { throw InputError(solver + ": " + what); };
   const auto positive_finite = [&reject](Millis value, const char* name) {
     if (value <= 0 || value >= kNever) {
@@ -32,7 +32,7 @@ void validate_optimum_basics(const std::string& solver, const SpotMarket* market
 namespace {
 
 using namespace optimum_kernels;  // Span and the kernels; kInfinity
-constexpr int kIdle = 0;  // state 0: nothing held
+constexpr int kIdle = 0;          // state 0: nothing held
 // Held kinds: on-demand in the cheapest zone, then spot in zone kind - kFirstSpot.
 constexpr int kOnDemand = 0;
 constexpr int kFirstSpot = 1;
@@ -49,7 +49,6 @@ void validate_offline(const OfflineOptimumRequest& r) {
 }
 
 }  // namespace
-
 
 // The request in grid steps of q ms. States at a boundary: 0 nothing held, then per held kind its R changeover
 // indices (state(kind, i): remaining changeover `remaining(i)`; index R - 1 is "changeover over").
@@ -142,8 +141,8 @@ OfflineOptimum OfflineOptimumSolver::solve(const OfflineOptimumRequest& request)
   grid.overheads = static_cast<int>(overheads);
   grid.states = 1 + grid.held * grid.overheads;
   if (grid.w > kMaxLayerCells / grid.states) {
-    reject_offline("the progress grid is too fine: work / gcd(tick, changeover, work, deadline) = " + std::to_string(grid.w) +
-           " steps; round work and deadline to whole ticks or minutes");
+    reject_offline("the progress grid is too fine: work / gcd(tick, changeover, work, deadline) = " +
+                   std::to_string(grid.w) + " steps; round work and deadline to whole ticks or minutes");
   }
   for (std::size_t z = 1; z < zones.size(); ++z) {
     if (zones[z].on_demand_price_per_hour <

@@ -47,8 +47,8 @@ struct OfflineOptimum {
 
 // Throws InputError, prefixed with `solver`, unless the fields every optimum request shares make sense (a market
 // with zones; positive, finite tick, work and deadline; changeover >= 0; start in range; nodes >= 1).
-void validate_optimum_basics(const std::string& solver, const SpotMarket* market, Millis start, Millis tick, Millis work,
-                             Millis changeover, Millis deadline, int nodes);
+void validate_optimum_basics(const std::string& solver, const SpotMarket* market, Millis start, Millis tick,
+                             Millis work, Millis changeover, Millis deadline, int nodes);
 
 // True when the market's billing minimum and increment cannot change the cost of any schedule of `request`.
 bool billing_rules_cannot_bind(const OfflineOptimumRequest& request);

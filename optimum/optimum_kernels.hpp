@@ -48,7 +48,8 @@ inline void min_into(double* __restrict dst, const double* __restrict src, Span 
 inline void min_of(double* __restrict dst, const double* __restrict a, const double* __restrict b, Span on) {
   for (std::int64_t p = on.lo; p <= on.hi; ++p) dst[p] = b[p] < a[p] ? b[p] : a[p];
 }
-inline void min_add_shifted(double* __restrict dst, const double* __restrict src, std::int64_t by, double add, Span on) {
+inline void min_add_shifted(double* __restrict dst, const double* __restrict src, std::int64_t by, double add,
+                            Span on) {
   for (std::int64_t p = on.lo; p <= on.hi; ++p) {
     const double value = src[p - by] + add;
     dst[p] = value < dst[p] ? value : dst[p];
@@ -57,7 +58,7 @@ inline void min_add_shifted(double* __restrict dst, const double* __restrict src
 // The same, recording `tag` (indexed from tags_low) where the source is strictly cheaper.
 template <typename Tag>
 inline void min_add_shifted_tracked(double* dst, const double* src, std::int64_t by, double add, Span on, Tag* tags,
-                             std::int64_t tags_low, Tag tag) {
+                                    std::int64_t tags_low, Tag tag) {
   for (std::int64_t p = on.lo; p <= on.hi; ++p) {
     const double value = src[p - by] + add;
     if (value < dst[p]) {
@@ -78,7 +79,7 @@ inline void assign_shifted(double* dst, Span to, const double* src, Span from, s
 // dst over `to` = min(a[p - a_by] + a_add, b[p - b_by] + b_add), each where its source is kept, +inf where
 // neither is: the two ways into a state in one pass where they overlap.
 inline void assign_min_shifted(double* dst, Span to, const double* a, Span a_from, std::int64_t a_by, double a_add,
-                        const double* b, Span b_from, std::int64_t b_by, double b_add) {
+                               const double* b, Span b_from, std::int64_t b_by, double b_add) {
   const Span a_to = meet(to, shifted(a_from, a_by)), b_to = meet(to, shifted(b_from, b_by));
   const Span both = meet(a_to, b_to);
   if (both.empty()) {
@@ -120,7 +121,7 @@ inline void min_of_partial(double* dst, const double* a, Span to, const double* 
 // u[x] = src[x + r] + offset - x c over xs (the source's span shifted by -r); `first`: assign, else keep the minimum.
 // position[x] = x as a double (a table, so that the loop vectorises).
 inline void virtual_costs(double* __restrict u, const double* __restrict src, const double* __restrict position,
-                   std::int64_t r, double offset, double c, Span xs, bool first) {
+                          std::int64_t r, double offset, double c, Span xs, bool first) {
   if (first) {
     for (std::int64_t x = xs.lo; x <= xs.hi; ++x) u[x] = src[x + r] + offset - position[x] * c;
   } else {
@@ -136,8 +137,8 @@ inline void virtual_costs(double* __restrict u, const double* __restrict src, co
 // once, so linear in the span. The deque lives in queue_*[head, tail), with a -inf sentinel at head - 1.
 template <bool kTrack>
 inline void sliding_partial_stop(const double* u, Span xs, std::int64_t lag, std::int64_t reach, double c, Span out,
-                          double* idle, std::int64_t* queue_position, double* queue_value, std::uint32_t* tags,
-                          std::int64_t tags_low, std::uint32_t code) {
+                                 double* idle, std::int64_t* queue_position, double* queue_value, std::uint32_t* tags,
+                                 std::int64_t tags_low, std::uint32_t code) {
   std::int64_t head = 1, tail = 1;
   queue_value[0] = -kInfinity;
   std::int64_t next = std::max(xs.lo, out.lo - reach);  // nothing before it can serve `out`
@@ -194,7 +195,7 @@ inline bool any_rise(const double* v, std::int64_t first, std::int64_t last, dou
 }
 
 inline void partial_stop_runs(const double* v, Span released, Span out, std::int64_t reach, double c,
-                       std::vector<Span>& runs) {
+                              std::vector<Span>& runs) {
   runs.clear();
   auto add = [&](std::int64_t lo, std::int64_t hi) {
     const Span run = meet({lo, hi}, out);

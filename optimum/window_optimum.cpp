@@ -10,7 +10,7 @@ namespace spotsim {
 namespace {
 Millis optimum_tick(const Scenario& scenario) {
   return scenario.cant_be_late_mode() && scenario.cant_be_late_tick() > 0 ? scenario.cant_be_late_tick()
-                                                                           : scenario.market().tick;
+                                                                          : scenario.market().tick;
 }
 }  // namespace
 

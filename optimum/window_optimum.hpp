@@ -13,9 +13,9 @@
 // that of optimum/migration_optimum.hpp instead, with the job's checkpoint transfers and egress per region pair, on its
 // automatic grid: exact, or a lower bound with transfer times rounded down (docs/multi-region-optimum.md); either
 // way regret is measured against a bound no policy can beat.
+#include "model/scenario.hpp"
 #include "optimum/migration_optimum.hpp"
 #include "optimum/offline_optimum.hpp"
-#include "model/scenario.hpp"
 
 namespace spotsim {
 

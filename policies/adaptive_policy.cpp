@@ -5,12 +5,12 @@
 #include <limits>
 #include <memory>
 
+#include "base/errors.hpp"
+#include "model/market/lifetime_distribution.hpp"
 #include "policies/checkpoint_math.hpp"
 #include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
-#include "base/errors.hpp"
-#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

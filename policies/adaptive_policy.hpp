@@ -28,10 +28,10 @@
 #include <utility>
 #include <vector>
 
+#include "model/policy_interfaces.hpp"
 #include "policies/adaptive_prior.hpp"
 #include "policies/policy_params.hpp"
 #include "policies/spot_history.hpp"
-#include "model/policy_interfaces.hpp"
 
 namespace spotsim {
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "model/market/spot_market.hpp"
 #include "policies/policy_params.hpp"
 #include "policies/spot_history.hpp"
-#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

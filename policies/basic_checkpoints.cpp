@@ -1,8 +1,8 @@
 // Checkpoint policies that need no model of the preemption process: none, fixed, continuous.
 #include <memory>
 
-#include "policies/policy_registry.hpp"
 #include "base/errors.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 
@@ -38,9 +38,9 @@ class ContinuousCheckpointPolicy final : public CheckpointPolicy {
 }  // namespace
 
 void register_no_checkpoint(PolicyRegistry& registry) {
-  registry.add(PolicyEntry<CheckpointPolicy>{
-      "none", "never checkpoint: a preemption restarts the job from the beginning", "",
-      [](const PolicyParams&) { return std::make_unique<NoCheckpointPolicy>(); }});
+  registry.add(
+      PolicyEntry<CheckpointPolicy>{"none", "never checkpoint: a preemption restarts the job from the beginning", "",
+                                    [](const PolicyParams&) { return std::make_unique<NoCheckpointPolicy>(); }});
 }
 
 void register_fixed_checkpoint(PolicyRegistry& registry) {

@@ -1,7 +1,6 @@
 // The list of policies that ship with spotsim: one line per policy.
-#include "policies/policy_registry.hpp"
-
 #include "policies/plugin/plugin_loader.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 

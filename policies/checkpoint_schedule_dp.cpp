@@ -31,7 +31,8 @@ CheckpointScheduleDp::CheckpointScheduleDp(const CheckpointScheduleInput& in) {
   is_.assign(ages_ + 1, 0.0);
   for (std::size_t k = 1; k <= ages_; ++k) is_[k] = is_[k - 1] + 0.5 * h * (s_[k - 1] + s_[k]);
 
-  rows_ = static_cast<std::size_t>(std::clamp<Millis>((in.work + step_ - 1) / step_, 1, static_cast<Millis>(2 * ages_)));
+  rows_ =
+      static_cast<std::size_t>(std::clamp<Millis>((in.work + step_ - 1) / step_, 1, static_cast<Millis>(2 * ages_)));
   const auto delta = static_cast<double>(in.checkpoint_write);
   const auto restart = static_cast<double>(in.restart);
   const std::size_t width = ages_ + 1;
@@ -93,8 +94,8 @@ CheckpointScheduleDp::CheckpointScheduleDp(const CheckpointScheduleInput& in) {
           const Segment& seg = (finishes ? finishing : with_write)[k * max_m + m - 1];
           if (seg.p <= 0.0 && m > 1) break;  // longer segments only die sooner
           const double next = finishes ? 0.0 : e_at(j - m, seg.next_age, fresh_[j - m - 1]);
-          const double value = seg.p * (seg.next_age - static_cast<double>(k) * h + next) +
-                               (1.0 - seg.p) * (seg.lost + fresh_guess);
+          const double value =
+              seg.p * (seg.next_age - static_cast<double>(k) * h + next) + (1.0 - seg.p) * (seg.lost + fresh_guess);
           if (value < best_value) best_value = value, best_m = static_cast<std::uint16_t>(m);
         }
         row[k] = best_value;
@@ -139,7 +140,8 @@ double CheckpointScheduleDp::survival_integral(double t) const {
 }
 
 Millis CheckpointScheduleDp::next_interval(Millis remaining, Millis age) const {
-  const auto j = static_cast<std::size_t>(std::clamp<Millis>((remaining + step_ / 2) / step_, 1, static_cast<Millis>(rows_)));
+  const auto j =
+      static_cast<std::size_t>(std::clamp<Millis>((remaining + step_ / 2) / step_, 1, static_cast<Millis>(rows_)));
   const auto k = static_cast<std::size_t>(std::clamp<Millis>((age + step_ / 2) / step_, 0, static_cast<Millis>(ages_)));
   return static_cast<Millis>(best_[(j - 1) * (ages_ + 1) + k]) * step_;
 }

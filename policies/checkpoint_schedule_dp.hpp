@@ -26,10 +26,10 @@ class LifetimeDistribution;
 struct CheckpointScheduleInput {
   const LifetimeDistribution* lifetime = nullptr;
   int nodes = 1;
-  Millis work = 0;              // the whole job; rows are computed up to min(work, 2 x the longest lifetime)
-  Millis checkpoint_write = 0;  // delta
-  Millis restart = 0;           // start-up + restore after a preemption
-  std::size_t age_points = 300; // grid resolution over the longest lifetime
+  Millis work = 0;               // the whole job; rows are computed up to min(work, 2 x the longest lifetime)
+  Millis checkpoint_write = 0;   // delta
+  Millis restart = 0;            // start-up + restore after a preemption
+  std::size_t age_points = 300;  // grid resolution over the longest lifetime
 };
 
 class CheckpointScheduleDp {
@@ -43,14 +43,14 @@ class CheckpointScheduleDp {
   Millis step() const { return step_; }
 
  private:
-  double survival(double t_ms) const;        // S at an arbitrary time (linear between grid points)
+  double survival(double t_ms) const;           // S at an arbitrary time (linear between grid points)
   double survival_integral(double t_ms) const;  // integral_0^t S
 
   Millis step_ = 0;
   std::size_t ages_ = 0, rows_ = 0;
-  std::vector<double> s_;     // S at grid ages 0..ages_
-  std::vector<double> is_;    // integral of S from 0 to each grid age (trapezoid)
-  std::vector<double> fresh_; // F(j), j = 1..rows_ (index j - 1)
+  std::vector<double> s_;            // S at grid ages 0..ages_
+  std::vector<double> is_;           // integral of S from 0 to each grid age (trapezoid)
+  std::vector<double> fresh_;        // F(j), j = 1..rows_ (index j - 1)
   std::vector<std::uint16_t> best_;  // argmin m for (j, k), row-major, j = 1..rows_, k = 0..ages_
 };
 

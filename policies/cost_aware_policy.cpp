@@ -106,8 +106,8 @@ class CostAwarePolicy final : public SelectionPolicy {
 
   double spot_cost_per_hour(const Observation& obs, int z) const {
     const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
-    const Millis useful = std::max<Millis>(
-        std::min(survival_.expected_remaining(z, obs.elapsed), obs.remaining_work()), kMillisPerMinute);
+    const Millis useful = std::max<Millis>(std::min(survival_.expected_remaining(z, obs.elapsed), obs.remaining_work()),
+                                           kMillisPerMinute);
     const double hours = to_hours(changeover(obs) + v.migration_time + useful);
     return (v.spot_price_per_hour * hours + v.migration_cost) / to_hours(useful);
   }
@@ -123,8 +123,9 @@ class CostAwarePolicy final : public SelectionPolicy {
   // (spot, or on-demand if no spot is worth it) is expected back, if waiting for it (and moving there) fits the
   // waiting allowance; kNever otherwise. Waiting costs nothing but slack, which the allowance keeps a reserve of.
   Millis cheaper_zone_back_in(const Observation& obs, int spot_zone, int od_zone) const {
-    const double now_cost = spot_zone >= 0 ? std::min(spot_cost_per_hour(obs, spot_zone), on_demand_cost_per_hour(obs, od_zone))
-                                           : on_demand_cost_per_hour(obs, od_zone);
+    const double now_cost = spot_zone >= 0
+                                ? std::min(spot_cost_per_hour(obs, spot_zone), on_demand_cost_per_hour(obs, od_zone))
+                                : on_demand_cost_per_hour(obs, od_zone);
     const Millis allowance = waiting_allowance(obs, s_);
     Millis soonest = kNever;
     for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {

@@ -86,8 +86,8 @@ Millis spare_off_spot(const Observation& obs) {
   Millis finish = 0;
   if (obs.purchase == Purchase::kOnDemand) {
     // Leaving now: save unsaved work (or finish the write under way), then start afresh from it.
-    const bool unsaved = !obs.lossless && obs.can_checkpoint &&
-                         (obs.progress > obs.committed || obs.phase == Phase::kCheckpointing);
+    const bool unsaved =
+        !obs.lossless && obs.can_checkpoint && (obs.progress > obs.committed || obs.phase == Phase::kCheckpointing);
     const Millis save = unsaved ? job.checkpoint_write : 0;
     const Millis from = obs.lossless || obs.can_checkpoint ? obs.progress : 0;
     const bool restore = !obs.lossless && (obs.committed > 0 || save > 0);

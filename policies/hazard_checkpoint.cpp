@@ -1,14 +1,14 @@
 // Hazard-aware checkpointing for non-exponential lifetimes: Young's interval with the hazard of the job's nodes in
 // place of 1/MTBF, tau(age) = sqrt(2 delta / lambda), where lambda = nodes x h for nodes of the same age, taken as
-// the largest hazard over the interval itself (see next_interval). Under the bathtub model this checkpoints often in the first
-// hour, rarely in the quiet middle, and often again as the 24 h limit approaches. For an exponential model it is
-// exactly Young's interval. Without a lifetime model (recorded traces) it falls back to 1/MTBF.
+// the largest hazard over the interval itself (see next_interval). Under the bathtub model this checkpoints often in
+// the first hour, rarely in the quiet middle, and often again as the 24 h limit approaches. For an exponential model it
+// is exactly Young's interval. Without a lifetime model (recorded traces) it falls back to 1/MTBF.
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
-#include "policies/policy_registry.hpp"
 #include "model/market/lifetime_distribution.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 
@@ -77,9 +77,8 @@ class OnNoticeCheckpointPolicy final : public CheckpointPolicy {
 void register_hazard_checkpoint(PolicyRegistry& registry) {
   registry.add(PolicyEntry<CheckpointPolicy>{
       "hazard", "interval sqrt(2 delta / lambda(age)) from the lifetime model's hazard at the instance's age",
-      "on_notice=false", [](const PolicyParams& p) {
-        return std::make_unique<HazardCheckpointPolicy>(p.flag("on_notice", false));
-      }});
+      "on_notice=false",
+      [](const PolicyParams& p) { return std::make_unique<HazardCheckpointPolicy>(p.flag("on_notice", false)); }});
   registry.add(PolicyEntry<CheckpointPolicy>{
       "on-notice", "only an emergency checkpoint in the preemption notice, when the write fits", "",
       [](const PolicyParams&) { return std::make_unique<OnNoticeCheckpointPolicy>(); }});

@@ -20,9 +20,8 @@ class OnDemandPolicy final : public SelectionPolicy {
 }  // namespace
 
 void register_on_demand(PolicyRegistry& registry) {
-  registry.add(PolicyEntry<SelectionPolicy>{
-      "on-demand", "always on-demand in the cheapest zone (never preempted)", "",
-      [](const PolicyParams&) { return std::make_unique<OnDemandPolicy>(); }});
+  registry.add(PolicyEntry<SelectionPolicy>{"on-demand", "always on-demand in the cheapest zone (never preempted)", "",
+                                            [](const PolicyParams&) { return std::make_unique<OnDemandPolicy>(); }});
 }
 
 }  // namespace spotsim

@@ -5,9 +5,9 @@
 #include <memory>
 #include <tuple>
 
+#include "model/market/lifetime_distribution.hpp"
 #include "policies/checkpoint_schedule_dp.hpp"
 #include "policies/policy_registry.hpp"
-#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 
@@ -28,7 +28,8 @@ class OptimalDpCheckpointPolicy final : public CheckpointPolicy {
       if (!fallback) fallback = std::make_unique<LifetimeDistribution>(ExponentialLifetime{to_hours(zone.spot_mtbf)});
       lifetime = fallback.get();
     }
-    const Key key{lifetime, obs.job->work, obs.job->checkpoint_write, obs.job->startup + obs.job->restore, obs.job->nodes};
+    const Key key{lifetime, obs.job->work, obs.job->checkpoint_write, obs.job->startup + obs.job->restore,
+                  obs.job->nodes};
     auto it = tables_.find(key);
     if (it == tables_.end()) {
       CheckpointScheduleInput in;
@@ -51,7 +52,8 @@ class OptimalDpCheckpointPolicy final : public CheckpointPolicy {
     Millis work, write, restart;
     int nodes;
     bool operator<(const Key& o) const {
-      return std::tie(lifetime, work, write, restart, nodes) < std::tie(o.lifetime, o.work, o.write, o.restart, o.nodes);
+      return std::tie(lifetime, work, write, restart, nodes) <
+             std::tie(o.lifetime, o.work, o.write, o.restart, o.nodes);
     }
   };
   std::size_t grid_;
@@ -68,8 +70,8 @@ void register_optimal_dp_checkpoint(PolicyRegistry& registry) {
       "checkpoint schedule minimising expected makespan for the lifetime model, by dynamic programming over "
       "(remaining work, VM age) (Kadupitiya, Jadhao & Sharma, HPDC'20)",
       "grid=300 (age points over the longest lifetime), on_notice=false", [](const PolicyParams& p) {
-        return std::make_unique<OptimalDpCheckpointPolicy>(
-            static_cast<std::size_t>(p.integer("grid", 300, 20, 2000)), p.flag("on_notice", false));
+        return std::make_unique<OptimalDpCheckpointPolicy>(static_cast<std::size_t>(p.integer("grid", 300, 20, 2000)),
+                                                           p.flag("on_notice", false));
       }});
 }
 

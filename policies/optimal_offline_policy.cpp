@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <memory>
 
+#include "base/errors.hpp"
+#include "model/scenario.hpp"
+#include "optimum/offline_optimum.hpp"
+#include "optimum/window_optimum.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
-#include "base/errors.hpp"
-#include "optimum/offline_optimum.hpp"
-#include "model/scenario.hpp"
-#include "optimum/window_optimum.hpp"
 
 namespace spotsim {
 
@@ -35,7 +35,8 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
 
   SelectionDecision decide(const Observation& obs) override {
     if (!plan_.feasible || tick_ <= 0) {  // no schedule meets the deadline: on-demand is the best there is
-      return SelectionDecision::on_demand(obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone(obs));
+      return SelectionDecision::on_demand(obs.purchase == Purchase::kOnDemand ? obs.zone
+                                                                              : cheapest_on_demand_zone(obs));
     }
     const Millis into = obs.now - start_;
     const auto k = static_cast<std::size_t>(std::max<Millis>(into / tick_, 0));
@@ -44,9 +45,8 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
     const Millis next = tick_start + tick_;
     const char held = plan_.schedule[k];
     // A partial stop: hold until the release inside the tick, then nothing until the next boundary.
-    const Millis release = k < plan_.schedule_held.size() && k + 1 < plan_.schedule.size()
-                               ? tick_start + plan_.schedule_held[k]
-                               : next;
+    const Millis release =
+        k < plan_.schedule_held.size() && k + 1 < plan_.schedule.size() ? tick_start + plan_.schedule_held[k] : next;
     if (held == '.' || obs.now >= release) return SelectionDecision::wait(next);
     const int zone = k < plan_.schedule_zones.size() ? std::max(plan_.schedule_zones[k], 0) : 0;
     return held == 's' ? SelectionDecision::spot(zone, release) : SelectionDecision::on_demand(zone, release);

@@ -34,8 +34,8 @@ PolicyParams PolicyParams::parse(const std::string& spec, const std::string& opt
     const std::string item = rest.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
-      throw InputError(option + " '" + spec + "': expected parameters as key=value separated by commas, got '" +
-                       item + "'");
+      throw InputError(option + " '" + spec + "': expected parameters as key=value separated by commas, got '" + item +
+                       "'");
     }
     if (!p.values_.emplace(item.substr(0, eq), item.substr(eq + 1)).second) {
       throw InputError(option + " '" + spec + "': parameter '" + item.substr(0, eq) + "' given twice");

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "policies/policy_params.hpp"
 #include "model/node_policy.hpp"
 #include "model/policy_interfaces.hpp"
+#include "policies/policy_params.hpp"
 
 namespace spotsim {
 

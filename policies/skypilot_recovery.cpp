@@ -20,8 +20,7 @@ class SkyPilotRecoveryPolicy final : public SelectionPolicy {
   }
 
   SelectionDecision decide(const Observation& obs) override {
-    const int od_zone =
-        obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone_in_state_region(obs);
+    const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone : cheapest_on_demand_zone_in_state_region(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
     // A recovery is the first launch after a preemption (SkyPilot's recover()); later tries search everywhere.
     const bool recovering = obs.preemptions > preemptions_seen_;
@@ -49,8 +48,8 @@ class SkyPilotRecoveryPolicy final : public SelectionPolicy {
       const bool same_region = last_region_ >= 0 && v.region == last_region_;
       // FAILOVER: the launched region first (step 1), then anywhere. EAGER_NEXT_REGION: at a recovery the
       // launched region is blocked (step 2), then anywhere (step 3): putting it last gives the same choice.
-      const bool later = strategy_ == RecoveryStrategy::kFailover ? (last_region_ >= 0 && !same_region)
-                                                                  : (recovering && same_region);
+      const bool later =
+          strategy_ == RecoveryStrategy::kFailover ? (last_region_ >= 0 && !same_region) : (recovering && same_region);
       return std::make_tuple(later, v.spot_price_per_hour, z);
     };
     for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {

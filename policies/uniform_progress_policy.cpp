@@ -45,8 +45,8 @@ class UniformProgressPolicy final : public SelectionPolicy {
 
   SelectionDecision decide(const Observation& obs) override {
     const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone
-                        : multi_region_ ? cheapest_on_demand_zone_in_state_region(obs)
-                                        : on_demand_zone_choice(obs);
+                        : multi_region_                     ? cheapest_on_demand_zone_in_state_region(obs)
+                                                            : on_demand_zone_choice(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
     const int spot_zone = multi_region_ ? spot_zone_state_region_first(obs) : cheapest_obtainable_spot_zone(obs);
     if (!obs.has_deadline()) {  // without a deadline there is no line to follow: take spot, wait for it

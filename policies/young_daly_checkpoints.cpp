@@ -19,7 +19,8 @@ class YoungDalyCheckpointPolicy final : public CheckpointPolicy {
 
   Millis next_interval(const Observation& obs) override {
     if (obs.purchase != Purchase::kSpot && mtbf_override_ == kNever) return kNever;  // on-demand is never preempted
-    const Millis mtbf = mtbf_override_ != kNever ? mtbf_override_ : obs.zones[static_cast<std::size_t>(obs.zone)].spot_mtbf;
+    const Millis mtbf =
+        mtbf_override_ != kNever ? mtbf_override_ : obs.zones[static_cast<std::size_t>(obs.zone)].spot_mtbf;
     if (mtbf == kNever) return kNever;
     const auto delta = static_cast<double>(std::max<Millis>(obs.job->checkpoint_write, 1));
     const auto m = static_cast<double>(mtbf);

@@ -32,9 +32,9 @@ int state_zone_on_leaving(const Observation& obs) {
   // The engine saves unsaved work (or finishes the write under way) before it moves a job off an instance, so
   // the state then lies where the job runs now (engine/job_simulation.cpp, switch_to).
   const bool holds = obs.purchase != Purchase::kNone && obs.zone >= 0;
-  const bool saves_first = obs.can_checkpoint && !obs.lossless &&
-                           (obs.phase == Phase::kCheckpointing ||
-                            (obs.phase == Phase::kComputing && obs.progress > obs.committed));
+  const bool saves_first =
+      obs.can_checkpoint && !obs.lossless &&
+      (obs.phase == Phase::kCheckpointing || (obs.phase == Phase::kComputing && obs.progress > obs.committed));
   return holds && saves_first ? obs.zone : obs.data_zone;
 }
 
@@ -86,8 +86,7 @@ bool transfer_fits(const Observation& obs, int z) {
 double effective_spot_price(const Observation& obs, int z) {
   const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
   const double work_hours = std::max(to_hours(obs.remaining_work()), 1.0 / 60.0);
-  return v.spot_price_per_hour +
-         (v.spot_price_per_hour * to_hours(v.migration_time) + v.migration_cost) / work_hours;
+  return v.spot_price_per_hour + (v.spot_price_per_hour * to_hours(v.migration_time) + v.migration_cost) / work_hours;
 }
 
 int spot_zone_state_region_first(const Observation& obs) {

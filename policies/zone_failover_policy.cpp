@@ -76,7 +76,7 @@ class ZoneFailoverPolicy final : public SelectionPolicy {
   bool fell_back_ = false;
   int failures_ = 0;
   int preemptions_seen_ = 0;
-  int zone_ = -1;             // zone of the current or last spot attempt
+  int zone_ = -1;  // zone of the current or last spot attempt
   Millis saved_at_launch_ = 0;
   std::vector<Millis> cooling_until_;
 };

@@ -19,7 +19,7 @@ double SurvivalCurve::survival(double t) const {
 double SurvivalCurve::mean_residual_life(double age_hours) const {
   const double s_age = survival(age_hours);
   if (s_age <= 0.0) return tail_;  // outlived every run seen, all of which ended: only the tail is left
-  double area = 0.0;  // integral of S over [age, infinity)
+  double area = 0.0;               // integral of S over [age, infinity)
   double from = age_hours;
   double level = s_age;
   for (const KaplanMeierStep& step : steps_) {

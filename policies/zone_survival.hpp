@@ -69,7 +69,7 @@ class ZoneSurvival {
 
  private:
   struct Track {
-    std::vector<double> runs;  // ended up-runs, hours
+    std::vector<double> runs;   // ended up-runs, hours
     std::vector<double> downs;  // ended down-runs, hours
     bool up = false;
     Millis since = 0;  // elapsed time the current run was first seen

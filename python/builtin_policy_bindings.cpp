@@ -2,13 +2,13 @@
 // decide(observation), so that a Python policy can wrap a built-in rule (docs/plugins.md#wrapping-a-built-in-rule):
 // ask it, then adjust, log or veto its decision. It sees exactly the snapshot the Python policy was given, so a
 // wrapper that passes every decision through runs exactly as the built-in does (tests/python/test_python_wrapping.py).
+#include <pybind11/pybind11.h>
+
 #include <memory>
 #include <string>
 
-#include <pybind11/pybind11.h>
-
-#include "policies/policy_registry.hpp"
 #include "model/policy_interfaces.hpp"
+#include "policies/policy_registry.hpp"
 #include "python/observation_view.hpp"
 #include "python/python_bindings.hpp"
 
@@ -34,7 +34,8 @@ void bind_builtin_policies(py::module_& m) {
            }),
            py::arg("spec"))
       .def_readonly("spec", &BuiltinSelectionPolicy::spec)
-      .def("reset", [](BuiltinSelectionPolicy& b) { b.policy->reset(); }, "start a new run (forget its state)")
+      .def(
+          "reset", [](BuiltinSelectionPolicy& b) { b.policy->reset(); }, "start a new run (forget its state)")
       .def(
           "decide", [](BuiltinSelectionPolicy& b, const ObservationView& view) { return b.policy->decide(view.get()); },
           py::arg("observation"), "the built-in's decision on the observation the calling policy received")

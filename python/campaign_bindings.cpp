@@ -2,30 +2,29 @@
 // the schema `spotsim campaign` reads), one row per selection policy or managed offer, each run with the GIL released;
 // the rows handed to Python as columns (runs, jobs, hourly capacity) and summary rows, and as the CLI's JSON.
 #include <pybind11/numpy.h>
-
-#include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 
 #include <array>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "app/advise/break_even.hpp"
 #include "app/campaign/campaign_json.hpp"
 #include "app/campaign/campaign_options.hpp"
 #include "app/campaign/campaign_request_options.hpp"
 #include "app/campaign/job_stream_csv.hpp"
-#include "app/advise/break_even.hpp"
 #include "app/run_metrics.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
+#include "base/json_text.hpp"
+#include "base/shipped_library.hpp"
 #include "python/keyword_options.hpp"
 #include "python/python_bindings.hpp"
 #include "python/summary_dict.hpp"
-#include "base/shipped_library.hpp"
 #include "traces/trace_reader.hpp"
-#include "base/json_text.hpp"
 
 namespace py = pybind11;
 
@@ -35,12 +34,9 @@ namespace {
 
 const char* status_name(JobStatus status) {
   switch (status) {
-    case JobStatus::kCompleted:
-      return "completed";
-    case JobStatus::kStoppedEarly:
-      return "stopped";
-    case JobStatus::kFailed:
-      return "failed";
+    case JobStatus::kCompleted: return "completed";
+    case JobStatus::kStoppedEarly: return "stopped";
+    case JobStatus::kFailed: return "failed";
   }
   return "failed";
 }
@@ -122,16 +118,16 @@ class CampaignSession {
 
   void run_managed() {
     py::gil_scoped_release release;
-    for (CampaignRow& row : managed_campaign_rows(request_.market, request_.spec, request_.managed_catalogue,
-                                                  registry_, request_.checkpoint, request_.plan, true)) {
+    for (CampaignRow& row : managed_campaign_rows(request_.market, request_.spec, request_.managed_catalogue, registry_,
+                                                  request_.checkpoint, request_.plan, true)) {
       rows_.push_back(std::move(row));
     }
   }
 
   // The CLI's --format json text (with --engineering-cost: the break-even too).
   std::string to_json() const {
-    nlohmann::json doc = campaign_header_json(request_.market, request_.capacity, request_.spec, request_.checkpoint,
-                                              request_.plan);
+    nlohmann::json doc =
+        campaign_header_json(request_.market, request_.capacity, request_.spec, request_.checkpoint, request_.plan);
     for (const CampaignRow& row : rows_) doc["policies"].push_back(campaign_row_json(row, request_.spec));
     if (request_.engineering_cost) doc["break_even"] = campaign_break_even_json(rows_, *request_.engineering_cost);
     return json_text(doc, 2) + "\n";
@@ -176,8 +172,7 @@ class CampaignSession {
     for (const MetricDefinition& metric : run_metrics()) {
       columns[metric.name] = column<double>(refs, [&](const JobRef& r) { return metric.value(r.job_run()); });
     }
-    columns["trace_start_hours"] =
-        column<double>(refs, [](const JobRef& r) { return r.job_run().trace_start_hours; });
+    columns["trace_start_hours"] = column<double>(refs, [](const JobRef& r) { return r.job_run().trace_start_hours; });
     columns["events"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.job_run().events; });
     columns["fingerprint"] = column<std::uint64_t>(refs, [](const JobRef& r) { return r.job_run().fingerprint; });
     return columns;
@@ -205,12 +200,12 @@ class CampaignSession {
     for (const CampaignRow& row : rows_) {
       const CampaignSummary& s = row.summary;
       for (std::size_t j = 0; j < request_.spec.jobs.size(); ++j) {
-        rows.append(py::dict(py::arg("policy") = row.label, py::arg("job") = j, py::arg("name") = request_.spec.jobs[j].name,
-                             py::arg("finish_hours_mean") = s.job_finish_hours[j].mean,
-                             py::arg("finish_hours_ci_low") = s.job_finish_hours[j].ci_low,
-                             py::arg("finish_hours_ci_high") = s.job_finish_hours[j].ci_high,
-                             py::arg("completed_share") = s.job_completed_share[j],
-                             py::arg("stopped_share") = s.job_stopped_share[j]));
+        rows.append(py::dict(
+            py::arg("policy") = row.label, py::arg("job") = j, py::arg("name") = request_.spec.jobs[j].name,
+            py::arg("finish_hours_mean") = s.job_finish_hours[j].mean,
+            py::arg("finish_hours_ci_low") = s.job_finish_hours[j].ci_low,
+            py::arg("finish_hours_ci_high") = s.job_finish_hours[j].ci_high,
+            py::arg("completed_share") = s.job_completed_share[j], py::arg("stopped_share") = s.job_stopped_share[j]));
       }
     }
     return rows;

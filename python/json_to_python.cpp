@@ -1,7 +1,6 @@
 #include "python/json_to_python.hpp"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 #include "base/errors.hpp"
@@ -22,18 +21,12 @@ py::object to_python(const nlohmann::json& value) {
       for (const auto& item : value) l.append(to_python(item));
       return l;
     }
-    case nlohmann::json::value_t::string:
-      return py::str(value.get<std::string>());
-    case nlohmann::json::value_t::boolean:
-      return py::bool_(value.get<bool>());
-    case nlohmann::json::value_t::number_integer:
-      return py::int_(value.get<std::int64_t>());
-    case nlohmann::json::value_t::number_unsigned:
-      return py::int_(value.get<std::uint64_t>());
-    case nlohmann::json::value_t::number_float:
-      return py::float_(value.get<double>());
-    default:
-      return py::none();
+    case nlohmann::json::value_t::string: return py::str(value.get<std::string>());
+    case nlohmann::json::value_t::boolean: return py::bool_(value.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(value.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(value.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(value.get<double>());
+    default: return py::none();
   }
 }
 

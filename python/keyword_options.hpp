@@ -4,9 +4,9 @@
 // written '_', None counts as absent, a flag takes True or False, anything else is passed as the command line
 // would carry it. The command's defaults, ranges, precedence rules and messages then apply by construction, and
 // every message names the option as the CLI spells it (checkpoint_write -> --checkpoint-write).
-#include <boost/program_options.hpp>
 #include <pybind11/pybind11.h>
 
+#include <boost/program_options.hpp>
 #include <string>
 
 namespace spotsim::python {

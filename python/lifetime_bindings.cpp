@@ -2,23 +2,22 @@
 // CDFs fits are scored against, the exponential/Weibull/bathtub fits of `spotsim trace fit`, and the fitted models
 // themselves as objects whose cdf/hazard take numpy arrays (for plotting a model over its data).
 #include <pybind11/numpy.h>
-
-#include <nlohmann/json.hpp>
 #include <pybind11/stl.h>
 
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
+#include "model/market/kaplan_meier.hpp"
+#include "model/market/lifetime_distribution.hpp"
 #include "python/json_to_python.hpp"
 #include "python/python_bindings.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "model/market/kaplan_meier.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
 #include "traces/fit/uptime_records.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "model/market/lifetime_distribution.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
 

@@ -11,8 +11,9 @@ struct ObservationView {
 
   const Observation& get() const {
     if (observation == nullptr) {
-      throw InputError("this Observation was kept after the policy call that received it: read what you need "
-                       "during the call");
+      throw InputError(
+          "this Observation was kept after the policy call that received it: read what you need "
+          "during the call");
     }
     return *observation;
   }

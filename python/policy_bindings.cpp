@@ -2,10 +2,10 @@
 // the young/daly policies use, so a notebook can mark them on a plot of simulated intervals.
 #include <pybind11/stl.h>
 
-#include "policies/checkpoint_math.hpp"
-#include "policies/policy_registry.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
+#include "policies/checkpoint_math.hpp"
+#include "policies/policy_registry.hpp"
 #include "python/python_bindings.hpp"
 
 namespace py = pybind11;

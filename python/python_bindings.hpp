@@ -6,14 +6,14 @@
 
 namespace spotsim::python {
 
-void bind_simulation(pybind11::module_& m);  // simulate(): SimulationRequest -> SimulationReport
-void bind_policies(pybind11::module_& m);    // the policy registry, Young/Daly intervals
-void bind_traces(pybind11::module_& m);      // shipped traces, trace summaries
-void bind_lifetimes(pybind11::module_& m);   // lifetime records, Kaplan-Meier, model fits, lifetime models
-void bind_steptime(pybind11::module_& m);    // Kineto step profiles, step-time prediction, GPU specs
-void bind_plugins(pybind11::module_& m);     // compiled policy plugins (--plugin)
-void bind_windows(pybind11::module_& m);     // one run per given trace start (strategy scoring)
-void bind_campaign(pybind11::module_& m);    // campaigns: many jobs sharing limited spot capacity
+void bind_simulation(pybind11::module_& m);        // simulate(): SimulationRequest -> SimulationReport
+void bind_policies(pybind11::module_& m);          // the policy registry, Young/Daly intervals
+void bind_traces(pybind11::module_& m);            // shipped traces, trace summaries
+void bind_lifetimes(pybind11::module_& m);         // lifetime records, Kaplan-Meier, model fits, lifetime models
+void bind_steptime(pybind11::module_& m);          // Kineto step profiles, step-time prediction, GPU specs
+void bind_plugins(pybind11::module_& m);           // compiled policy plugins (--plugin)
+void bind_windows(pybind11::module_& m);           // one run per given trace start (strategy scoring)
+void bind_campaign(pybind11::module_& m);          // campaigns: many jobs sharing limited spot capacity
 void bind_builtin_policies(pybind11::module_& m);  // BuiltinPolicy: a built-in rule a Python policy can call
 
 }  // namespace spotsim::python

@@ -91,9 +91,9 @@ class PythonSelectionPolicy final : public SelectionPolicy {
     if (decision.review_at != kNever) {
       const std::string problem = review_problem(static_cast<double>(decision.review_at), obs.now);
       if (!problem.empty()) {
-        throw PolicyReturnedBadValue(where(*h_, obs) + ": decide() asked for review_at = " +
-                                     std::to_string(to_seconds(decision.review_at)) + " s (now " +
-                                     std::to_string(to_seconds(obs.now)) + " s); " + problem + " (None)");
+        throw PolicyReturnedBadValue(
+            where(*h_, obs) + ": decide() asked for review_at = " + std::to_string(to_seconds(decision.review_at)) +
+            " s (now " + std::to_string(to_seconds(obs.now)) + " s); " + problem + " (None)");
       }
     }
     return decision;
@@ -120,7 +120,10 @@ struct CheckpointFlags {
 class PythonCheckpointPolicy final : public CheckpointPolicy {
  public:
   PythonCheckpointPolicy(std::shared_ptr<PythonHandles> h, const CheckpointFlags& f)
-      : h_(std::move(h)), varies_(f.varies), on_notice_(f.on_notice), can_checkpoint_(f.can_checkpoint),
+      : h_(std::move(h)),
+        varies_(f.varies),
+        on_notice_(f.on_notice),
+        can_checkpoint_(f.can_checkpoint),
         continuous_(f.continuous) {}
   void reset() override { call_reset(*h_); }
 
@@ -128,7 +131,8 @@ class PythonCheckpointPolicy final : public CheckpointPolicy {
     py::gil_scoped_acquire gil;
     const py::object result = call(*h_, obs);
     if (result.is_none()) return kNever;
-    if (py::isinstance<py::bool_>(result) || !(py::isinstance<py::int_>(result) || py::isinstance<py::float_>(result))) {
+    if (py::isinstance<py::bool_>(result) ||
+        !(py::isinstance<py::int_>(result) || py::isinstance<py::float_>(result))) {
       throw PolicyReturnedWrongType(where(*h_, obs) + ": next_interval() returned " +
                                     std::string(py::str(py::type::of(result).attr("__name__"))) +
                                     ", expected seconds (a number) or None");

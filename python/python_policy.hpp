@@ -5,11 +5,11 @@
 // A Python policy holds the GIL while it runs, so a simulation with one runs on one thread (the module forces
 // threads=1, which never changes a result). The observation handed to Python is a view into the engine's snapshot,
 // valid only during the call: a policy that keeps it and reads it later gets an error, not a dangling read.
+#include <pybind11/pybind11.h>
+
 #include <memory>
 #include <stdexcept>
 #include <string>
-
-#include <pybind11/pybind11.h>
 
 #include "engine/replication_runner.hpp"
 

@@ -3,11 +3,12 @@
 // declares and reads (app/options/simulate_request_options.hpp) and python/keyword_options.hpp's rules. The same
 // defaults, precedence (command line over the --job file) and error messages follow by construction;
 // tests/python/test_cli_parity.py and tests/python/test_errors.py hold the two front ends together.
-#include <boost/program_options.hpp>
 #include <pybind11/pybind11.h>
 
-#include "app/simulation_request.hpp"
+#include <boost/program_options.hpp>
+
 #include "app/options/simulate_request_options.hpp"
+#include "app/simulation_request.hpp"
 
 namespace spotsim::python {
 

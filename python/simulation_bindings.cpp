@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/campaign/campaign_request_options.hpp"
 #include "app/report_writer.hpp"
 #include "app/run_metrics.hpp"
 #include "app/simulation_request.hpp"
@@ -14,11 +15,10 @@
 #include "base/errors.hpp"
 #include "base/statistics.hpp"
 #include "python/json_to_python.hpp"
+#include "python/keyword_options.hpp"
 #include "python/python_bindings.hpp"
 #include "python/python_policy.hpp"
 #include "python/simulate_options.hpp"
-#include "python/keyword_options.hpp"
-#include "app/campaign/campaign_request_options.hpp"
 #include "python/summary_dict.hpp"
 
 namespace py = pybind11;

@@ -2,9 +2,9 @@
 #include <pybind11/pybind11.h>
 
 #include "base/errors.hpp"
-#include "spotsim/version.hpp"
 #include "python/python_bindings.hpp"
 #include "python/python_policy.hpp"
+#include "spotsim/version.hpp"
 
 PYBIND11_MODULE(_spotsim, m) {
   m.doc() = "spotsim core: spot/preemptible GPU training simulation (use the `spotsim` package, not this module)";

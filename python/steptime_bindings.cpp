@@ -7,12 +7,12 @@
 #include <memory>
 
 #include "base/errors.hpp"
+#include "python/python_bindings.hpp"
 #include "steptime/checkpoint_cost.hpp"
 #include "steptime/gpu_spec_table.hpp"
 #include "steptime/kineto_trace_reader.hpp"
 #include "steptime/step_profile.hpp"
 #include "steptime/step_time_predictor.hpp"
-#include "python/python_bindings.hpp"
 
 namespace py = pybind11;
 
@@ -26,16 +26,11 @@ constexpr std::array kClasses = {KernelClass::Matrix, KernelClass::MemoryBound, 
 // Column names for the kernel classes: "matrix_ms", "memory_bound_ms", ...
 std::string class_column(KernelClass c) {
   switch (c) {
-    case KernelClass::Matrix:
-      return "matrix";
-    case KernelClass::MemoryBound:
-      return "memory_bound";
-    case KernelClass::Communication:
-      return "communication";
-    case KernelClass::MemcpyMemset:
-      return "memcpy_memset";
-    case KernelClass::Other:
-      return "other";
+    case KernelClass::Matrix: return "matrix";
+    case KernelClass::MemoryBound: return "memory_bound";
+    case KernelClass::Communication: return "communication";
+    case KernelClass::MemcpyMemset: return "memcpy_memset";
+    case KernelClass::Other: return "other";
   }
   return "other";
 }

@@ -2,23 +2,22 @@
 // trace document itself, so a notebook can derive a variant (another lifetime model, another price) and write it.
 #include <pybind11/stl.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
+#include "base/json_fields.hpp"
+#include "base/json_text.hpp"
+#include "base/shipped_library.hpp"
 #include "python/json_to_python.hpp"
 #include "python/python_bindings.hpp"
 #include "traces/fit/trace_summary.hpp"
-#include "base/json_fields.hpp"
-#include "base/shipped_library.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
-#include "base/json_text.hpp"
 
 namespace py = pybind11;
 
@@ -105,8 +104,9 @@ void bind_traces(py::module_& m) {
         "the trace library: trace, name, zones, gpu, span_hours, description, path");
   m.def("trace_zones", &zone_rows, py::arg("trace"), py::arg("nodes") = 1,
         "per zone of a trace (path or shipped name): prices, preemption rate, spot MTBF, notice, lifetime model");
-  m.def("locate_trace", [](const std::string& trace) { return locate_trace(trace); }, py::arg("trace"),
-        "the file a trace name or path resolves to");
+  m.def(
+      "locate_trace", [](const std::string& trace) { return locate_trace(trace); }, py::arg("trace"),
+      "the file a trace name or path resolves to");
   m.def("shipped_trace_directory", &shipped_trace_directory);
   m.def(
       "trace_document",

@@ -27,7 +27,8 @@ AllReduceTime allreduce_time(double bytes, int instances, const InstanceLinks& l
     t.inter_s = ring_allreduce_seconds(bytes, instances, links.inter_gbps, links.latency_us);
   } else {
     assert(links.inter_gbps > 0.0);
-    t.inter_s = 2.0 * bytes / (links.inter_gbps * 1e9) + 2.0 * std::ceil(std::log2(instances)) * links.latency_us * 1e-6;
+    t.inter_s =
+        2.0 * bytes / (links.inter_gbps * 1e9) + 2.0 * std::ceil(std::log2(instances)) * links.latency_us * 1e-6;
   }
   return t;
 }

@@ -29,8 +29,8 @@ namespace spotsim {
 enum class AllReduceAlgorithm { Ring, Tree };
 
 struct AllReduceTime {
-  double intra_s = 0.0;    // reduce-scatter + all-gather inside the instances (bandwidth and latency)
-  double inter_s = 0.0;    // the all-reduce between instances
+  double intra_s = 0.0;  // reduce-scatter + all-gather inside the instances (bandwidth and latency)
+  double inter_s = 0.0;  // the all-reduce between instances
   double total_s() const { return intra_s + inter_s; }
 };
 

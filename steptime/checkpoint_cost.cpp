@@ -32,7 +32,8 @@ CheckpointCost checkpoint_cost(const CheckpointSetup& setup, const std::string& 
   if (!(setup.bytes_per_parameter > 0.0 && setup.bytes_per_parameter <= 64.0)) {
     throw InputError(where + ": bytes per parameter: expected a number in (0, 64]");
   }
-  if (!(setup.write_gbps > 0.0 && std::isfinite(setup.write_gbps)) || !(setup.read_gbps > 0.0 && std::isfinite(setup.read_gbps))) {
+  if (!(setup.write_gbps > 0.0 && std::isfinite(setup.write_gbps)) ||
+      !(setup.read_gbps > 0.0 && std::isfinite(setup.read_gbps))) {
     throw InputError(where + ": storage bandwidth: expected write and read GB/s > 0");
   }
   if (setup.writers < 1) throw InputError(where + ": checkpoint writers: expected an integer >= 1");

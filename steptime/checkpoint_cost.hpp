@@ -10,9 +10,9 @@
 namespace spotsim {
 
 struct TrainingStateLayout {
-  std::string name;         // "adam-mixed"
+  std::string name;  // "adam-mixed"
   std::string description;
-  double weight_bytes = 0;      // per parameter, the weights the forward pass uses
+  double weight_bytes = 0;  // per parameter, the weights the forward pass uses
   double gradient_bytes = 0;
   double master_weight_bytes = 0;  // fp32 copy kept by mixed precision
   double optimizer_bytes = 0;      // optimizer moments

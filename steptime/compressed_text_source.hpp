@@ -2,14 +2,14 @@
 // A file read in chunks through zlib's gz* interface, which inflates gzip'd files and passes plain files through
 // unchanged, so one reader handles `trace.json` and `trace.json.gz` without holding either in memory.
 // Exposed as a std::streambuf so a streaming parser (nlohmann::json::sax_parse) can pull bytes from it.
+#include <zlib.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <streambuf>
 #include <string>
 #include <vector>
-
-#include <zlib.h>
 
 namespace spotsim {
 

@@ -107,7 +107,9 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
   if (!m.backward_measured) m.backward_ms = kAssumedBackwardShare * m.compute_ms;
   if (overlap_steps > 0) {
     m.overlap = overlap_sum / overlap_steps;
-    m.overlap_basis = "measured: share of backward compute still to run when each gradient communication kernel starts, weighted by its time";
+    m.overlap_basis =
+        "measured: share of backward compute still to run when each gradient communication kernel starts, weighted by "
+        "its time";
   } else if (m.communication_ms > 0) {
     m.overlap = 0.0;
     m.overlap_basis = "measured: no communication launched from the backward pass (collectives run after it)";
@@ -115,8 +117,8 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
   return m;
 }
 
-DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, double gradient_bytes,
-                                          double compute_scale, double default_overlap) {
+DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, double gradient_bytes, double compute_scale,
+                                          double default_overlap) {
   DataParallelProfile p;
   p.compute_ms = m.compute_ms * compute_scale;
   p.backward_ms = m.backward_ms * compute_scale;

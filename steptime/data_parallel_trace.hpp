@@ -24,21 +24,21 @@ inline constexpr double kAssumedBackwardShare = 2.0 / 3.0;
 // Per steady-state step, averaged (ms).
 struct DataParallelMeasurement {
   int steps = 0;
-  double step_ms = 0;             // StepProfile's step time (max(wall, busy))
-  double busy_ms = 0;             // union of all GPU activity
-  double compute_ms = 0;          // union of everything but communication kernels
-  double host_ms = 0;             // step - busy
-  double backward_ms = 0;         // union of backward compute; kAssumedBackwardShare x compute when not measured
+  double step_ms = 0;      // StepProfile's step time (max(wall, busy))
+  double busy_ms = 0;      // union of all GPU activity
+  double compute_ms = 0;   // union of everything but communication kernels
+  double host_ms = 0;      // step - busy
+  double backward_ms = 0;  // union of backward compute; kAssumedBackwardShare x compute when not measured
   bool backward_measured = false;
-  double communication_ms = 0;    // sum of communication kernel durations
-  double overlapped_ms = 0;       // communication time during which compute kernels run on other streams
-  double exposed_ms = 0;          // busy - compute: time when only communication runs
+  double communication_ms = 0;           // sum of communication kernel durations
+  double overlapped_ms = 0;              // communication time during which compute kernels run on other streams
+  double exposed_ms = 0;                 // busy - compute: time when only communication runs
   double gradient_communication_ms = 0;  // communication launched from the backward thread
   // What the all-reduce could hide behind in this run, as a share of backward: the mean, weighted by kernel time,
   // of the share of backward compute still to run when each gradient communication kernel starts. Empty when
   // the trace has no gradient communication.
   std::optional<double> overlap;
-  std::string overlap_basis;      // how `overlap` was found, for the report
+  std::string overlap_basis;  // how `overlap` was found, for the report
 };
 
 DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const StepProfile& profile);
@@ -46,7 +46,7 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
 // The profile of one GPU for the step-time model: compute and backward scaled by `compute_scale` (predicted /
 // measured compute time on a target GPU, 1 on the measured one), the measured host gap, the measured overlap or
 // `default_overlap` when the trace has none, and the gradient size.
-DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, double gradient_bytes,
-                                          double compute_scale, double default_overlap);
+DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, double gradient_bytes, double compute_scale,
+                                          double default_overlap);
 
 }  // namespace spotsim

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
-#include <optional>
 
 #include "base/statistics.hpp"
 #include "steptime/csv_table.hpp"
@@ -33,7 +33,8 @@ void read_op_table(const std::string& dir, const std::string& table, std::vector
   const std::size_t c_op = csv.column("OPName"), c_latency = csv.column("Latency"), c_device = csv.column("Device");
   const std::size_t c_gx = csv.column("Grid x"), c_gy = csv.column("Grid y"), c_gz = csv.column("Grid z");
   const std::size_t c_bx = csv.column("Block x"), c_by = csv.column("Block y"), c_bz = csv.column("Block z");
-  const std::vector<std::string> dims = matrix ? std::vector<std::string>{"B", "M", "N", "K"} : std::vector<std::string>{"B", "H"};
+  const std::vector<std::string> dims =
+      matrix ? std::vector<std::string>{"B", "M", "N", "K"} : std::vector<std::string>{"B", "H"};
   std::vector<std::size_t> c_dims;
   for (const auto& d : dims) c_dims.push_back(csv.column(d));
   for (std::size_t r = 0; r < csv.rows(); ++r) {
@@ -51,11 +52,13 @@ void read_op_table(const std::string& dir, const std::string& table, std::vector
     }
     m.latency_us = csv.number(r, c_latency) * 1000.0;  // the tables are in milliseconds
     if (matrix) {
-      m.dims = OpShape::gemm(csv.number(r, c_dims[0]), csv.number(r, c_dims[1]), csv.number(r, c_dims[2]), csv.number(r, c_dims[3]));
+      m.dims = OpShape::gemm(csv.number(r, c_dims[0]), csv.number(r, c_dims[1]), csv.number(r, c_dims[2]),
+                             csv.number(r, c_dims[3]));
       m.flops = m.dims.flops();
     } else {
       if (table != "elem") {
-        m.dims = OpShape::row_op(table == "ln" ? OpKind::LayerNorm : OpKind::Softmax, csv.number(r, c_dims[0]), csv.number(r, c_dims[1]));
+        m.dims = OpShape::row_op(table == "ln" ? OpKind::LayerNorm : OpKind::Softmax, csv.number(r, c_dims[0]),
+                                 csv.number(r, c_dims[1]));
       }
       const double inputs = table == "elem" && binary_elementwise(m.op) ? 2.0 : 1.0;
       m.bytes = (inputs + 1.0) * product * 4.0;  // fp32 inputs read + output written
@@ -78,8 +81,15 @@ double median_of(std::vector<double> v) {
 
 void add_deepbench(const std::string& path, std::vector<FractionEstimate>& out) {
   const CsvTable csv = CsvTable::read(path);
-  const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"), c_tflops = csv.column("tflops");
-  struct Target { const char* device; const char* precision; const char* gpu; const char* quantity; Precision peak; };
+  const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"),
+                    c_tflops = csv.column("tflops");
+  struct Target {
+    const char* device;
+    const char* precision;
+    const char* gpu;
+    const char* quantity;
+    Precision peak;
+  };
   // DeepBench's "NV_V100" is the SXM2 card of a DGX-1; its fp16 rows are tensor-core GEMMs with fp32 accumulation.
   const Target targets[] = {{"NV_V100", "fp32", "V100", "matrix.fp32", Precision::FP32},
                             {"NV_V100", "fp16in_fp16mul_fp32acc", "V100", "matrix.fp16", Precision::FP16},
@@ -113,7 +123,8 @@ struct DeepBenchConvolution {
 
 std::vector<DeepBenchConvolution> read_deepbench_convolutions(const std::string& path) {
   const CsvTable csv = CsvTable::read(path);
-  const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"), c_app = csv.column("source_app");
+  const std::size_t c_device = csv.column("device"), c_precision = csv.column("precision"),
+                    c_app = csv.column("source_app");
   const std::size_t c_batch = csv.column("N");
   std::vector<std::size_t> c_shape;
   for (const char* c : {"W", "H", "C", "K", "S_filter_w", "R_filter_h", "pad_w", "pad_h", "stride_w", "stride_h"}) {
@@ -141,14 +152,16 @@ struct BatchSums {
   std::size_t cells = 0;             // (shape, pass) cells in each sum
 };
 
-BatchSums sum_by_batch(const std::vector<DeepBenchConvolution>& rows, const std::string& device, const std::string& app) {
+BatchSums sum_by_batch(const std::vector<DeepBenchConvolution>& rows, const std::string& device,
+                       const std::string& app) {
   std::set<int> batches;
   // (precision, shape#occurrence, N): a layer the application repeats is listed once per use, and counts as often.
   std::map<std::tuple<std::string, std::string, int>, const DeepBenchConvolution*> cell;
   std::map<std::tuple<std::string, std::string, int>, int> occurrences;
   std::set<std::string> shapes;
   for (const DeepBenchConvolution& r : rows) {
-    if (r.device != device || r.app != app || (r.precision != kDeepBenchFp32 && r.precision != kDeepBenchFp16)) continue;
+    if (r.device != device || r.app != app || (r.precision != kDeepBenchFp32 && r.precision != kDeepBenchFp16))
+      continue;
     batches.insert(r.batch);
     const std::string use = r.shape + "#" + std::to_string(occurrences[{r.precision, r.shape, r.batch}]++);
     shapes.insert(use);
@@ -184,15 +197,20 @@ std::pair<double, double> fit_through(const std::map<int, double>& sums, int n0,
 // ResNet-50's own layers as DeepBench took them (source_app "Resnet", batches 8 and 16), both precisions: the
 // convolution batch curve of gpu_spec_table.hpp. The FP32 CUDA-core convolutions of a trace are rescaled by it
 // (docs/step-time.md#precision).
-void add_deepbench_resnet_convolutions(const std::vector<DeepBenchConvolution>& rows, std::vector<FractionEstimate>& out) {
-  struct Target { const char* device; const char* gpu; };
+void add_deepbench_resnet_convolutions(const std::vector<DeepBenchConvolution>& rows,
+                                       std::vector<FractionEstimate>& out) {
+  struct Target {
+    const char* device;
+    const char* gpu;
+  };
   for (const Target t : {Target{"NV_V100", "V100"}, Target{"NV_T4", "T4"}}) {
     const BatchSums sums = sum_by_batch(rows, t.device, "Resnet");
     if (sums.cells == 0 || sums.fp32.size() != 2) continue;
     const int n0 = sums.fp32.begin()->first, n1 = sums.fp32.rbegin()->first;
     const auto [a32, b32] = fit_through(sums.fp32, n0, n1);
     const auto [a16, b16] = fit_through(sums.fp16, n0, n1);
-    const std::string source = "DeepBench ResNet-50 convolutions, batches " + std::to_string(n0) + " and " + std::to_string(n1);
+    const std::string source =
+        "DeepBench ResNet-50 convolutions, batches " + std::to_string(n0) + " and " + std::to_string(n1);
     out.push_back({t.gpu, "convolution.fp16_speedup_large_batch", source, b32 / b16, sums.cells});
     out.push_back({t.gpu, "convolution.half_batch_fp32", source, a32 / b32, sums.cells});
     out.push_back({t.gpu, "convolution.half_batch_fp16", source, a16 / b16, sums.cells});
@@ -244,9 +262,11 @@ std::vector<FractionEstimate> calibrate_achieved_fractions(const std::string& ke
     }
   }
   std::vector<FractionEstimate> out;
-  for (auto& [key, values] : fractions) out.push_back({key.first, key.second, "NeuSight", median_of(values), values.size()});
+  for (auto& [key, values] : fractions)
+    out.push_back({key.first, key.second, "NeuSight", median_of(values), values.size()});
   add_deepbench(kernels_dir + "/tables/deepbench/deepbench_train_gemm.csv", out);
-  add_deepbench_resnet_convolutions(read_deepbench_convolutions(kernels_dir + "/tables/deepbench/deepbench_train_conv.csv"), out);
+  add_deepbench_resnet_convolutions(
+      read_deepbench_convolutions(kernels_dir + "/tables/deepbench/deepbench_train_conv.csv"), out);
   return out;
 }
 

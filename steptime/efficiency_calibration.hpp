@@ -14,10 +14,10 @@
 namespace spotsim {
 
 struct OpMeasurement {
-  std::string table;   // "linear", "bmm", "elem", "ln", "softmax"
-  std::string op;      // NeuSight OPName: "linear", "add", "relu", ...
-  std::string shape;   // op name and dimensions; identifies the same op across GPUs
-  std::string gpu;     // spec-table name of the GPU it was measured on
+  std::string table;  // "linear", "bmm", "elem", "ln", "softmax"
+  std::string op;     // NeuSight OPName: "linear", "add", "relu", ...
+  std::string shape;  // op name and dimensions; identifies the same op across GPUs
+  std::string gpu;    // spec-table name of the GPU it was measured on
   double latency_us = 0;
   double flops = 0;    // matrix ops
   double bytes = 0;    // memory-bound ops: bytes read + written

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "base/errors.hpp"
-
 #include "steptime/kernel_names.hpp"
 
 namespace spotsim {
@@ -21,8 +20,12 @@ bool layout_transform(const std::string& n) { return has(n, "nchwtonhwc") || has
 
 // Batch-norm kernels by direction: cuDNN (bn_fw_*, bn_bw_*; "batchnorm" forward/backward in newer names) and
 // PyTorch's native ones (batch_norm_*, with "backward" in the backward ones).
-bool batch_norm(const std::string& n) { return has(n, "bn_fw") || has(n, "bn_bw") || has(n, "batch_norm") || has(n, "batchnorm"); }
-bool batch_norm_backward(const std::string& n) { return batch_norm(n) && (has(n, "bn_bw") || has(n, "backward") || has(n, "bwd")); }
+bool batch_norm(const std::string& n) {
+  return has(n, "bn_fw") || has(n, "bn_bw") || has(n, "batch_norm") || has(n, "batchnorm");
+}
+bool batch_norm_backward(const std::string& n) {
+  return batch_norm(n) && (has(n, "bn_bw") || has(n, "backward") || has(n, "bwd"));
+}
 bool batch_norm_forward(const std::string& n) { return batch_norm(n) && !batch_norm_backward(n); }
 
 // ReLU forward is clamp_min (PyTorch >= 1.13) or threshold/relu; ReLU backward is threshold_backward, whose
@@ -40,7 +43,9 @@ MemoryLayout parse_memory_layout(const std::string& text, const std::string& wha
   throw InputError(what + ": expected as-recorded or channels-last, got '" + text + "'");
 }
 
-std::string to_string(MemoryLayout layout) { return layout == MemoryLayout::ChannelsLast ? "channels-last" : "as-recorded"; }
+std::string to_string(MemoryLayout layout) {
+  return layout == MemoryLayout::ChannelsLast ? "channels-last" : "as-recorded";
+}
 
 void apply_execution_recipe(const KinetoTrace& trace, const std::vector<std::size_t>& activities,
                             const ExecutionRecipe& recipe, std::vector<double>& factor) {
@@ -63,13 +68,17 @@ void apply_execution_recipe(const KinetoTrace& trace, const std::vector<std::siz
       const std::string& n = names[k];
       double& f = factor[list[k]];
       if (recipe.layout == MemoryLayout::ChannelsLast && layout_transform(n)) f = 0.0;
-      if (!recipe.fuse_norm_activation || trace.activities[list[k]].kind.kernel_class != KernelClass::MemoryBound) continue;
+      if (!recipe.fuse_norm_activation || trace.activities[list[k]].kind.kernel_class != KernelClass::MemoryBound)
+        continue;
       const bool after_bn = k >= 1 && batch_norm_forward(names[k - 1]);
       const bool after_bn_add = k >= 2 && batch_norm_forward(names[k - 2]) && tensor_add(names[k - 1]);
       const bool before_bn_backward = k + 1 < list.size() && batch_norm_backward(names[k + 1]);
-      if (relu_forward(n) && (after_bn || after_bn_add)) f *= kFusedReluForwardTraffic;
-      else if (tensor_add(n) && after_bn) f *= kFusedAddTraffic;
-      else if (relu_backward(n) && before_bn_backward) f *= kFusedReluBackwardTraffic;
+      if (relu_forward(n) && (after_bn || after_bn_add))
+        f *= kFusedReluForwardTraffic;
+      else if (tensor_add(n) && after_bn)
+        f *= kFusedAddTraffic;
+      else if (relu_backward(n) && before_bn_backward)
+        f *= kFusedReluBackwardTraffic;
     }
   }
 }

@@ -1,14 +1,13 @@
 #include "steptime/host_time.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/errors.hpp"
+#include "base/text_format.hpp"
 #include "steptime/interval_union.hpp"
 #include "steptime/report_cells.hpp"
-#include "base/text_format.hpp"
 
 namespace spotsim {
 
@@ -84,12 +83,12 @@ HostTimeBreakdown host_time_breakdown(const KinetoTrace& trace, const StepProfil
 std::string format_host_time(const HostTimeBreakdown& breakdown) {
   std::ostringstream out;
   out << "\nwhere the step goes (compute + exposed communication + host gap = step):\n"
-      << pad_cell("step", 20, true) << pad_cell("step ms", 10) << pad_cell("compute", 10) << pad_cell("comm", 10) << pad_cell("(hidden)", 10)
-      << pad_cell("host gap", 10) << pad_cell("host %", 8) << "\n";
+      << pad_cell("step", 20, true) << pad_cell("step ms", 10) << pad_cell("compute", 10) << pad_cell("comm", 10)
+      << pad_cell("(hidden)", 10) << pad_cell("host gap", 10) << pad_cell("host %", 8) << "\n";
   const auto row = [&](const StepTimeBreakdown& b) {
-    out << pad_cell(b.step + (b.warmup ? " (w)" : ""), 20, true) << pad_cell(ms_cell(b.step_us), 10) << pad_cell(ms_cell(b.compute_us), 10)
-        << pad_cell(ms_cell(b.exposed_communication_us), 10) << pad_cell(ms_cell(b.overlapped_communication_us), 10)
-        << pad_cell(ms_cell(b.host_gap_us), 10)
+    out << pad_cell(b.step + (b.warmup ? " (w)" : ""), 20, true) << pad_cell(ms_cell(b.step_us), 10)
+        << pad_cell(ms_cell(b.compute_us), 10) << pad_cell(ms_cell(b.exposed_communication_us), 10)
+        << pad_cell(ms_cell(b.overlapped_communication_us), 10) << pad_cell(ms_cell(b.host_gap_us), 10)
         << pad_cell(format_fixed(b.step_us > 0 ? 100.0 * b.host_gap_us / b.step_us : 0.0, 1), 8) << "\n";
   };
   for (const StepTimeBreakdown& b : breakdown.steps) row(b);

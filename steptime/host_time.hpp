@@ -9,10 +9,9 @@
 //
 // They scale differently: compute with the GPU (and the precision), communication with the link, host gaps with
 // neither (only a faster CPU, or fewer steps per sample with a larger batch, shortens them).
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "steptime/kineto_trace.hpp"
 #include "steptime/step_profile.hpp"

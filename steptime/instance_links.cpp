@@ -1,14 +1,13 @@
 #include "steptime/instance_links.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "base/errors.hpp"
-#include "steptime/gpu_spec_table.hpp"
 #include "base/json_fields.hpp"
 #include "base/shipped_library.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 
@@ -111,7 +110,8 @@ InstanceLinkTable read_instance_links(const std::string& path) {
 std::string locate_instance_links(const std::string& name_or_path) {
   std::error_code ec;
   if (fs::is_regular_file(name_or_path, ec)) return name_or_path;
-  if (fs::is_directory(name_or_path, ec)) throw InputError("--links '" + name_or_path + "': is a directory, not a file");
+  if (fs::is_directory(name_or_path, ec))
+    throw InputError("--links '" + name_or_path + "': is a directory, not a file");
   if (name_or_path.find('/') == std::string::npos) {
     const fs::path dir = fs::path(shipped_trace_directory()) / "catalogue";
     for (const std::string& candidate : {name_or_path, name_or_path + ".json"}) {

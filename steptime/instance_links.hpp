@@ -13,20 +13,20 @@ namespace spotsim {
 struct InstanceLinks {
   std::string instance_type;
   int gpus_per_instance = 1;
-  double intra_gbps = 0;       // 0 when the instance has one GPU
+  double intra_gbps = 0;  // 0 when the instance has one GPU
   double inter_gbps = 0;
-  double latency_us = 0;       // per ring step between instances
-  double intra_latency_us = 0; // per ring step inside an instance
+  double latency_us = 0;        // per ring step between instances
+  double intra_latency_us = 0;  // per ring step inside an instance
 };
 
 struct InstanceLinkEntry {
   InstanceLinks links;
   std::string cloud;
-  std::string gpu;          // canonical spec-table name where the table has it ("A100-40GB"), else as written
-  std::string intra_link;   // "NVLink 3 through NVSwitch ..."
-  std::string fabric;       // "EFA ...", "gVNIC (TCP)"
+  std::string gpu;         // canonical spec-table name where the table has it ("A100-40GB"), else as written
+  std::string intra_link;  // "NVLink 3 through NVSwitch ..."
+  std::string fabric;      // "EFA ...", "gVNIC (TCP)"
   double network_gbit_per_s = 0;
-  bool estimated = false;   // some figure of the entry is inferred rather than published
+  bool estimated = false;  // some figure of the entry is inferred rather than published
 };
 
 struct InstanceLinkTable {

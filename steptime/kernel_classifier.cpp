@@ -10,17 +10,18 @@ namespace spotsim {
 
 namespace {
 
-using kernel_names::lower;
 using kernel_names::contains_any;
+using kernel_names::lower;
 
 // Precision from the naming conventions of cuBLAS/cuDNN/CUTLASS kernels: "h884"/"h1688"/"h16816" are FP16
 // tensor-core tiles, "s1688"/"s16816" with tensorop on sm80+ are TF32 tiles ("tf32" also appears verbatim in
 // xmma/cutlass names), "bf16" is spelled out; plain "sgemm"/"scudnn" run FP32 on CUDA cores.
 Precision precision_from_name(const std::string& n) {
   if (contains_any(n, {"bf16", "bfloat16"})) return Precision::BF16;
-  if (contains_any(n, {"tf32", "tensorop_s1688", "tensorop_s16816", "_s1688gemm", "_s16816gemm"})) return Precision::TF32;
-  if (contains_any(n, {"h884", "h1688", "h16816", "s884", "fp16", "f16f16", "__half", "c10::half", "hgemm",
-                       "i8816", "imma"})) {
+  if (contains_any(n, {"tf32", "tensorop_s1688", "tensorop_s16816", "_s1688gemm", "_s16816gemm"}))
+    return Precision::TF32;
+  if (contains_any(
+          n, {"h884", "h1688", "h16816", "s884", "fp16", "f16f16", "__half", "c10::half", "hgemm", "i8816", "imma"})) {
     return Precision::FP16;
   }
   return Precision::FP32;
@@ -66,16 +67,38 @@ KernelKind classify_kernel(std::string_view name) {
     kind.family = KernelFamily::Normalization;
     return kind;
   }
-  if (contains_any(n, {"softmax", "reduce", "splitk", "argmax", "cross_entropy", "nll_loss", "sum_kernel",
-                       "cub::", "scan"})) {
+  if (contains_any(
+          n, {"softmax", "reduce", "splitk", "argmax", "cross_entropy", "nll_loss", "sum_kernel", "cub::", "scan"})) {
     kind.kernel_class = KernelClass::MemoryBound;
     kind.family = KernelFamily::Reduction;
     return kind;
   }
-  if (layout_transform || contains_any(n, {"elementwise", "vectorized", "unrolled", "copy", "fill", "pool",
-                                           "index", "gather", "scatter", "embedding", "multi_tensor_apply",
-                                           "dropout", "cat", "relu", "gelu", "tanh", "sigmoid", "threshold",
-                                           "clamp", "adam", "sgd", "upsample", "pad", "where", "masked", "gemv"})) {
+  if (layout_transform || contains_any(n, {"elementwise",
+                                           "vectorized",
+                                           "unrolled",
+                                           "copy",
+                                           "fill",
+                                           "pool",
+                                           "index",
+                                           "gather",
+                                           "scatter",
+                                           "embedding",
+                                           "multi_tensor_apply",
+                                           "dropout",
+                                           "cat",
+                                           "relu",
+                                           "gelu",
+                                           "tanh",
+                                           "sigmoid",
+                                           "threshold",
+                                           "clamp",
+                                           "adam",
+                                           "sgd",
+                                           "upsample",
+                                           "pad",
+                                           "where",
+                                           "masked",
+                                           "gemv"})) {
     kind.kernel_class = KernelClass::MemoryBound;
     kind.family = KernelFamily::Elementwise;
     return kind;
@@ -107,9 +130,8 @@ std::string to_string(KernelClass c) {
 }
 
 std::string to_string(KernelFamily f) {
-  constexpr std::array<const char*, 9> names = {"gemm",          "convolution", "elementwise",
-                                                "normalization", "reduction",   "communication",
-                                                "memcpy",        "memset",      "other"};
+  constexpr std::array<const char*, 9> names = {
+      "gemm", "convolution", "elementwise", "normalization", "reduction", "communication", "memcpy", "memset", "other"};
   return names[static_cast<std::size_t>(f)];
 }
 

@@ -15,7 +15,17 @@ inline constexpr int kKernelClassCount = 5;
 // Finer grouping used to pick a calibrated efficiency: the memory-bound kernels reach different fractions of
 // peak bandwidth depending on their access pattern (NeuSight op tables: elementwise ~0.9, layer norm and
 // softmax less).
-enum class KernelFamily { Gemm, Convolution, Elementwise, Normalization, Reduction, Communication, Memcpy, Memset, Other };
+enum class KernelFamily {
+  Gemm,
+  Convolution,
+  Elementwise,
+  Normalization,
+  Reduction,
+  Communication,
+  Memcpy,
+  Memset,
+  Other
+};
 
 // The arithmetic a matrix kernel runs in; decides which peak of the GPU spec table applies.
 enum class Precision { FP32, TF32, FP16, BF16 };

@@ -11,12 +11,14 @@ namespace spotsim::kernel_names {
 
 inline std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
 inline bool contains_any(const std::string& text, std::initializer_list<std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return text.find(n) != std::string::npos; });
+  return std::any_of(needles.begin(), needles.end(),
+                     [&](std::string_view n) { return text.find(n) != std::string::npos; });
 }
 
 }  // namespace spotsim::kernel_names

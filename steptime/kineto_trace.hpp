@@ -34,18 +34,18 @@ struct GpuActivity {
   std::int64_t correlation = -1;  // links to the CPU-side launch (cudaLaunchKernel, ...); -1 if absent
   std::int32_t device = 0;
   std::int32_t stream = 0;
-  std::uint32_t name_id = 0;      // index into KinetoTrace::names
+  std::uint32_t name_id = 0;  // index into KinetoTrace::names
   KernelKind kind;
-  std::int64_t grid_blocks = 0;   // product of grid[x,y,z]; 0 when unknown (memcpy, ROCm)
-  std::int32_t block_threads = 0; // product of block[x,y,z]
+  std::int64_t grid_blocks = 0;    // product of grid[x,y,z]; 0 when unknown (memcpy, ROCm)
+  std::int32_t block_threads = 0;  // product of block[x,y,z]
   std::int32_t registers_per_thread = 0;
   std::int32_t shared_memory_bytes = 0;
-  bool host_transfer = false;     // memcpy touching host memory or a peer GPU: not scaled by HBM bandwidth
-  std::int32_t op = -1;           // index into KinetoTrace::ops: the operator with recorded dimensions that
-                                  // launched it (record_shapes=True), or -1
-  bool on_gradients = false;      // launched inside a DistributedDataParallel reducer scope (its record_function
-                                  // names contain "reducer::": copy_bucket_to_grad, mul_out): work on the FP32
-                                  // gradients, proportional to the parameters, not the batch (precision_model.hpp)
+  bool host_transfer = false;  // memcpy touching host memory or a peer GPU: not scaled by HBM bandwidth
+  std::int32_t op = -1;        // index into KinetoTrace::ops: the operator with recorded dimensions that
+                               // launched it (record_shapes=True), or -1
+  bool on_gradients = false;   // launched inside a DistributedDataParallel reducer scope (its record_function
+                               // names contain "reducer::": copy_bucket_to_grad, mul_out): work on the FP32
+                               // gradients, proportional to the parameters, not the batch (precision_model.hpp)
 };
 
 struct StepAnnotation {
@@ -59,14 +59,14 @@ struct KinetoTrace {
   std::string path;
   TraceSchema schema = TraceSchema::Current;
   std::vector<TraceDevice> devices;
-  std::vector<GpuActivity> activities;                         // sorted by start time
-  std::unordered_map<std::int64_t, double> launch_time_us;    // correlation id -> CPU launch timestamp
+  std::vector<GpuActivity> activities;                      // sorted by start time
+  std::unordered_map<std::int64_t, double> launch_time_us;  // correlation id -> CPU launch timestamp
   // correlation id -> CPU thread (tid) of the launch, where the trace gives one: PyTorch's autograd engine
   // launches the backward pass from its own thread, so this separates backward kernels (data_parallel_trace.hpp).
   std::unordered_map<std::int64_t, std::int64_t> launch_thread;
-  std::vector<StepAnnotation> steps;                          // CPU-side ProfilerStep#N, sorted by start
-  std::vector<std::string> names;                             // interned activity names
-  std::vector<OpShape> ops;  // one per launching operator invocation with usable recorded dimensions
+  std::vector<StepAnnotation> steps;  // CPU-side ProfilerStep#N, sorted by start
+  std::vector<std::string> names;     // interned activity names
+  std::vector<OpShape> ops;           // one per launching operator invocation with usable recorded dimensions
   std::size_t events_read = 0;
   SkippedTraceEvents skipped;  // events dropped for unusable time fields (few enough to only warn about)
 

@@ -9,14 +9,13 @@
 #include <istream>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
 #include "steptime/bounded_json_input.hpp"
@@ -28,7 +27,8 @@ namespace spotsim {
 namespace {
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
 }
 
@@ -52,8 +52,8 @@ T integer_field(double v, const char* field) {
   const double bound = std::ldexp(1.0, std::numeric_limits<T>::digits);  // 2^31 for int32, 2^63 for int64
   if (!(v >= -bound && v < bound)) {
     std::ostringstream message;
-    message << "field '" << field << "' is " << v << ": expected an integer of at most " << std::numeric_limits<T>::digits
-            << " bits";
+    message << "field '" << field << "' is " << v << ": expected an integer of at most "
+            << std::numeric_limits<T>::digits << " bits";
     throw InputError(message.str());
   }
   return static_cast<T>(v);
@@ -80,7 +80,10 @@ struct EventScratch {
   std::vector<std::string> input_types;
   std::size_t input_dims_n = 0, input_types_bytes = 0;
   void reset() {
-    ph.clear(); cat.clear(); name.clear(); tid_text.clear();
+    ph.clear();
+    cat.clear();
+    name.clear();
+    tid_text.clear();
     ts_state = dur_state = FieldState::Missing;
     ts_is_integer = false;
     ts_whole = 0;
@@ -117,7 +120,8 @@ class TraceSaxHandler {
   }
   bool number_unsigned(std::uint64_t v) {
     input_.value_read();
-    if (is_event_timestamp() && v <= static_cast<std::uint64_t>(INT64_MAX)) return timestamp(static_cast<std::int64_t>(v), 0.0);
+    if (is_event_timestamp() && v <= static_cast<std::uint64_t>(INT64_MAX))
+      return timestamp(static_cast<std::int64_t>(v), 0.0);
     return number(static_cast<double>(v));
   }
   bool number_float(double v, const std::string& text) {
@@ -139,17 +143,23 @@ class TraceSaxHandler {
     input_.value_read();
     if (in_event_field()) {
       const std::string& k = key_at(event_depth_);
-      if (k == "ph") event_.ph = v;
-      else if (k == "cat") event_.cat = v;
-      else if (k == "name") event_.name = v;
-      else if (k == "tid") event_.tid_text = v;
-      else not_a_number(k);
+      if (k == "ph")
+        event_.ph = v;
+      else if (k == "cat")
+        event_.cat = v;
+      else if (k == "name")
+        event_.name = v;
+      else if (k == "tid")
+        event_.tid_text = v;
+      else
+        not_a_number(k);
     } else if (event_depth_ > 0 && depth_ == event_depth_ + 2 && key_at(event_depth_) == "args" &&
                key_at(event_depth_ + 1) == "Input type") {
       event_.input_types_bytes += v.size();
       if (event_.input_types.size() >= kMaxOperatorInputs || event_.input_types_bytes > kMaxInputTypeBytes) {
         throw InputError(event_label() + ": args.Input type holds more than " + std::to_string(kMaxOperatorInputs) +
-                         " entries or " + std::to_string(kMaxInputTypeBytes >> 20) + " MiB; expected one type per operator input");
+                         " entries or " + std::to_string(kMaxInputTypeBytes >> 20) +
+                         " MiB; expected one type per operator input");
       }
       event_.input_types.push_back(v);
     } else if (in_device_field()) {
@@ -309,9 +319,12 @@ class TraceSaxHandler {
 
   // A value of the wrong type for an event field the reader uses.
   void not_a_number(const std::string& k) {
-    if (k == "ts") event_.ts_state = FieldState::NotNumber;
-    else if (k == "dur") event_.dur_state = FieldState::NotNumber;
-    else if (k == "ph" || k == "cat" || k == "name") not_a_string(k);
+    if (k == "ts")
+      event_.ts_state = FieldState::NotNumber;
+    else if (k == "dur")
+      event_.dur_state = FieldState::NotNumber;
+    else if (k == "ph" || k == "cat" || k == "name")
+      not_a_string(k);
   }
   void not_a_string(const std::string& k) {
     if (event_.non_string_field == nullptr) event_.non_string_field = k == "ph" ? "ph" : k == "cat" ? "cat" : "name";
@@ -336,22 +349,32 @@ class TraceSaxHandler {
         } else if (k == "dur") {
           event_.dur_state = FieldState::Number;
           event_.dur = v;
-        }
-        else if (k == "pid") event_.pid = v;
-        else if (k == "tid") event_.tid = v;
-        else if (k == "ph" || k == "cat" || k == "name") not_a_string(k);
+        } else if (k == "pid")
+          event_.pid = v;
+        else if (k == "tid")
+          event_.tid = v;
+        else if (k == "ph" || k == "cat" || k == "name")
+          not_a_string(k);
       } else if (depth_ == event_depth_ + 1 && key_at(event_depth_) == "args") {
         const std::string& k = key_at(depth_);
-        if (k == "correlation") event_.correlation = v;
-        else if (k == "device") event_.device = v;
-        else if (k == "stream") event_.stream = v;
-        else if (k == "registers per thread") event_.registers = v;
-        else if (k == "shared memory") event_.shared_memory = v;
-        else if (k == "External id" || k == "external id") event_.external_id = v;
+        if (k == "correlation")
+          event_.correlation = v;
+        else if (k == "device")
+          event_.device = v;
+        else if (k == "stream")
+          event_.stream = v;
+        else if (k == "registers per thread")
+          event_.registers = v;
+        else if (k == "shared memory")
+          event_.shared_memory = v;
+        else if (k == "External id" || k == "external id")
+          event_.external_id = v;
       } else if (depth_ == event_depth_ + 2 && key_at(event_depth_) == "args") {
         const std::string& k = key_at(event_depth_ + 1);
-        if (k == "grid" && event_.grid_n < 3) event_.grid[static_cast<std::size_t>(event_.grid_n++)] = v;
-        else if (k == "block" && event_.block_n < 3) event_.block[static_cast<std::size_t>(event_.block_n++)] = v;
+        if (k == "grid" && event_.grid_n < 3)
+          event_.grid[static_cast<std::size_t>(event_.grid_n++)] = v;
+        else if (k == "block" && event_.block_n < 3)
+          event_.block[static_cast<std::size_t>(event_.block_n++)] = v;
       } else if (depth_ == event_depth_ + 3 && key_at(event_depth_) == "args" &&
                  key_at(event_depth_ + 1) == "Input Dims" && event_.input_dims_n > 0) {
         auto& dims = event_.input_dims[event_.input_dims_n - 1];
@@ -363,11 +386,16 @@ class TraceSaxHandler {
       }
     } else if (in_device_field()) {
       const std::string& k = key_at(depth_);
-      if (k == "id") device_.id = integer_field<int>(v, "deviceProperties.id");
-      else if (k == "numSms") device_.num_sms = integer_field<int>(v, "deviceProperties.numSms");
-      else if (k == "totalGlobalMem") device_.total_memory_bytes = v;
-      else if (k == "computeMajor") device_.compute_major = integer_field<int>(v, "deviceProperties.computeMajor");
-      else if (k == "computeMinor") device_.compute_minor = integer_field<int>(v, "deviceProperties.computeMinor");
+      if (k == "id")
+        device_.id = integer_field<int>(v, "deviceProperties.id");
+      else if (k == "numSms")
+        device_.num_sms = integer_field<int>(v, "deviceProperties.numSms");
+      else if (k == "totalGlobalMem")
+        device_.total_memory_bytes = v;
+      else if (k == "computeMajor")
+        device_.compute_major = integer_field<int>(v, "deviceProperties.computeMajor");
+      else if (k == "computeMinor")
+        device_.compute_minor = integer_field<int>(v, "deviceProperties.computeMinor");
     }
     return true;
   }
@@ -405,7 +433,9 @@ class TraceSaxHandler {
     if (e.tid >= 0) return integer_field<std::int32_t>(e.tid, "tid");
     // Legacy schema: tid "stream 7".
     const auto digits = e.tid_text.find_first_of("0123456789");
-    return digits == std::string::npos ? 0 : integer_field<std::int32_t>(std::strtod(e.tid_text.c_str() + digits, nullptr), "tid");
+    return digits == std::string::npos
+               ? 0
+               : integer_field<std::int32_t>(std::strtod(e.tid_text.c_str() + digits, nullptr), "tid");
   }
 
   // The CPU thread of a launch or step annotation: numeric `tid`, or the digits of a string tid (2021 schema); -1
@@ -492,19 +522,25 @@ class TraceSaxHandler {
       GpuActivity a;
       a.start_us = start;
       a.duration_us = event_.dur;
-      a.correlation = event_.correlation >= 0 ? integer_field<std::int64_t>(event_.correlation, "args.correlation") : -1;
-      a.device = integer_field<std::int32_t>(event_.device >= 0 ? event_.device : std::max(event_.pid, 0.0), "args.device");
+      a.correlation =
+          event_.correlation >= 0 ? integer_field<std::int64_t>(event_.correlation, "args.correlation") : -1;
+      a.device =
+          integer_field<std::int32_t>(event_.device >= 0 ? event_.device : std::max(event_.pid, 0.0), "args.device");
       a.stream = stream_of(event_);
       a.name_id = intern(event_.name);
       a.kind = is_kernel ? classify_kernel(event_.name) : is_memcpy ? memcpy_kind() : memset_kind();
-      if (event_.grid_n == 3) a.grid_blocks = integer_field<std::int64_t>(event_.grid[0] * event_.grid[1] * event_.grid[2], "args.grid");
-      if (event_.block_n == 3) a.block_threads = integer_field<std::int32_t>(event_.block[0] * event_.block[1] * event_.block[2], "args.block");
+      if (event_.grid_n == 3)
+        a.grid_blocks = integer_field<std::int64_t>(event_.grid[0] * event_.grid[1] * event_.grid[2], "args.grid");
+      if (event_.block_n == 3)
+        a.block_threads =
+            integer_field<std::int32_t>(event_.block[0] * event_.block[1] * event_.block[2], "args.block");
       a.registers_per_thread = integer_field<std::int32_t>(event_.registers, "args.registers per thread");
       a.shared_memory_bytes = integer_field<std::int32_t>(event_.shared_memory, "args.shared memory");
       a.host_transfer = is_memcpy && event_.name.find("DtoD") == std::string::npos;
       if (is_kernel && event_.external_id >= 0) {
         keep_record();
-        kernel_external_ids_.emplace_back(trace_.activities.size(), integer_field<std::int64_t>(event_.external_id, "args.External id"));
+        kernel_external_ids_.emplace_back(trace_.activities.size(),
+                                          integer_field<std::int64_t>(event_.external_id, "args.External id"));
       }
       keep_record();
       trace_.activities.push_back(a);
@@ -573,8 +609,8 @@ class TraceSaxHandler {
   TraceDevice device_;
   std::map<std::string, std::uint32_t, std::less<>> name_ids_;
   std::vector<std::pair<std::size_t, std::int64_t>> kernel_external_ids_;  // activity index, External id
-  std::unordered_map<std::int64_t, std::string> refining_ops_;          // External id -> operator name
-  std::unordered_map<std::int64_t, std::int32_t> shaped_ops_;          // External id -> index in trace_.ops
+  std::unordered_map<std::int64_t, std::string> refining_ops_;             // External id -> operator name
+  std::unordered_map<std::int64_t, std::int32_t> shaped_ops_;              // External id -> index in trace_.ops
   struct CpuScope {
     std::int64_t thread = -1;
     double start_us = 0.0, end_us = 0.0;
@@ -592,7 +628,8 @@ const TraceDevice* KinetoTrace::main_device() const {
   }
   // ROCm traces list device 0 only while kernels run on the GPU the rank used: on a homogeneous node any
   // entry describes it.
-  if (!devices.empty() && std::all_of(devices.begin(), devices.end(), [&](const TraceDevice& d) { return d.name == devices.front().name; })) {
+  if (!devices.empty() && std::all_of(devices.begin(), devices.end(),
+                                      [&](const TraceDevice& d) { return d.name == devices.front().name; })) {
     return &devices.front();
   }
   return nullptr;
@@ -633,7 +670,8 @@ KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& l
   }
   if (!ok) throw InputError(path + ": " + handler.error());
   if (!handler.saw_events()) {
-    throw InputError(path + ": not a Chrome trace: expected a JSON object with a 'traceEvents' array (PyTorch "
+    throw InputError(path +
+                     ": not a Chrome trace: expected a JSON object with a 'traceEvents' array (PyTorch "
                      "profiler export_chrome_trace output)");
   }
   handler.finish();
@@ -642,7 +680,8 @@ KinetoTrace read_kineto_trace(const std::string& path, const KinetoReadLimits& l
     return a.kind.family != KernelFamily::Memcpy && a.kind.family != KernelFamily::Memset;
   });
   if (!any_kernel) {
-    throw InputError(path + ": no GPU kernel events: expected events with cat 'kernel' (or 'Kernel' in the 2021 "
+    throw InputError(path +
+                     ": no GPU kernel events: expected events with cat 'kernel' (or 'Kernel' in the 2021 "
                      "schema); was the profiler run with ProfilerActivity.CUDA?");
   }
   trace.schema = handler.legacy_schema() ? TraceSchema::Legacy : TraceSchema::Current;

@@ -14,11 +14,11 @@ namespace spotsim {
 // The largest shared real trace (v100_transformerlike_ddp2_fp32_rank1) is 53.7 MB of JSON with 216,092 events, of
 // which ~65,000 are kept (GPU activities, kernel launches, steps); its longest string is 5 KB and it nests 6 deep.
 // The limits leave 60-800 times that headroom.
-inline constexpr std::uint64_t kMaxTraceJsonBytes = 4ull << 30;    // decompressed JSON text
-inline constexpr std::uint64_t kMaxJsonTokenBytes = 4ull << 20;    // JSON text between two strings/keys/numbers
-inline constexpr std::size_t kMaxKeptTraceEvents = 4'000'000;      // activities + launches + steps + ops + devices
-inline constexpr std::uint64_t kMaxKeptTextBytes = 64ull << 20;    // interned names, step and operator names
-inline constexpr int kMaxTraceJsonDepth = 64;                      // Kineto nests at most 8 levels
+inline constexpr std::uint64_t kMaxTraceJsonBytes = 4ull << 30;  // decompressed JSON text
+inline constexpr std::uint64_t kMaxJsonTokenBytes = 4ull << 20;  // JSON text between two strings/keys/numbers
+inline constexpr std::size_t kMaxKeptTraceEvents = 4'000'000;    // activities + launches + steps + ops + devices
+inline constexpr std::uint64_t kMaxKeptTextBytes = 64ull << 20;  // interned names, step and operator names
+inline constexpr int kMaxTraceJsonDepth = 64;                    // Kineto nests at most 8 levels
 // Time fields: a ts beyond ±kMaxTimestampUs (year ~5100 in epoch microseconds) or more than kMaxTraceSpanUs
 // (31.7 years) from the trace's first timestamp, or a dur beyond kMaxTraceSpanUs, is absurd. A GPU activity or
 // step longer than both kMinSpanForDurCheckUs and the span of all the trace's other complete events

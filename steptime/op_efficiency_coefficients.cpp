@@ -3,6 +3,9 @@
 // Do not edit by hand.
 #include "steptime/op_efficiency_model.hpp"
 
+// Tables of published and fitted figures, one row per GPU or kernel family, laid out by hand so that a row reads as
+// a line of its source: clang-format leaves them alone.
+// clang-format off
 namespace spotsim {
 
 const std::vector<OpEfficiencyModel>& committed_op_efficiency_models() {
@@ -60,3 +63,4 @@ const std::vector<OpEfficiencyModel>& committed_op_efficiency_models() {
 }
 
 }  // namespace spotsim
+// clang-format on

@@ -1,12 +1,11 @@
 #include "steptime/op_efficiency_model.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <limits>
 #include <sstream>
-
-#include <Eigen/Dense>
 
 namespace spotsim {
 
@@ -50,7 +49,8 @@ std::string model_gpu_name(const std::string& gpu, OpKind kind) {
 // phi of `shape` with each log-dimension clamped to the model's fitted range.
 std::vector<double> clamped_features(const OpEfficiencyModel& model, const OpShape& shape) {
   std::array<double, 4> x = log_dimensions(model.kind, shape);
-  for (std::size_t i = 0; i < dimension_count(model.kind); ++i) x[i] = std::clamp(x[i], model.log_min[i], model.log_max[i]);
+  for (std::size_t i = 0; i < dimension_count(model.kind); ++i)
+    x[i] = std::clamp(x[i], model.log_min[i], model.log_max[i]);
   return features_from_logs(model.kind, x);
 }
 
@@ -111,7 +111,8 @@ OpEfficiencyModel fit_op_efficiency_model(const GpuSpec& gpu, OpKind kind, const
   const std::size_t p = features_from_logs(kind, {}).size();
   // Ridge least squares as an augmented system [X; sqrt(lambda) I] w = [y; 0], solved by QR: the features are
   // strongly collinear (F is the sum of the log-dimensions), which the normal equations would square.
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(samples.size() + p), static_cast<Eigen::Index>(p));
+  Eigen::MatrixXd a =
+      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(samples.size() + p), static_cast<Eigen::Index>(p));
   Eigen::VectorXd y = Eigen::VectorXd::Zero(a.rows());
   const double peak = op_peak_per_second(gpu, kind);
   for (std::size_t r = 0; r < samples.size(); ++r) {
@@ -135,13 +136,14 @@ const OpEfficiencyModel* find_op_model(const std::vector<OpEfficiencyModel>& mod
   return nullptr;
 }
 
-double predict_op_time_us(const OpShape& shape, double measured_us, const GpuSpec& measured,
-                          const GpuSpec& target, const std::vector<OpEfficiencyModel>& models) {
+double predict_op_time_us(const OpShape& shape, double measured_us, const GpuSpec& measured, const GpuSpec& target,
+                          const std::vector<OpEfficiencyModel>& models) {
   const OpKind kind = shape.kind;
   if (kind == OpKind::None) return NAN;
   const OpEfficiencyModel* from = find_op_model(models, measured, kind);
   const OpEfficiencyModel* to = find_op_model(models, target, kind);
-  if (from == nullptr || to == nullptr || !(measured_us > 0.0) || !covers(*from, shape) || !covers(*to, shape)) return NAN;
+  if (from == nullptr || to == nullptr || !(measured_us > 0.0) || !covers(*from, shape) || !covers(*to, shape))
+    return NAN;
   const double peak_from = op_peak_per_second(measured, kind);
   const double peak_to = op_peak_per_second(target, kind);
   const double log_eff_from = log_efficiency(*from, shape);

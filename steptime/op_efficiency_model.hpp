@@ -66,8 +66,8 @@ double op_peak_per_second(const GpuSpec& gpu, OpKind kind);
 
 // Predicted time of an op measured at `measured_us` on `measured` when run on `target`; NAN when the shape is
 // OpKind::None, either GPU lacks a model for its kind, or a model does not cover the shape.
-double predict_op_time_us(const OpShape& shape, double measured_us, const GpuSpec& measured,
-                          const GpuSpec& target, const std::vector<OpEfficiencyModel>& models = committed_op_efficiency_models());
+double predict_op_time_us(const OpShape& shape, double measured_us, const GpuSpec& measured, const GpuSpec& target,
+                          const std::vector<OpEfficiencyModel>& models = committed_op_efficiency_models());
 
 // C++ source of op_efficiency_coefficients.cpp for `models` (exact round trip of every double).
 std::string op_models_source(const std::vector<OpEfficiencyModel>& models);

@@ -24,13 +24,17 @@ struct OpShape {
   static OpShape gemm(double batch, double m, double n, double k) {
     OpShape s;
     s.kind = OpKind::Gemm;
-    s.batch = batch; s.m = m; s.n = n; s.k = k;
+    s.batch = batch;
+    s.m = m;
+    s.n = n;
+    s.k = k;
     return s;
   }
   static OpShape row_op(OpKind kind, double rows, double row_length) {
     OpShape s;
     s.kind = kind;
-    s.rows = rows; s.row_length = row_length;
+    s.rows = rows;
+    s.row_length = row_length;
     return s;
   }
 

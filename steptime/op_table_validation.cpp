@@ -50,7 +50,8 @@ OpValidation validate_on_op_tables(const std::vector<OpMeasurement>& ops, const 
     e.mape = summarize(values).mean;
     std::sort(values.begin(), values.end());
     e.median_ape = percentile_sorted(values, 0.5);
-    for (const auto& [table, table_errors] : errors_by_table[gpu]) e.mape_by_table[table] = summarize(table_errors).mean;
+    for (const auto& [table, table_errors] : errors_by_table[gpu])
+      e.mape_by_table[table] = summarize(table_errors).mean;
     result.mean_mape += e.mape;
     result.targets.push_back(std::move(e));
   }

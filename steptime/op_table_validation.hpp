@@ -17,7 +17,7 @@ namespace spotsim {
 struct TargetError {
   std::string target;
   std::size_t predictions = 0;
-  double mape = 0;          // mean |predicted - measured| / measured, over all source GPUs
+  double mape = 0;  // mean |predicted - measured| / measured, over all source GPUs
   double median_ape = 0;
   std::map<std::string, double> mape_by_table;  // "linear", "bmm", "elem", "ln", "softmax"
 };

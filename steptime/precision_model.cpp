@@ -5,21 +5,21 @@
 #include <cctype>
 
 #include "base/errors.hpp"
-
 #include "steptime/kernel_names.hpp"
 
 namespace spotsim {
 
 namespace {
 
-using kernel_names::lower;
 using kernel_names::contains_any;
+using kernel_names::lower;
 
 // Kernels that update or check the FP32 master weights and gradients: PyTorch's foreach/fused optimizers run
-// in multi_tensor_apply kernels (not "lamb": ATen names lambdas "lambda"), and GradScaler's unscale and scale update (torch.cuda.amp) stay FP32.
+// in multi_tensor_apply kernels (not "lamb": ATen names lambdas "lambda"), and GradScaler's unscale and scale update
+// (torch.cuda.amp) stay FP32.
 bool optimizer_kernel(const std::string& n) {
-  return contains_any(n, {"multi_tensor_apply", "adam", "sgd", "fused_optim", "non_finite", "unscale",
-                          "amp_update_scale"});
+  return contains_any(
+      n, {"multi_tensor_apply", "adam", "sgd", "fused_optim", "non_finite", "unscale", "amp_update_scale"});
 }
 
 }  // namespace
@@ -55,7 +55,8 @@ void require_precision_supported(const GpuSpec& gpu, TrainingPrecision p, const 
   const Precision needed = matrix_precision(p);
   if (gpu.supports(needed)) return;
   throw InputError(what + ": " + gpu.name + " has no " + to_string(needed) + " tensor cores, so it cannot train in " +
-                   to_string(p) + " (TF32 and BF16 need Ampere or later: A100, L4, H100, H200); choose another "
+                   to_string(p) +
+                   " (TF32 and BF16 need Ampere or later: A100, L4, H100, H200); choose another "
                    "--precision or another GPU");
 }
 
@@ -63,7 +64,8 @@ TrainingPrecision recorded_precision(const KinetoTrace& trace, const std::vector
   std::array<double, 4> time_by_precision{};
   for (std::size_t i : activities) {
     const GpuActivity& a = trace.activities[i];
-    if (a.kind.kernel_class == KernelClass::Matrix) time_by_precision[static_cast<std::size_t>(a.kind.precision)] += a.duration_us;
+    if (a.kind.kernel_class == KernelClass::Matrix)
+      time_by_precision[static_cast<std::size_t>(a.kind.precision)] += a.duration_us;
   }
   const auto at = [&](Precision p) { return time_by_precision[static_cast<std::size_t>(p)]; };
   const double total = at(Precision::FP32) + at(Precision::TF32) + at(Precision::FP16) + at(Precision::BF16);
@@ -80,8 +82,7 @@ bool moves_activations(const GpuActivity& a, std::string_view name) {
   switch (a.kind.family) {
     case KernelFamily::Normalization:
       return !contains_any(n, {"layer_norm", "layernorm", "group_norm", "groupnorm", "rms_norm", "rmsnorm"});
-    case KernelFamily::Elementwise:
-      return !optimizer_kernel(n);
+    case KernelFamily::Elementwise: return !optimizer_kernel(n);
     default:  // reductions: softmax, loss, sums are on autocast's float32 list
       return false;
   }

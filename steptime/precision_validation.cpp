@@ -5,11 +5,11 @@
 #include <sstream>
 
 #include "base/errors.hpp"
+#include "base/text_format.hpp"
 #include "steptime/csv_table.hpp"
 #include "steptime/kineto_trace_reader.hpp"
 #include "steptime/step_profile.hpp"
 #include "steptime/step_time_predictor.hpp"
-#include "base/text_format.hpp"
 
 namespace spotsim {
 
@@ -21,8 +21,8 @@ TrainingPrecision published_precision(const std::string& text, const std::string
   throw InputError(what + ": precision '" + text + "': expected FP32, TF32, AMP, FP16 or BF16");
 }
 
-PublishedThroughputValidation validate_published_throughput(const std::string& table_path, const std::string& trace_path,
-                                                            double trace_batch) {
+PublishedThroughputValidation validate_published_throughput(const std::string& table_path,
+                                                            const std::string& trace_path, double trace_batch) {
   const CsvTable csv = CsvTable::read(table_path);
   const std::size_t c_gpu = csv.column("gpu"), c_precision = csv.column("precision"),
                     c_batch = csv.column("per_gpu_batch"), c_value = csv.column("value"), c_unit = csv.column("unit");
@@ -35,7 +35,8 @@ PublishedThroughputValidation validate_published_throughput(const std::string& t
   v.trace_batch = trace_batch;
   for (std::size_t r = 0; r < csv.rows(); ++r) {
     const std::string where = table_path + " row " + std::to_string(r + 2);
-    if (csv.text(r, c_unit) != "img/s") throw InputError(where + ": unit '" + csv.text(r, c_unit) + "': expected img/s");
+    if (csv.text(r, c_unit) != "img/s")
+      throw InputError(where + ": unit '" + csv.text(r, c_unit) + "': expected img/s");
     PublishedThroughputRow row;
     row.gpu_label = csv.text(r, c_gpu);
     const GpuSpec* gpu = match_device_name(row.gpu_label);
@@ -76,8 +77,9 @@ std::string format_published_throughput(const PublishedThroughputValidation& v) 
       << format_fixed(v.trace_batch, 0) << ") with --precision = the row's and the row's per-GPU batch:\n";
   for (const PublishedThroughputRow& r : v.rows) {
     out << "  " << r.gpu_label << " (" << r.gpu << ") " << r.precision_label << " (" << to_string(r.precision)
-        << ", --layout " << to_string(r.layout) << "), batch " << format_fixed(r.batch, 0) << ": predicted " << format_fixed(r.predicted_samples_per_s, 0)
-        << " img/s (step " << format_fixed(r.predicted_step_us / 1000.0, 1) << " ms), published "
+        << ", --layout " << to_string(r.layout) << "), batch " << format_fixed(r.batch, 0) << ": predicted "
+        << format_fixed(r.predicted_samples_per_s, 0) << " img/s (step "
+        << format_fixed(r.predicted_step_us / 1000.0, 1) << " ms), published "
         << format_fixed(r.published_samples_per_s, 0) << " img/s, error " << (r.error >= 0 ? "+" : "")
         << format_fixed(100.0 * r.error, 1) << "%\n";
   }

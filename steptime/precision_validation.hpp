@@ -12,8 +12,8 @@
 namespace spotsim {
 
 struct PublishedThroughputRow {
-  std::string gpu_label;  // as the table writes it: "V100 16GB (DGX-1)"
-  std::string gpu;        // spec-table name
+  std::string gpu_label;        // as the table writes it: "V100 16GB (DGX-1)"
+  std::string gpu;              // spec-table name
   std::string precision_label;  // FP32, TF32, AMP
   TrainingPrecision precision = TrainingPrecision::Fp32;
   MemoryLayout layout = MemoryLayout::AsRecorded;  // channels-last for AMP rows (the published runs' setting)
@@ -37,8 +37,8 @@ struct PublishedThroughputValidation {
 TrainingPrecision published_precision(const std::string& text, const std::string& what);
 
 // Throws InputError naming the file for a missing table or trace, an unknown GPU or precision.
-PublishedThroughputValidation validate_published_throughput(const std::string& table_path, const std::string& trace_path,
-                                                            double trace_batch);
+PublishedThroughputValidation validate_published_throughput(const std::string& table_path,
+                                                            const std::string& trace_path, double trace_batch);
 std::string format_published_throughput(const PublishedThroughputValidation& v);
 
 }  // namespace spotsim

@@ -12,17 +12,17 @@ std::size_t index(TimedEventGroup g) { return static_cast<std::size_t>(g); }
 
 const char* reason_text(std::size_t reason) {
   static constexpr std::array<const char*, kSkipReasons> texts = {
-      "with a ph other than 'X'",      "without a ts",  "with a non-numeric ts",
-      "with an absurd ts",             "without a dur", "with a non-numeric dur",
-      "with a negative dur",           "with an absurd dur", "with a dur longer than the rest of the trace"};
+      "with a ph other than 'X'", "without a ts",       "with a non-numeric ts",
+      "with an absurd ts",        "without a dur",      "with a non-numeric dur",
+      "with a negative dur",      "with an absurd dur", "with a dur longer than the rest of the trace"};
   return texts[reason];
 }
 
 const char* group_text(std::size_t group, std::size_t n) {
-  static constexpr std::array<std::array<const char*, 2>, kTimedEventGroups> texts = {{
-      {"GPU activity (kernel, memcpy, memset)", "GPU activities (kernels, memcpy, memset)"},
-      {"kernel launch", "kernel launches"},
-      {"ProfilerStep annotation", "ProfilerStep annotations"}}};
+  static constexpr std::array<std::array<const char*, 2>, kTimedEventGroups> texts = {
+      {{"GPU activity (kernel, memcpy, memset)", "GPU activities (kernels, memcpy, memset)"},
+       {"kernel launch", "kernel launches"},
+       {"ProfilerStep annotation", "ProfilerStep annotations"}}};
   return texts[group][n == 1 ? 0 : 1];
 }
 
@@ -69,8 +69,10 @@ std::string SkippedTraceEvents::summary() const {
 void check_skipped_events(const SkippedTraceEvents& skipped, const std::string& path) {
   const std::string what = "; fix or re-export the trace (docs/step-time.md#skipped-events)";
   if (skipped.skipped_in(TimedEventGroup::StepAnnotation) > 0) {
-    throw InputError(path + ": " + skipped.summary() + ". A ProfilerStep annotation is unusable, so steps would be "
-                     "merged or lost" + what);
+    throw InputError(path + ": " + skipped.summary() +
+                     ". A ProfilerStep annotation is unusable, so steps would be "
+                     "merged or lost" +
+                     what);
   }
   for (const TimedEventGroup g : {TimedEventGroup::GpuActivity, TimedEventGroup::KernelLaunch}) {
     const double k = static_cast<double>(skipped.skipped_in(g));

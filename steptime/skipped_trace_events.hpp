@@ -12,14 +12,14 @@ enum class TimedEventGroup { GpuActivity, KernelLaunch, StepAnnotation };
 inline constexpr std::size_t kTimedEventGroups = 3;
 
 enum class SkipReason {
-  NotComplete,    // `ph` is not "X" (a complete event with ts and dur)
+  NotComplete,  // `ph` is not "X" (a complete event with ts and dur)
   MissingTs,
-  NonNumericTs,   // a string, null, boolean, object or array
-  AbsurdTs,       // beyond ±kMaxTimestampUs, or more than kMaxTraceSpanUs from the trace's first timestamp
+  NonNumericTs,  // a string, null, boolean, object or array
+  AbsurdTs,      // beyond ±kMaxTimestampUs, or more than kMaxTraceSpanUs from the trace's first timestamp
   MissingDur,
   NonNumericDur,
   NegativeDur,
-  AbsurdDur,      // more than kMaxTraceSpanUs
+  AbsurdDur,        // more than kMaxTraceSpanUs
   LongerThanTrace,  // longer than every other event of the trace together spans (see kineto_trace_reader.hpp)
 };
 inline constexpr std::size_t kSkipReasons = 9;

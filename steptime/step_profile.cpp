@@ -102,9 +102,10 @@ StepProfile build_step_profile(const KinetoTrace& trace) {
   for (const auto& s : profile.steps) busy.push_back(s.gpu_busy_us);
   const std::vector<bool> warmup = warmup_steps(busy);
   for (std::size_t i = 0; i < profile.steps.size(); ++i) profile.steps[i].warmup = warmup[i];
-  profile.warmup_rule = profile.steps.size() < 3
-                            ? "none dropped (fewer than 3 steps)"
-                            : "first step, then leading steps whose GPU busy time is > 25% from the median of later steps";
+  profile.warmup_rule =
+      profile.steps.size() < 3
+          ? "none dropped (fewer than 3 steps)"
+          : "first step, then leading steps whose GPU busy time is > 25% from the median of later steps";
 
   for (auto& s : profile.steps) s.step_us = std::max(s.wall_us, s.gpu_busy_us);
   std::vector<double> walls, step_times, busies;

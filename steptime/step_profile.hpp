@@ -30,11 +30,11 @@ struct StepStats {
 };
 
 struct StepProfile {
-  int device = 0;                 // the main device the statistics are about
+  int device = 0;                        // the main device the statistics are about
   bool whole_trace_is_one_step = false;  // no ProfilerStep#N annotation in the trace
   std::vector<StepStats> steps;
   std::size_t activities_outside_steps = 0;
-  std::string warmup_rule;        // how warm-up steps were chosen, for the report
+  std::string warmup_rule;  // how warm-up steps were chosen, for the report
   // Over steady-state (non-warm-up) steps:
   Summary wall;
   Summary step;  // of StepStats::step_us

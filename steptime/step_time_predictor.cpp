@@ -50,7 +50,8 @@ std::pair<Precision, Precision> matrix_precisions(const GpuActivity& a, const Gp
 // A convolution's time from the trace's batch to the target's: linear in the samples, times the change in time
 // per sample that the target GPU's measured curve gives (fixed costs spread over more samples); linear alone
 // where the GPU has no curve or the trace's batch is not known.
-double batch_factor(const GpuActivity& a, const GpuSpec& measured, const GpuSpec& target, const PredictionOptions& options) {
+double batch_factor(const GpuActivity& a, const GpuSpec& measured, const GpuSpec& target,
+                    const PredictionOptions& options) {
   const ConvolutionBatchCurve& curve = target.achieved.convolution;
   if (a.kind.kernel_class != KernelClass::Matrix || a.kind.family != KernelFamily::Convolution || !curve.measured() ||
       !options.trace_batch || options.batch_scale == 1.0) {
@@ -74,10 +75,8 @@ bool predicted_with_its_op(const GpuActivity& a, const GpuSpec& target, const Pr
       return a.kind.precision == Precision::FP32 &&
              matrix_target_precision(a, Precision::FP32, target, options) == Precision::FP32;
     case KernelClass::MemoryBound:
-    case KernelClass::Other:
-      return true;
-    default:
-      return false;
+    case KernelClass::Other: return true;
+    default: return false;
   }
 }
 
@@ -92,8 +91,10 @@ std::vector<double> op_scale_factors(const KinetoTrace& trace, const std::vector
       const GpuActivity& a = trace.activities[i];
       if (a.op < 0) continue;
       const auto op = static_cast<std::size_t>(a.op);
-      if (predicted_with_its_op(a, target, options)) measured_us[op] += a.duration_us;
-      else if (a.kind.kernel_class == KernelClass::Matrix) usable[op] = false;
+      if (predicted_with_its_op(a, target, options))
+        measured_us[op] += a.duration_us;
+      else if (a.kind.kernel_class == KernelClass::Matrix)
+        usable[op] = false;
     }
   }
   std::vector<double> factors(trace.ops.size(), NAN);
@@ -118,15 +119,14 @@ Precision matrix_target_precision(const GpuActivity& a, Precision measured, cons
 Precision target_precision(Precision measured, KernelFamily family, const GpuSpec& target, Tf32Policy policy) {
   switch (measured) {
     case Precision::FP32: {
-      const bool tf32 = policy == Tf32Policy::All || (policy == Tf32Policy::ConvolutionsOnly && family == KernelFamily::Convolution);
+      const bool tf32 =
+          policy == Tf32Policy::All || (policy == Tf32Policy::ConvolutionsOnly && family == KernelFamily::Convolution);
       return tf32 && target.supports(Precision::TF32) ? Precision::TF32 : Precision::FP32;
     }
-    case Precision::TF32:
-      return target.supports(Precision::TF32) ? Precision::TF32 : Precision::FP32;
+    case Precision::TF32: return target.supports(Precision::TF32) ? Precision::TF32 : Precision::FP32;
     case Precision::BF16:  // no bf16 tensor-core path before Ampere: PyTorch falls back to fp32 arithmetic
       return target.supports(Precision::BF16) ? Precision::BF16 : Precision::FP32;
-    case Precision::FP16:
-      return target.supports(Precision::FP16) ? Precision::FP16 : Precision::FP32;
+    case Precision::FP16: return target.supports(Precision::FP16) ? Precision::FP16 : Precision::FP32;
   }
   return Precision::FP32;
 }
@@ -155,7 +155,8 @@ double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, con
   bool wave_scaled = true;
   switch (a.kind.kernel_class) {
     case KernelClass::Communication:
-      if (options.measured_link_gbps && options.target_link_gbps) return t * *options.measured_link_gbps / *options.target_link_gbps;
+      if (options.measured_link_gbps && options.target_link_gbps)
+        return t * *options.measured_link_gbps / *options.target_link_gbps;
       return t;
     case KernelClass::MemcpyMemset:
       if (a.host_transfer) return t;  // PCIe/host bound: does not depend on the GPU's memory
@@ -219,8 +220,8 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
   }
   // On the GPU it was measured on, a kernel takes what it took: no model, not even the op-level blend.
   const bool same_gpu = measured.name == target.name;
-  const std::vector<double> op_factor =
-      same_gpu ? std::vector<double>(trace.ops.size(), NAN) : op_scale_factors(trace, steady, measured, target, options);
+  const std::vector<double> op_factor = same_gpu ? std::vector<double>(trace.ops.size(), NAN)
+                                                 : op_scale_factors(trace, steady, measured, target, options);
   for (const StepStats* step : steady) {
     for (std::size_t i : step->activities) {
       const GpuActivity& a = trace.activities[i];
@@ -252,9 +253,8 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
     p.predicted_kernel_sum_us += p.predicted_by_class_us[c];
   }
   p.measured_busy_us = profile.gpu_busy.mean;
-  p.predicted_busy_us = p.measured_kernel_sum_us > 0.0
-                            ? p.measured_busy_us * p.predicted_kernel_sum_us / p.measured_kernel_sum_us
-                            : 0.0;
+  p.predicted_busy_us =
+      p.measured_kernel_sum_us > 0.0 ? p.measured_busy_us * p.predicted_kernel_sum_us / p.measured_kernel_sum_us : 0.0;
   p.measured_host_gap_us = std::max(0.0, profile.step.mean - profile.gpu_busy.mean);
   // The host gap is CPU time (data loading, Python, launches): a faster GPU does not shorten it.
   p.host_gap_us = p.measured_host_gap_us * (options.host_scaling == HostScaling::PerSample ? options.batch_scale : 1.0);
@@ -265,7 +265,8 @@ StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile
 const GpuSpec& measured_gpu_of(const KinetoTrace& trace, const std::string& override_name) {
   const TraceDevice* device = trace.main_device();
   if (device != nullptr && device->vendor == GpuVendor::Amd) {
-    throw InputError(trace.path + ": recorded on an AMD GPU ('" + device->name + "', ROCm); spotsim's scaling model "
+    throw InputError(trace.path + ": recorded on an AMD GPU ('" + device->name +
+                     "', ROCm); spotsim's scaling model "
                      "is calibrated on NVIDIA GPUs only, so it cannot predict other GPUs from this trace (the "
                      "per-step statistics above are still valid)");
   }
@@ -275,7 +276,8 @@ const GpuSpec& measured_gpu_of(const KinetoTrace& trace, const std::string& over
                      std::to_string(trace.main_device_id()) + "; give the GPU it was recorded on with --measured-gpu");
   }
   if (const GpuSpec* spec = match_device_name(device->name, device->total_memory_bytes)) return *spec;
-  throw InputError(trace.path + ": GPU '" + device->name + "' is not in the spec table; give the closest one with "
+  throw InputError(trace.path + ": GPU '" + device->name +
+                   "' is not in the spec table; give the closest one with "
                    "--measured-gpu");
 }
 

@@ -66,15 +66,15 @@ double predict_kernel_time_us(const GpuActivity& a, const GpuSpec& measured, con
 
 struct StepPrediction {
   std::string target;
-  double measured_kernel_sum_us = 0.0;   // per steady-state step
+  double measured_kernel_sum_us = 0.0;  // per steady-state step
   double predicted_kernel_sum_us = 0.0;
   std::array<double, kKernelClassCount> measured_by_class_us{};
   std::array<double, kKernelClassCount> predicted_by_class_us{};
   double measured_busy_us = 0.0;
-  double predicted_busy_us = 0.0;  // busy scaled like the kernel sum (stream overlap kept proportional)
+  double predicted_busy_us = 0.0;     // busy scaled like the kernel sum (stream overlap kept proportional)
   double measured_host_gap_us = 0.0;  // step - busy on the measured GPU: time the GPU waits on the host
-  double host_gap_us = 0.0;  // on the target: the measured gap (GPU-independent), x batch_scale if per-sample
-  double predicted_step_us = 0.0;  // host gap + predicted busy
+  double host_gap_us = 0.0;           // on the target: the measured gap (GPU-independent), x batch_scale if per-sample
+  double predicted_step_us = 0.0;     // host gap + predicted busy
   std::optional<TrainingPrecision> precision;  // --precision, if given
   double batch_scale = 1.0;
   std::optional<double> trace_batch;  // PredictionOptions::trace_batch

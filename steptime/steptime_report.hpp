@@ -2,19 +2,17 @@
 // What `spotsim steptime` prints and writes: the per-step table, the steady-state summary, predictions per
 // target GPU, and the job description that `spotsim simulate --job` reads (docs/outputs.md#job-files).
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
+#include "base/text_format.hpp"  // format_fixed, used by callers of this header
 #include "steptime/checkpoint_cost.hpp"
 #include "steptime/gpu_spec_table.hpp"
 #include "steptime/host_time.hpp"
 #include "steptime/step_profile.hpp"
 #include "steptime/step_time_predictor.hpp"
-
-#include "base/text_format.hpp"  // format_fixed, used by callers of this header
 
 namespace spotsim {
 

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/text_format.hpp"
 #include "steptime/efficiency_calibration.hpp"
 #include "steptime/kineto_trace_reader.hpp"
 #include "steptime/op_table_validation.hpp"
 #include "steptime/precision_validation.hpp"
 #include "steptime/steptime_report.hpp"
-#include "base/text_format.hpp"
 
 namespace spotsim {
 
@@ -50,9 +50,9 @@ void cross_check(std::ostringstream& out, const std::string& from_path, const st
   const StepPrediction p = predict_step(trace, profile, measured, gpu_spec_or_throw(truth.gpu, "validation"), {});
   const double error = (p.predicted_compute_us() - truth.compute_us) / truth.compute_us;
   out << "  " << from_label << " (" << format_fixed(p.measured_compute_us() / 1000.0, 1) << " ms on " << measured.name
-      << ") -> " << truth.gpu << ": predicted " << format_fixed(p.predicted_compute_us() / 1000.0, 1) << " ms, measured "
-      << format_fixed(truth.compute_us / 1000.0, 1) << " ms (" << truth_label << "), error " << (error >= 0 ? "+" : "")
-      << format_fixed(100.0 * error, 1) << "%\n";
+      << ") -> " << truth.gpu << ": predicted " << format_fixed(p.predicted_compute_us() / 1000.0, 1)
+      << " ms, measured " << format_fixed(truth.compute_us / 1000.0, 1) << " ms (" << truth_label << "), error "
+      << (error >= 0 ? "+" : "") << format_fixed(100.0 * error, 1) << "%\n";
 }
 
 }  // namespace
@@ -62,8 +62,9 @@ std::string validation_report(const std::string& kernels_dir) {
   out << "calibration of achieved fractions (median achieved / peak; NeuSight: calibration half only)\n";
   for (const FractionEstimate& e : calibrate_achieved_fractions(kernels_dir)) {
     const GpuSpec& gpu = gpu_spec_or_throw(e.gpu, "calibration");
-    out << "  " << e.gpu << " " << e.quantity << " [" << e.source << ", n=" << e.samples << "]: " << format_fixed(e.value, 3)
-        << " (table: " << format_fixed(committed_fraction(gpu, e.quantity), 3) << ")\n";
+    out << "  " << e.gpu << " " << e.quantity << " [" << e.source << ", n=" << e.samples
+        << "]: " << format_fixed(e.value, 3) << " (table: " << format_fixed(committed_fraction(gpu, e.quantity), 3)
+        << ")\n";
   }
   out << "\nconvolution FP16 speed-up by batch, S(N) = S_inf (1 + h_fp32/N) / (1 + h_fp16/N) (committed curves):\n";
   for (const GpuSpec& gpu : gpu_spec_table()) {
@@ -89,7 +90,8 @@ std::string validation_report(const std::string& kernels_dir) {
     for (const TargetError& e : v.targets) {
       out << "  " << e.target << ": MAPE " << format_fixed(100.0 * e.mape, 1) << "% (median "
           << format_fixed(100.0 * e.median_ape, 1) << "%, n=" << e.predictions << ";";
-      for (const auto& [table, mape] : e.mape_by_table) out << " " << table << " " << format_fixed(100.0 * mape, 1) << "%";
+      for (const auto& [table, mape] : e.mape_by_table)
+        out << " " << table << " " << format_fixed(100.0 * mape, 1) << "%";
       out << ")\n";
     }
     out << "  mean over target GPUs: " << format_fixed(100.0 * v.mean_mape, 1) << "%\n";
@@ -101,7 +103,8 @@ std::string validation_report(const std::string& kernels_dir) {
   const std::string hta = kernels_dir + "/kineto-traces/hta/";
   const std::string v100 = hta + "v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz";
   const std::string a100 = hta + "a100_40gb_resnet50_ddp2_fp32_rank0.json.gz";
-  const std::string legacy = kernels_dir + "/kineto-traces/kineto_tb_plugin/v100_resnet50_bs32_fp32_legacy_schema.pt.trace.json.gz";
+  const std::string legacy =
+      kernels_dir + "/kineto-traces/kineto_tb_plugin/v100_resnet50_bs32_fp32_legacy_schema.pt.trace.json.gz";
   const TraceCompute a100_truth = measured_compute(a100);
   const TraceCompute v100_truth = measured_compute(v100);
   out << "\nResNet-50, batch 32 per GPU, FP32 (cuDNN convolutions on TF32 where available), compute kernels per "

@@ -13,7 +13,8 @@ struct CliResult {
 };
 
 // `command` is a subcommand's entry point (cli/commands.hpp); `program` its argv[0], e.g. "spotsim advise".
-inline CliResult run_cli(int (*command)(int, const char* const*), const std::string& program, std::vector<std::string> args) {
+inline CliResult run_cli(int (*command)(int, const char* const*), const std::string& program,
+                         std::vector<std::string> args) {
   args.insert(args.begin(), program);
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());

@@ -1,9 +1,9 @@
 #pragma once
 // Two runs are the same run: the same events (count and fingerprint) and every reported metric equal, bit for bit
 // (NaN where both are undefined). For tests that re-run a replication (timelines, observers) and compare.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "app/run_metrics.hpp"
 #include "model/run_result.hpp"

@@ -1,9 +1,8 @@
 #include "traces/trace_migration.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <utility>
 
@@ -21,7 +20,8 @@ MigrationModel parse_migration(const JsonFields& top) {
   if (!top.has("migration")) return model;
   const JsonFields m = top.object("migration");
   m.reject_unknown({"same_continent_gbps", "cross_continent_gbps", "egress"});
-  model.same_continent_gbps = m.optional_number("same_continent_gbps", 1e-9, kMaxGbps).value_or(model.same_continent_gbps);
+  model.same_continent_gbps =
+      m.optional_number("same_continent_gbps", 1e-9, kMaxGbps).value_or(model.same_continent_gbps);
   model.cross_continent_gbps =
       m.optional_number("cross_continent_gbps", 1e-9, kMaxGbps).value_or(model.cross_continent_gbps);
   if (!m.has("egress")) return model;
@@ -30,7 +30,8 @@ MigrationModel parse_migration(const JsonFields& top) {
     const JsonFields e(list[i], m.file(), m.path_of("egress[" + std::to_string(i) + "]"));
     e.reject_unknown({"from", "to", "usd_per_gb"});
     EgressPrice price{e.string("from"), e.string("to"), e.number("usd_per_gb", 0.0, kMaxUsdPerGb)};
-    if (price.from == price.to) e.fail_value("to", "a region other than 'from' (moving within a region is free)", e.raw("to"));
+    if (price.from == price.to)
+      e.fail_value("to", "a region other than 'from' (moving within a region is free)", e.raw("to"));
     model.egress.push_back(std::move(price));
   }
   return model;
@@ -42,9 +43,9 @@ void check_trace_geography(const SpotMarket& market, const JsonFields& top) {
     const Zone& zone = market.zones[i];
     const auto [it, fresh] = continent_of.emplace(zone.region, zone.continent);
     if (!fresh && it->second != zone.continent) {
-      top.fail("zones[" + std::to_string(i) + "].continent",
-               "the continent of the other zones of region '" + zone.region + "' (\"" + it->second + "\"), got \"" +
-                   zone.continent + "\"");
+      top.fail("zones[" + std::to_string(i) + "].continent", "the continent of the other zones of region '" +
+                                                                 zone.region + "' (\"" + it->second + "\"), got \"" +
+                                                                 zone.continent + "\"");
     }
   }
   std::set<std::pair<std::string, std::string>> priced;
@@ -63,7 +64,8 @@ void check_trace_geography(const SpotMarket& market, const JsonFields& top) {
   for (const auto& [from, ignored_a] : continent_of) {
     for (const auto& [to, ignored_b] : continent_of) {
       if (from == to || priced.contains({from, to})) continue;
-      top.fail("migration.egress", "a price for every ordered pair of the trace's regions; missing " + from + " -> " + to);
+      top.fail("migration.egress",
+               "a price for every ordered pair of the trace's regions; missing " + from + " -> " + to);
     }
   }
 }

@@ -3,8 +3,8 @@
 // the top-level `migration` object (transfer bandwidths and the egress price of every ordered pair of regions).
 #include <nlohmann/json_fwd.hpp>
 
-#include "model/market/spot_market.hpp"
 #include "base/json_fields.hpp"
+#include "model/market/spot_market.hpp"
 
 namespace spotsim {
 

@@ -1,10 +1,9 @@
 #include "traces/trace_reader.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
@@ -99,7 +98,8 @@ StepSeries parse_series(const JsonFields& f, const std::string& values_key, doub
       }
     }
   }
-  if (span == kNever) f.fail(f.has("step_s") ? "step_s" : "times_s", "a trace with 'span_s' set (the recording's length)");
+  if (span == kNever)
+    f.fail(f.has("step_s") ? "step_s" : "times_s", "a trace with 'span_s' set (the recording's length)");
   if (times.back() >= span) f.fail("times_s", "every time below the trace's span_s");
   return StepSeries(std::move(times), values, span);
 }
@@ -123,9 +123,12 @@ StepSeries parse_intervals(const JsonFields& f, const std::string& key, Millis s
     const Millis start = millis_from_seconds(a), end = millis_from_seconds(b);
     if (start < previous_end) f.fail_value(k, "intervals sorted by start and not overlapping", pair);
     if (end > span) f.fail_value(k, "intervals within [0, span_s]", pair);
-    if (start == 0) values[0] = 1.0;
-    else if (start == previous_end) times.pop_back(), values.pop_back();  // adjacent: merge
-    else times.push_back(start), values.push_back(1.0);
+    if (start == 0)
+      values[0] = 1.0;
+    else if (start == previous_end)
+      times.pop_back(), values.pop_back();  // adjacent: merge
+    else
+      times.push_back(start), values.push_back(1.0);
     if (end < span) times.push_back(end), values.push_back(0.0);
     previous_end = end;
   }
@@ -183,8 +186,10 @@ void require_changes_on_ticks(const SpotMarket& market, const JsonFields& top) {
       if (series == nullptr) continue;
       for (const Millis t : series->times()) {
         if (t % market.tick == 0) continue;
-        top.fail_value("tick_s", "a tick on which every series of the trace changes (zones[" + std::to_string(i) +
-                                     "] changes at " + std::to_string(to_seconds(t)) + " s)", top.raw("tick_s"));
+        top.fail_value("tick_s",
+                       "a tick on which every series of the trace changes (zones[" + std::to_string(i) +
+                           "] changes at " + std::to_string(to_seconds(t)) + " s)",
+                       top.raw("tick_s"));
       }
     }
   }
@@ -200,8 +205,8 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
   }
   // v1 knows no regions: its zones stay in region "" and moving between them costs nothing.
   const bool with_regions = version >= 2;
-  std::vector<std::string> known_top = {"format", "version", "name", "description", "provenance", "billing",
-                                        "span_s", "tick_s", "zones"};
+  std::vector<std::string> known_top = {"format",  "version", "name",   "description", "provenance",
+                                        "billing", "span_s",  "tick_s", "zones"};
   if (with_regions) known_top.push_back("migration");
   top.reject_unknown(known_top);
   SpotMarket market;
@@ -223,15 +228,16 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
   if (top.has("tick_s")) {
     market.tick = millis_from_seconds(top.number("tick_s", 0.001, kMaxSeconds));
     if (market.span == kNever || market.span % market.tick != 0) {
-      top.fail_value("tick_s", "a tick that divides span_s (a recording sampled on a regular clock)", top.raw("tick_s"));
+      top.fail_value("tick_s", "a tick that divides span_s (a recording sampled on a regular clock)",
+                     top.raw("tick_s"));
     }
   }
   const auto& zones = top.array("zones");
   if (zones.empty()) top.fail("zones", "at least one zone");
   for (std::size_t i = 0; i < zones.size(); ++i) {
     const JsonFields z(zones[i], file, "zones[" + std::to_string(i) + "]");
-    std::vector<std::string> known_zone = {"name", "instance_type", "gpu", "gpus_per_instance",
-                                           "on_demand_price_per_hour", "spot"};
+    std::vector<std::string> known_zone = {
+        "name", "instance_type", "gpu", "gpus_per_instance", "on_demand_price_per_hour", "spot"};
     if (with_regions) known_zone.insert(known_zone.end(), {"region", "continent"});
     z.reject_unknown(known_zone);
     Zone zone;
@@ -240,7 +246,8 @@ SpotMarket parse_trace(const nlohmann::json& document, const std::string& file) 
       zone.region = z.string("region");
       if (zone.region.empty()) z.fail("region", "a region name such as \"us-central1\" (required in version 2)");
       zone.continent = z.string("continent");
-      if (zone.continent.empty()) z.fail("continent", "a continent name such as \"north-america\" (required in version 2)");
+      if (zone.continent.empty())
+        z.fail("continent", "a continent name such as \"north-america\" (required in version 2)");
     }
     zone.instance_type = z.optional_string("instance_type");
     zone.gpu = z.optional_string("gpu");

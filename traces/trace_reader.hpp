@@ -1,8 +1,7 @@
 #pragma once
 // Reads the spotsim trace format, versions 1 and 2 (docs/trace-format.md), into a SpotMarket.
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "model/market/spot_market.hpp"
 

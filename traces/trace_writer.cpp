@@ -1,8 +1,7 @@
 #include "traces/trace_writer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "traces/trace_migration.hpp"
 #include "traces/trace_reader.hpp"
@@ -26,8 +25,9 @@ struct LifetimeJson {
   }
   nlohmann::json operator()(const BathtubLifetime& m) const {
     const auto& p = m.parameters();
-    return {{"model", "bathtub"}, {"A", p.A}, {"tau1_hours", p.tau1_hours}, {"tau2_hours", p.tau2_hours},
-            {"b_hours", p.b_hours}, {"cap_hours", p.cap_hours}};
+    return {{"model", "bathtub"},         {"A", p.A},
+            {"tau1_hours", p.tau1_hours}, {"tau2_hours", p.tau2_hours},
+            {"b_hours", p.b_hours},       {"cap_hours", p.cap_hours}};
   }
   nlohmann::json operator()(const EmpiricalLifetime& m) const {
     nlohmann::json hours = nlohmann::json::array(), preempted = nlohmann::json::array();
@@ -55,9 +55,8 @@ nlohmann::json trace_to_json(const SpotMarket& market) {
   doc["version"] = with_regions ? kTraceFormatVersion : 1;
   doc["name"] = market.name;
   if (!market.description.empty()) doc["description"] = market.description;
-  doc["provenance"] = {{"source", market.provenance.source},
-                       {"date", market.provenance.date},
-                       {"license", market.provenance.license}};
+  doc["provenance"] = {
+      {"source", market.provenance.source}, {"date", market.provenance.date}, {"license", market.provenance.license}};
   if (!market.provenance.notes.empty()) doc["provenance"]["notes"] = market.provenance.notes;
   doc["billing"] = {{"minimum_s", to_seconds(market.billing.minimum)},
                     {"increment_s", to_seconds(market.billing.increment)}};
@@ -77,8 +76,10 @@ nlohmann::json trace_to_json(const SpotMarket& market) {
     z["on_demand_price_per_hour"] = zone.on_demand_price_per_hour;
     nlohmann::json spot;
     const SpotOffer& s = zone.spot;
-    if (s.price_per_hour.is_constant()) spot["price_per_hour"] = s.price_per_hour.values().front();
-    else spot["price_series"] = series_to_json(s.price_per_hour, "values");
+    if (s.price_per_hour.is_constant())
+      spot["price_per_hour"] = s.price_per_hour.values().front();
+    else
+      spot["price_series"] = series_to_json(s.price_per_hour, "values");
     if (s.available) spot["availability"] = series_to_json(*s.available, "counts");
     if (!s.preemption_times.empty()) {
       nlohmann::json times = nlohmann::json::array();

@@ -1,10 +1,9 @@
 #include "app/advise/advice_ranking.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <tuple>
-
-#include <cstdio>
 
 namespace spotsim {
 
@@ -37,7 +36,8 @@ bool dominates(const AdviceMetrics& a, const AdviceMetrics& b) {
 std::string exclusion_reason(const AdviceMetrics& m, const RankingCriteria& criteria) {
   if (m.completed_fraction < 1.0) return "not every run completed (" + fraction_text(m.completed_fraction) + ")";
   if (criteria.min_deadline_probability && m.deadline_probability < *criteria.min_deadline_probability) {
-    return "P(deadline) " + fraction_text(m.deadline_probability) + " < " + fraction_text(*criteria.min_deadline_probability);
+    return "P(deadline) " + fraction_text(m.deadline_probability) + " < " +
+           fraction_text(*criteria.min_deadline_probability);
   }
   if (criteria.budget && m.p95_cost > *criteria.budget) return "p95 cost over --budget";
   if (criteria.max_hours && m.p95_hours > *criteria.max_hours) return "p95 time over --max-hours";
@@ -47,7 +47,8 @@ std::string exclusion_reason(const AdviceMetrics& m, const RankingCriteria& crit
 Ranking rank_rows(const std::vector<AdviceMetrics>& rows, const RankingCriteria& criteria) {
   Ranking ranking;
   ranking.entries.resize(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) ranking.entries[i].excluded_because = exclusion_reason(rows[i], criteria);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    ranking.entries[i].excluded_because = exclusion_reason(rows[i], criteria);
   const auto eligible = [&](std::size_t i) { return ranking.entries[i].excluded_because.empty(); };
 
   ranking.order.resize(rows.size());

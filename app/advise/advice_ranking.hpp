@@ -30,8 +30,8 @@ struct AdviceMetrics {
 bool dominates(const AdviceMetrics& a, const AdviceMetrics& b);
 
 struct RankingCriteria {
-  std::optional<double> max_hours;  // p95 completion time at most this
-  std::optional<double> budget;     // p95 cost at most this (USD)
+  std::optional<double> max_hours;                 // p95 completion time at most this
+  std::optional<double> budget;                    // p95 cost at most this (USD)
   std::optional<double> min_deadline_probability;  // set when there is a deadline
 };
 

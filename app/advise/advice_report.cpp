@@ -7,9 +7,9 @@
 
 #include "app/advise/json_rows_csv.hpp"
 #include "app/report_writer.hpp"
+#include "base/json_text.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -21,7 +21,9 @@ std::string place(const GpuOffer& offer) { return offer.zone.empty() ? offer.reg
 std::string interval_text(double hours) { return std::isnan(hours) ? std::string("-") : format_fixed(hours, 2); }
 
 // NaN (no interval set) as JSON null.
-nlohmann::json number_or_null(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
+nlohmann::json number_or_null(double value) {
+  return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
 
 bool has_deadline(const AdviceReport& report) { return !report.manifest["job"]["deadline_hours"].is_null(); }
 
@@ -40,7 +42,8 @@ struct Column {
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> all = {
-      {"rank", true, [](const AdviceRow& r) { return r.ranked.rank > 0 ? std::to_string(r.ranked.rank) : std::string("-"); }},
+      {"rank", true,
+       [](const AdviceRow& r) { return r.ranked.rank > 0 ? std::to_string(r.ranked.rank) : std::string("-"); }},
       {"P", false, [](const AdviceRow& r) { return std::string(r.ranked.pareto ? "*" : ""); }},
       {"cloud", false, [](const AdviceRow& r) { return r.offer.cloud; }},
       {"zone/region", false, [](const AdviceRow& r) { return place(r.offer); }},
@@ -56,23 +59,28 @@ const std::vector<Column>& columns() {
       {"p95 time h", true, [](const AdviceRow& r) { return format_fixed(r.metrics.p95_hours, 2); }},
       {"P(deadline)", true, [](const AdviceRow& r) { return format_fixed(r.metrics.deadline_probability, 3); }},
       {"preempt", true, [](const AdviceRow& r) { return format_fixed(r.metrics.mean_preemptions, 2); }},
-      {"OD $/h", true, [](const AdviceRow& r) {
+      {"OD $/h", true,
+       [](const AdviceRow& r) {
          if (r.managed_spot) return std::string("-");  // a managed row has the one price of its mode
          return format_fixed(r.offer.on_demand_per_hour, 3) + (r.managed_service.empty() ? "" : estimated_mark(r));
        }},
-      {"spot $/h", true, [](const AdviceRow& r) {
+      {"spot $/h", true,
+       [](const AdviceRow& r) {
          if (!r.managed_service.empty() && !r.managed_spot) return std::string("- ");
          return format_fixed(r.offer.spot_per_hour, 3) + estimated_mark(r);
        }},
-      {"ckpt h spot/OD", false, [](const AdviceRow& r) {
+      {"ckpt h spot/OD", false,
+       [](const AdviceRow& r) {
          return interval_text(r.metrics.checkpoint_interval_spot_hours) + "/" +
                 interval_text(r.metrics.checkpoint_interval_on_demand_hours);
        }},
       {"spot price from", false, [](const AdviceRow& r) { return r.spot_price_source; }},
       {"preemptions from", false, [](const AdviceRow& r) { return r.preemption_basis + ": " + r.preemption_origin; }},
-      {kBreakEvenHeader, true, [](const AdviceRow& r) {
+      {kBreakEvenHeader, true,
+       [](const AdviceRow& r) {
          if (!r.versus_managed) return std::string("-");
-         return r.versus_managed->monthly_spend ? format_fixed(*r.versus_managed->monthly_spend, 0) : std::string("never");
+         return r.versus_managed->monthly_spend ? format_fixed(*r.versus_managed->monthly_spend, 0)
+                                                : std::string("never");
        }},
   };
   return all;
@@ -88,11 +96,13 @@ std::string advice_table(const AdviceReport& report) {
       << escape_control_characters(m["catalogue"].get<std::string>()) << "\n";
   out << "job: "
       << escape_control_characters(job["name"].get<std::string>().empty() ? job["file"].get<std::string>()
-                                                                           : job["name"].get<std::string>())
-      << ", " << format_rounded(job["steps"].get<double>()) << " steps on " << job["gpus"].get<int>() << " GPU(s), checkpoint write "
-      << format_rounded(job["checkpoint_write_s"].get<double>()) << " s, restore " << format_rounded(job["restore_s"].get<double>())
-      << " s, start-up " << format_rounded(job["startup_s"].get<double>()) << " s, deadline "
-      << (has_deadline(report) ? format_rounded(job["deadline_hours"].get<double>()) + " h" : std::string("none")) << "\n";
+                                                                          : job["name"].get<std::string>())
+      << ", " << format_rounded(job["steps"].get<double>()) << " steps on " << job["gpus"].get<int>()
+      << " GPU(s), checkpoint write " << format_rounded(job["checkpoint_write_s"].get<double>()) << " s, restore "
+      << format_rounded(job["restore_s"].get<double>()) << " s, start-up "
+      << format_rounded(job["startup_s"].get<double>()) << " s, deadline "
+      << (has_deadline(report) ? format_rounded(job["deadline_hours"].get<double>()) + " h" : std::string("none"))
+      << "\n";
   std::string policies;
   for (const auto& p : m["policies"]) policies += (policies.empty() ? "" : ", ") + p.get<std::string>();
   out << "policies: " << policies << "; checkpoint " << m["checkpoint"].get<std::string>() << "; "
@@ -126,7 +136,8 @@ std::string advice_table(const AdviceReport& report) {
   }
   const auto print_line = [&](const std::vector<std::string>& cells, const std::string& tail) {
     std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], shown[i]->right ? Align::kRight : Align::kLeft);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      line += (i ? "  " : "") + pad(cells[i], width[i], shown[i]->right ? Align::kRight : Align::kLeft);
     line += tail;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
@@ -137,7 +148,9 @@ std::string advice_table(const AdviceReport& report) {
   for (const AdviceRow& row : report.rows) {
     std::vector<std::string> cells;
     for (const Column* c : shown) cells.push_back(escape_control_characters(c->cell(row)));  // names from the catalogue
-    print_line(cells, row.ranked.excluded_because.empty() ? "" : "  (excluded: " + escape_control_characters(row.ranked.excluded_because) + ")");
+    print_line(cells, row.ranked.excluded_because.empty()
+                          ? ""
+                          : "  (excluded: " + escape_control_characters(row.ranked.excluded_because) + ")");
   }
   if (!report.skipped.empty()) {
     out << "\nskipped offers:\n";
@@ -154,9 +167,11 @@ namespace {
 // The managed columns, only in reports that show managed rows or a break-even.
 void add_managed_json(const AdviceRow& r, nlohmann::json& j) {
   j["managed_service"] = r.managed_service.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.managed_service);
-  j["diy_saving_vs_managed"] = r.versus_managed ? nlohmann::json(r.versus_managed->saving_fraction) : nlohmann::json(nullptr);
+  j["diy_saving_vs_managed"] =
+      r.versus_managed ? nlohmann::json(r.versus_managed->saving_fraction) : nlohmann::json(nullptr);
   j["break_even_monthly_spend"] = r.versus_managed && r.versus_managed->monthly_spend
-                                      ? nlohmann::json(*r.versus_managed->monthly_spend) : nlohmann::json(nullptr);
+                                      ? nlohmann::json(*r.versus_managed->monthly_spend)
+                                      : nlohmann::json(nullptr);
 }
 
 nlohmann::json row_json(const AdviceRow& r) {
@@ -194,18 +209,41 @@ nlohmann::json row_json(const AdviceRow& r) {
 
 // Column order of the CSV: the JSON row's keys in the order written above.
 const std::vector<std::string>& csv_columns() {
-  static const std::vector<std::string> names = {
-      "rank", "pareto", "excluded_because", "cloud", "region", "zone", "instance_type", "gpu", "gpus_per_instance",
-      "instances", "idle_gpus", "policy", "on_demand_per_hour", "spot_per_hour", "spot_price_estimated",
-      "spot_price_source", "preemption",
-      "preemption_basis", "step_time_s", "step_time_origin", "work_hours", "mean_cost", "p95_cost", "mean_hours",
-      "p95_hours", "deadline_probability", "completed_fraction", "mean_preemptions", "checkpoint_interval_spot_hours",
-      "checkpoint_interval_on_demand_hours"};
+  static const std::vector<std::string> names = {"rank",
+                                                 "pareto",
+                                                 "excluded_because",
+                                                 "cloud",
+                                                 "region",
+                                                 "zone",
+                                                 "instance_type",
+                                                 "gpu",
+                                                 "gpus_per_instance",
+                                                 "instances",
+                                                 "idle_gpus",
+                                                 "policy",
+                                                 "on_demand_per_hour",
+                                                 "spot_per_hour",
+                                                 "spot_price_estimated",
+                                                 "spot_price_source",
+                                                 "preemption",
+                                                 "preemption_basis",
+                                                 "step_time_s",
+                                                 "step_time_origin",
+                                                 "work_hours",
+                                                 "mean_cost",
+                                                 "p95_cost",
+                                                 "mean_hours",
+                                                 "p95_hours",
+                                                 "deadline_probability",
+                                                 "completed_fraction",
+                                                 "mean_preemptions",
+                                                 "checkpoint_interval_spot_hours",
+                                                 "checkpoint_interval_on_demand_hours"};
   return names;
 }
 
-const std::vector<std::string> kManagedCsvColumns = {"managed_service", "diy_saving_vs_managed", "break_even_monthly_spend"};
-
+const std::vector<std::string> kManagedCsvColumns = {"managed_service", "diy_saving_vs_managed",
+                                                     "break_even_monthly_spend"};
 
 }  // namespace
 
@@ -218,11 +256,13 @@ std::string advice_json(const AdviceReport& report) {
   }
   if (report.managed_shown) {
     j["best_managed"] = report.best_managed.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.best_managed);
-    j["engineering_cost_per_month"] = report.engineering_cost_per_month ? nlohmann::json(*report.engineering_cost_per_month)
-                                                                        : nlohmann::json(nullptr);
+    j["engineering_cost_per_month"] = report.engineering_cost_per_month
+                                          ? nlohmann::json(*report.engineering_cost_per_month)
+                                          : nlohmann::json(nullptr);
   }
   j["skipped"] = nlohmann::json::array();
-  for (const SkippedOffer& s : report.skipped) j["skipped"].push_back({{"offer", s.offer.label()}, {"reason", s.reason}});
+  for (const SkippedOffer& s : report.skipped)
+    j["skipped"].push_back({{"offer", s.offer.label()}, {"reason", s.reason}});
   return json_text(j, 2) + "\n";
 }
 

@@ -1,15 +1,14 @@
 #include "app/advise/advise_job.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <array>
+#include <nlohmann/json.hpp>
 
 #include "app/job_reader.hpp"
 #include "base/errors.hpp"
+#include "base/json_fields.hpp"
 #include "steptime/checkpoint_cost.hpp"
 #include "steptime/gpu_spec_table.hpp"
 #include "steptime/step_time_predictor.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 
@@ -61,13 +60,15 @@ AdviseJob read_advise_job(const nlohmann::json& document, const std::string& fil
     job.checkpoint_size_gb = checkpoint_gb_of_parameters(f.number("parameters", 1.0, 1e15));
   }
   if (per_gpu) {
-    if (f.has("measured_gpu")) f.fail("measured_gpu", "no measured_gpu with step_time_s_by_gpu (its GPUs say where each was taken)");
+    if (f.has("measured_gpu"))
+      f.fail("measured_gpu", "no measured_gpu with step_time_s_by_gpu (its GPUs say where each was taken)");
     job.steps = per_gpu->steps;
     job.step_time_s_by_gpu = per_gpu->step_time_s;
   } else {
     if (!f.has("measured_gpu")) {
-      f.fail("measured_gpu", "the GPU the step time (or work_hours) was measured on, e.g. \"V100\", or a "
-                             "step_time_s_by_gpu map from spotsim steptime --job-out");
+      f.fail("measured_gpu",
+             "the GPU the step time (or work_hours) was measured on, e.g. \"V100\", or a "
+             "step_time_s_by_gpu map from spotsim steptime --job-out");
     }
     job.measured_gpu = one_gpu_or_throw(f.string("measured_gpu"), file + ": field 'measured_gpu'").name;
     if (f.has("steps")) {
@@ -88,7 +89,8 @@ AdviseJob read_advise_job(const nlohmann::json& document, const std::string& fil
 
 void apply_storage_bandwidth(AdviseJob& job, double gbps, const std::string& where) {
   if (!job.checkpoint_size_gb) {
-    throw InputError(where + ": a storage bandwidth needs the checkpoint size: give checkpoint_size_gb or "
+    throw InputError(where +
+                     ": a storage bandwidth needs the checkpoint size: give checkpoint_size_gb or "
                      "parameters in the job, or --params");
   }
   if (!(gbps > 0.0 && gbps <= 1e4)) throw InputError(where + ": expected a storage bandwidth in (0, 10000] GB/s");
@@ -120,9 +122,11 @@ StepTimeOnGpu step_time_on(const AdviseJob& job, const std::string& gpu) {
     return {it->second, "job file"};
   }
   if (find_gpu_spec(name) == nullptr) {
-    return {std::nullopt, "not in the GPU spec table, so no prediction; give its step time in the job's step_time_s_by_gpu"};
+    return {std::nullopt,
+            "not in the GPU spec table, so no prediction; give its step time in the job's step_time_s_by_gpu"};
   }
-  if (job.measured_gpu.empty()) return {std::nullopt, "no step time in the job (rerun spotsim steptime with --target " + name + ")"};
+  if (job.measured_gpu.empty())
+    return {std::nullopt, "no step time in the job (rerun spotsim steptime with --target " + name + ")"};
   if (name == job.measured_gpu) return {job.measured_step_time_s, "measured"};
   return {predict_step_time_s(job.measured_step_time_s, job.measured_gpu, name, job.matrix_fraction, job.precision),
           "predicted from " + job.measured_gpu};

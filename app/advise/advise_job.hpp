@@ -4,10 +4,9 @@
 // of the spec table. Either way the job also says how many GPUs it trains on at once and what a checkpoint
 // costs; work and instance count are decided per offer.
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "model/job.hpp"
 #include "steptime/kernel_classifier.hpp"

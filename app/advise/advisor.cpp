@@ -4,15 +4,15 @@
 #include <cctype>
 #include <cstdio>
 
-#include "app/advise/offer_scenario.hpp"
 #include "app/advise/managed_scenario.hpp"
-#include "policies/policy_registry.hpp"
+#include "app/advise/offer_scenario.hpp"
 #include "base/errors.hpp"
-#include "engine/replication_runner.hpp"
 #include "base/statistics.hpp"
-#include "steptime/gpu_spec_table.hpp"
-#include "spotsim/version.hpp"
 #include "base/text_format.hpp"
+#include "engine/replication_runner.hpp"
+#include "policies/policy_registry.hpp"
+#include "spotsim/version.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 
@@ -57,8 +57,8 @@ AdviceMetrics metrics_of(const std::vector<RunResult>& runs) {
   }
   const Summary c = summarize(cost);
   const Summary h = summarize(hours);
-  AdviceMetrics m{c.mean, c.p95, h.mean, h.p95, summarize(deadline).mean, summarize(completed).mean,
-                  summarize(preemptions).mean};
+  AdviceMetrics m{
+      c.mean, c.p95, h.mean, h.p95, summarize(deadline).mean, summarize(completed).mean, summarize(preemptions).mean};
   CheckpointIntervalUse spot, on_demand;
   for (const RunResult& r : runs) {
     spot.count += r.checkpoint_interval_spot.count;
@@ -84,8 +84,9 @@ std::string describe(const AdviceRow& row) {
 
 std::string recommendation_of(const std::vector<AdviceRow>& rows) {
   if (rows.empty() || rows.front().ranked.rank != 1) {
-    return "No offer passes the filters" +
-           (rows.empty() ? std::string(".") : "; the closest is " + describe(rows.front()) + ": " + rows.front().ranked.excluded_because + ".");
+    return "No offer passes the filters" + (rows.empty() ? std::string(".")
+                                                         : "; the closest is " + describe(rows.front()) + ": " +
+                                                               rows.front().ranked.excluded_because + ".");
   }
   const AdviceRow& best = rows.front();
   std::string line = "Recommended: " + describe(best) + ": expected " + format_usd(best.metrics.mean_cost) + " (p95 " +
@@ -94,11 +95,12 @@ std::string recommendation_of(const std::vector<AdviceRow>& rows) {
   // The fastest Pareto-optimal row is the other end of the trade-off.
   const AdviceRow* fastest = nullptr;
   for (const AdviceRow& row : rows) {
-    if (row.ranked.pareto && (fastest == nullptr || row.metrics.mean_hours < fastest->metrics.mean_hours)) fastest = &row;
+    if (row.ranked.pareto && (fastest == nullptr || row.metrics.mean_hours < fastest->metrics.mean_hours))
+      fastest = &row;
   }
   if (fastest != nullptr && fastest != &best) {
-    line += "; fastest on the Pareto front: " + describe(*fastest) + ", " + format_usd(fastest->metrics.mean_cost) + ", " +
-            hours_text(fastest->metrics.mean_hours);
+    line += "; fastest on the Pareto front: " + describe(*fastest) + ", " + format_usd(fastest->metrics.mean_cost) +
+            ", " + hours_text(fastest->metrics.mean_hours);
   }
   return line + ".";
 }
@@ -115,18 +117,20 @@ const AdviceRow* best_ranked(const std::vector<AdviceRow>& rows, bool managed) {
 std::string compare_with_managed(AdviceReport& report) {
   const AdviceRow* managed = best_ranked(report.rows, true);
   if (managed == nullptr || !(managed->metrics.mean_cost > 0.0)) {
-    return report.engineering_cost_per_month
-               ? " Break-even: no managed offer passes the filters and criteria, so DIY has nothing to be compared with."
-               : "";
+    return report.engineering_cost_per_month ? " Break-even: no managed offer passes the filters and criteria, so DIY "
+                                               "has nothing to be compared with."
+                                             : "";
   }
   report.best_managed = describe(*managed);
   const double engineering = report.engineering_cost_per_month.value_or(0.0);
   for (AdviceRow& row : report.rows) {
-    if (row.managed_service.empty()) row.versus_managed = break_even(engineering, row.metrics.mean_cost, managed->metrics.mean_cost);
+    if (row.managed_service.empty())
+      row.versus_managed = break_even(engineering, row.metrics.mean_cost, managed->metrics.mean_cost);
   }
   if (!report.engineering_cost_per_month) return "";
   const AdviceRow* diy = best_ranked(report.rows, false);
-  const std::string against = "the best managed row, " + report.best_managed + " at " + format_usd(managed->metrics.mean_cost);
+  const std::string against =
+      "the best managed row, " + report.best_managed + " at " + format_usd(managed->metrics.mean_cost);
   if (diy == nullptr) return " Break-even: no DIY row passes the filters and criteria; " + against + ".";
   const BreakEven& b = *diy->versus_managed;
   const std::string e = format_usd(engineering) + "/month of engineering";
@@ -135,7 +139,8 @@ std::string compare_with_managed(AdviceReport& report) {
            ": with " + e + ", DIY never pays off for this job.";
   }
   return " Break-even: the best DIY row saves " + format_fixed(100.0 * b.saving_fraction, 1) + "% against " + against +
-         ": with " + e + ", DIY pays off above " + format_usd(*b.monthly_spend) + "/month of managed spend on this workload.";
+         ": with " + e + ", DIY pays off above " + format_usd(*b.monthly_spend) +
+         "/month of managed spend on this workload.";
 }
 
 nlohmann::json manifest_of(const AdviceRequest& request) {
@@ -146,22 +151,29 @@ nlohmann::json manifest_of(const AdviceRequest& request) {
       {"git_revision", kGitRevision},
       {"command", "advise"},
       {"catalogue", request.catalogue.path},
-      {"spot_price_history", request.price_histories.path.empty() ? nlohmann::json(nullptr)
-                                                                  : nlohmann::json(request.price_histories.path)},
+      {"spot_price_history",
+       request.price_histories.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(request.price_histories.path)},
       {"policies", request.policies},
       {"checkpoint", request.checkpoint},
       {"seed", request.seed},
       {"replications", request.replications},
       {"cross_instance_efficiency", request.cross_instance_efficiency},
       {"filters",
-       {{"cloud", request.filter.clouds}, {"gpu", request.filter.gpus}, {"region", request.filter.regions},
+       {{"cloud", request.filter.clouds},
+        {"gpu", request.filter.gpus},
+        {"region", request.filter.regions},
         {"allow_idle_gpus", request.filter.allow_idle_gpus}}},
   };
   nlohmann::json& jj = j["job"];
-  jj = {{"file", job.file}, {"name", job.name}, {"steps", job.steps}, {"gpus", job.gpus},
-        {"checkpoint_write_s", to_seconds(job.base.checkpoint_write)}, {"restore_s", to_seconds(job.base.restore)},
+  jj = {{"file", job.file},
+        {"name", job.name},
+        {"steps", job.steps},
+        {"gpus", job.gpus},
+        {"checkpoint_write_s", to_seconds(job.base.checkpoint_write)},
+        {"restore_s", to_seconds(job.base.restore)},
         {"startup_s", to_seconds(job.base.startup)}};
-  jj["deadline_hours"] = job.base.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(job.base.deadline));
+  jj["deadline_hours"] =
+      job.base.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(job.base.deadline));
   if (!job.step_time_s_by_gpu.empty()) jj["step_time_s_by_gpu"] = job.step_time_s_by_gpu;
   if (!job.measured_gpu.empty()) {
     jj["measured_gpu"] = job.measured_gpu;
@@ -176,7 +188,8 @@ nlohmann::json manifest_of(const AdviceRequest& request) {
   criteria = nlohmann::json::object();
   if (request.criteria.max_hours) criteria["max_hours_p95"] = *request.criteria.max_hours;
   if (request.criteria.budget) criteria["budget_usd_p95"] = *request.criteria.budget;
-  if (request.criteria.min_deadline_probability) criteria["min_deadline_probability"] = *request.criteria.min_deadline_probability;
+  if (request.criteria.min_deadline_probability)
+    criteria["min_deadline_probability"] = *request.criteria.min_deadline_probability;
   return j;
 }
 
@@ -205,9 +218,10 @@ AdviceReport run_advice(const AdviceRequest& request) {
     if (passes_filter(managed_as_gpu_offer(offer), request.filter)) managed.push_back(offer);
   }
   if (request.progress) {
-    request.progress->total = per_offer * static_cast<std::uint64_t>(std::count_if(
-        request.catalogue.offers.begin(), request.catalogue.offers.end(),
-        [&](const GpuOffer& offer) { return passes_filter(offer, request.filter); })) +
+    request.progress->total =
+        per_offer * static_cast<std::uint64_t>(
+                        std::count_if(request.catalogue.offers.begin(), request.catalogue.offers.end(),
+                                      [&](const GpuOffer& offer) { return passes_filter(offer, request.filter); })) +
         request.replications * managed.size();
   }
   // The job on an offer's instances, or nullopt with the offer listed as skipped.
@@ -216,7 +230,8 @@ AdviceReport run_advice(const AdviceRequest& request) {
     StepTimeOnGpu step;
     JobSpec job;
   };
-  const auto place = [&](const GpuOffer& offer, const std::string& prefix, std::uint64_t runs) -> std::optional<Placed> {
+  const auto place = [&](const GpuOffer& offer, const std::string& prefix,
+                         std::uint64_t runs) -> std::optional<Placed> {
     const OfferShape shape = offer_shape(request.job.gpus, offer.gpus_per_instance);
     std::string reason;
     const StepTimeOnGpu step = step_time_on(request.job, offer.gpu);
@@ -231,8 +246,8 @@ AdviceReport run_advice(const AdviceRequest& request) {
       return std::nullopt;
     }
     return Placed{shape, step,
-                  offer_job(request.job.base, request.job.steps, *step.seconds, shape, request.cross_instance_efficiency,
-                            request.job.file)};
+                  offer_job(request.job.base, request.job.steps, *step.seconds, shape,
+                            request.cross_instance_efficiency, request.job.file)};
   };
   const auto row_of = [&](const GpuOffer& offer, const Placed& placed, const std::vector<RunResult>& runs) {
     AdviceRow row;
@@ -255,8 +270,9 @@ AdviceReport run_advice(const AdviceRequest& request) {
     const SpotMarket market = offer_market(offer, source, placed->shape.instances, history);
     const Scenario scenario(market, placed->job);
     for (std::size_t p = 0; p < request.policies.size(); ++p) {
-      const auto runs = run_replications(scenario, factories[p],
-                                         ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
+      const auto runs =
+          run_replications(scenario, factories[p],
+                           ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
       AdviceRow row = row_of(offer, *placed, runs);
       row.preemption_basis = source.basis;
       row.preemption_origin = source.origin;
@@ -268,12 +284,14 @@ AdviceReport run_advice(const AdviceRequest& request) {
   for (const ManagedOffer& offer : managed) {
     any_offer_matched = true;
     const GpuOffer as_gpu = managed_as_gpu_offer(offer);
-    const std::optional<Placed> placed = place(as_gpu, offer.service + " " + to_string(offer.mode) + ": ", request.replications);
+    const std::optional<Placed> placed =
+        place(as_gpu, offer.service + " " + to_string(offer.mode) + ": ", request.replications);
     if (!placed) continue;
     const ManagedScenario ms = managed_scenario(offer, placed->job, request.catalogue);
     const Scenario scenario(ms.market, ms.job);
-    auto runs = run_replications(scenario, {registry.selection_factory(ms.selection_policy), registry.checkpoint_factory(request.checkpoint)},
-                                 ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
+    auto runs = run_replications(
+        scenario, {registry.selection_factory(ms.selection_policy), registry.checkpoint_factory(request.checkpoint)},
+        ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
     for (RunResult& run : runs) apply_managed_billing(offer, run);
     AdviceRow row = row_of(as_gpu, *placed, runs);
     row.managed_service = offer.service;
@@ -290,7 +308,8 @@ AdviceReport run_advice(const AdviceRequest& request) {
     }
     rows.push_back(std::move(row));
   }
-  if (!any_offer_matched) throw InputError("--cloud/--gpu/--region: no offer of " + request.catalogue.path + " matches the filters");
+  if (!any_offer_matched)
+    throw InputError("--cloud/--gpu/--region: no offer of " + request.catalogue.path + " matches the filters");
 
   std::vector<AdviceMetrics> metrics;
   for (const AdviceRow& row : rows) metrics.push_back(row.metrics);

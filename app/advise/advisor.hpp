@@ -4,18 +4,17 @@
 // market built from the offer, and rank the rows. Every offer runs the same seed, so offers and policies are
 // compared on common random numbers.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "app/advise/advice_ranking.hpp"
 #include "app/advise/advise_job.hpp"
-#include "app/advise/gpu_offer_catalogue.hpp"
-#include "app/advise/spot_price_history.hpp"
 #include "app/advise/break_even.hpp"
+#include "app/advise/gpu_offer_catalogue.hpp"
 #include "app/advise/managed_offer_catalogue.hpp"
+#include "app/advise/spot_price_history.hpp"
 #include "engine/replication_runner.hpp"
 
 namespace spotsim {
@@ -79,13 +78,13 @@ struct SkippedOffer {
 };
 
 struct AdviceReport {
-  nlohmann::json manifest;       // version, revision, catalogue, job, policies, filters, seed, replications
-  std::vector<AdviceRow> rows;   // best first (ranked, then excluded)
+  nlohmann::json manifest;      // version, revision, catalogue, job, policies, filters, seed, replications
+  std::vector<AdviceRow> rows;  // best first (ranked, then excluded)
   std::vector<SkippedOffer> skipped;
-  std::string recommendation;    // one line
-  bool managed_shown = false;    // a managed catalogue was given or --engineering-cost: the report's managed columns
+  std::string recommendation;  // one line
+  bool managed_shown = false;  // a managed catalogue was given or --engineering-cost: the report's managed columns
   std::optional<double> engineering_cost_per_month;
-  std::string best_managed;      // the ranked managed row DIY rows are compared with ("" if none)
+  std::string best_managed;  // the ranked managed row DIY rows are compared with ("" if none)
 };
 
 // InputError for bad policies, filters matching no offer, or a job no offer can run.

@@ -13,8 +13,9 @@ double parse_engineering_cost(const std::string& text) {
   std::string amount = text;
   if (amount.size() > suffix.size() && amount.ends_with(suffix)) amount.resize(amount.size() - suffix.size());
   const auto refuse = [&]() {
-    return InputError("--engineering-cost: expected a monthly amount in USD such as 8000/month or 8000 (per month), got '" +
-                      text + "'");
+    return InputError(
+        "--engineering-cost: expected a monthly amount in USD such as 8000/month or 8000 (per month), got '" + text +
+        "'");
   };
   if (amount.empty() || amount.find_first_not_of("0123456789.") != std::string::npos) throw refuse();
   std::istringstream in(amount);

@@ -1,15 +1,14 @@
 #include "app/advise/gpu_offer_catalogue.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "app/advise/catalogue_rows.hpp"
 #include "base/errors.hpp"
-#include "steptime/gpu_spec_table.hpp"
 #include "base/json_fields.hpp"
 #include "base/shipped_library.hpp"
+#include "steptime/gpu_spec_table.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -110,9 +109,7 @@ GpuOffer read_offer(const JsonFields& f, const std::map<std::string, PreemptionS
 
 }  // namespace
 
-std::string GpuOffer::label() const {
-  return cloud + " " + (zone.empty() ? region : zone) + " " + instance_type;
-}
+std::string GpuOffer::label() const { return cloud + " " + (zone.empty() ? region : zone) + " " + instance_type; }
 
 GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path) {
   const nlohmann::json document = read_json_file(path);
@@ -130,8 +127,9 @@ GpuOfferCatalogue read_gpu_offer_catalogue(const std::string& path) {
   for (const auto& [name, value] : top.raw("preemption_sources").items()) {
     catalogue.sources.emplace(name, read_source(name, sources.object(name)));
   }
-  catalogue.offers = read_catalogue_rows<GpuOffer>(top, "cloud, zone (or region) and instance type",
-                                                   [&](const JsonFields& f) { return read_offer(f, catalogue.sources); });
+  catalogue.offers =
+      read_catalogue_rows<GpuOffer>(top, "cloud, zone (or region) and instance type",
+                                    [&](const JsonFields& f) { return read_offer(f, catalogue.sources); });
   return catalogue;
 }
 

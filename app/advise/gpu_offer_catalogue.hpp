@@ -26,9 +26,9 @@ struct PreemptionSource {
 struct GpuOffer {
   std::string cloud;  // "gcp", "aws"
   std::string region;
-  std::string zone;   // may be empty
+  std::string zone;  // may be empty
   std::string instance_type;
-  std::string gpu;    // canonical name of the GPU spec table where it has one ("A100-40GB"), else as written
+  std::string gpu;  // canonical name of the GPU spec table where it has one ("A100-40GB"), else as written
   int gpus_per_instance = 1;
   double on_demand_per_hour = 0.0;  // USD per instance-hour
   double spot_per_hour = 0.0;

@@ -4,8 +4,8 @@
 
 #include "app/advise/catalogue_rows.hpp"
 #include "base/errors.hpp"
-#include "steptime/gpu_spec_table.hpp"
 #include "base/json_fields.hpp"
+#include "steptime/gpu_spec_table.hpp"
 
 namespace spotsim {
 
@@ -31,7 +31,8 @@ ManagedMode mode_of(const JsonFields& f) {
 void read_preemption_fields(const JsonFields& f, ManagedOffer& offer, const GpuOfferCatalogue& gpu_offers) {
   const std::string on_preemption = f.optional_string("on_preemption");
   if (offer.mode == ManagedMode::kOnDemand) {
-    if (!on_preemption.empty()) f.fail("on_preemption", "no on_preemption on an on-demand offer (it is never preempted)");
+    if (!on_preemption.empty())
+      f.fail("on_preemption", "no on_preemption on an on-demand offer (it is never preempted)");
     if (f.has("preemption")) f.fail("preemption", "no preemption source on an on-demand offer");
     return;
   }
@@ -51,7 +52,8 @@ void check_diy_offer(const JsonFields& f, const ManagedOffer& offer, const GpuOf
   for (const GpuOffer& diy : gpu_offers.offers) {
     if (diy.cloud == offer.cloud && diy.region == offer.region && diy.instance_type == offer.diy_instance_type) return;
   }
-  f.fail_value("diy_instance_type", "an instance type " + gpu_offers.path + " offers on " + offer.cloud + " in " + offer.region,
+  f.fail_value("diy_instance_type",
+               "an instance type " + gpu_offers.path + " offers on " + offer.cloud + " in " + offer.region,
                f.raw("diy_instance_type"));
 }
 
@@ -88,9 +90,7 @@ ManagedOffer read_offer(const JsonFields& f, const GpuOfferCatalogue& gpu_offers
 
 std::string to_string(ManagedMode mode) { return mode == ManagedMode::kSpot ? "spot" : "on-demand"; }
 
-std::string ManagedOffer::label() const {
-  return service + " " + to_string(mode) + " " + region + " " + instance_type;
-}
+std::string ManagedOffer::label() const { return service + " " + to_string(mode) + " " + region + " " + instance_type; }
 
 ManagedOfferCatalogue read_managed_offer_catalogue(const std::string& path, const GpuOfferCatalogue& gpu_offers) {
   const nlohmann::json document = read_json_file(path);

@@ -19,12 +19,12 @@ enum class ManagedMode { kOnDemand, kSpot };
 struct ManagedOffer {
   std::string service;  // "vertex-ai" or "sagemaker"
   ManagedMode mode = ManagedMode::kOnDemand;
-  std::string cloud;    // from the service: vertex-ai -> gcp, sagemaker -> aws
+  std::string cloud;  // from the service: vertex-ai -> gcp, sagemaker -> aws
   std::string region;
   std::string instance_type;  // as the service names it: "a2-highgpu-8g", "ml.p4d.24xlarge"
   std::string gpu;            // canonical name of the GPU spec table where it has one
   int gpus_per_instance = 1;
-  double price_per_hour = 0.0;  // USD per instance-hour, in this mode
+  double price_per_hour = 0.0;   // USD per instance-hour, in this mode
   bool price_estimated = false;  // derived from other prices (an assumption), not a listed price
   Millis billing_increment = kMillisPerSecond;
   Millis billing_minimum = 0;

@@ -5,9 +5,9 @@
 
 #include "app/advise/json_rows_csv.hpp"
 #include "app/report_writer.hpp"
+#include "base/json_text.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
-#include "base/json_text.hpp"
 
 namespace spotsim {
 
@@ -37,13 +37,25 @@ nlohmann::json row_json(const RegionSetRow& r) {
 
 // The CSV's columns: the JSON row's keys in the order written above.
 const std::vector<std::string>& csv_columns() {
-  static const std::vector<std::string> names = {
-      "rank", "excluded_because", "regions", "region_count", "origin", "mean_cost", "cost_ci_low", "cost_ci_high",
-      "p95_cost", "mean_hours", "p95_hours", "deadline_met", "completed_fraction", "mean_migrations",
-      "mean_preemptions", "mean_egress_usd", "egress_share"};
+  static const std::vector<std::string> names = {"rank",
+                                                 "excluded_because",
+                                                 "regions",
+                                                 "region_count",
+                                                 "origin",
+                                                 "mean_cost",
+                                                 "cost_ci_low",
+                                                 "cost_ci_high",
+                                                 "p95_cost",
+                                                 "mean_hours",
+                                                 "p95_hours",
+                                                 "deadline_met",
+                                                 "completed_fraction",
+                                                 "mean_migrations",
+                                                 "mean_preemptions",
+                                                 "mean_egress_usd",
+                                                 "egress_share"};
   return names;
 }
-
 
 }  // namespace
 
@@ -65,8 +77,8 @@ std::string region_set_table(const RegionSetReport& report) {
   out << " region(s)\n";
   out << "rank = by expected cost among sets passing the criteria; cost CI = 95% CI of the mean\n\n";
 
-  std::vector<std::string> headers = {"rank", "regions", "E[cost] $", "95% CI $", "E[time] h", "P(deadline)",
-                                      "migrations", "egress %", "from"};
+  std::vector<std::string> headers = {"rank",        "regions",    "E[cost] $", "95% CI $", "E[time] h",
+                                      "P(deadline)", "migrations", "egress %",  "from"};
   std::vector<bool> right = {true, false, true, true, true, true, true, true, false};
   std::vector<std::vector<std::string>> lines;
   const std::size_t candidate_count = m["candidate_regions"].size();
@@ -82,9 +94,8 @@ std::string region_set_table(const RegionSetReport& report) {
     ci += format_fixed(r.cost.ci_high, 2);
     ci += "]";
     lines.push_back({r.ranked.rank > 0 ? std::to_string(r.ranked.rank) : std::string("-"),
-                     escape_control_characters(name), format_fixed(r.cost.mean, 2),
-                     ci,
-                     format_fixed(r.hours.mean, 2), format_fixed(r.deadline_met, 3), format_fixed(r.mean_migrations, 2),
+                     escape_control_characters(name), format_fixed(r.cost.mean, 2), ci, format_fixed(r.hours.mean, 2),
+                     format_fixed(r.deadline_met, 3), format_fixed(r.mean_migrations, 2),
                      format_fixed(100.0 * r.egress_share, 1), r.origin});
   }
   if (!has_deadline(report)) {
@@ -99,7 +110,8 @@ std::string region_set_table(const RegionSetReport& report) {
   }
   const auto print_line = [&](const std::vector<std::string>& cells, const std::string& tail) {
     std::string line;
-    for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "  " : "") + pad(cells[i], width[i], right[i] ? Align::kRight : Align::kLeft);
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      line += (i ? "  " : "") + pad(cells[i], width[i], right[i] ? Align::kRight : Align::kLeft);
     line += tail;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
@@ -117,7 +129,8 @@ std::string region_set_json(const RegionSetReport& report) {
   nlohmann::json j = {{"manifest", report.manifest}, {"recommendation", report.recommendation}};
   if (report.saving_vs_best_single) {
     const Summary& s = *report.saving_vs_best_single;
-    j["saving_vs_best_single"] = {{"mean", s.mean}, {"sd", s.sd}, {"n", s.n}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
+    j["saving_vs_best_single"] = {
+        {"mean", s.mean}, {"sd", s.sd}, {"n", s.n}, {"ci_low", s.ci_low}, {"ci_high", s.ci_high}};
   } else {
     j["saving_vs_best_single"] = nullptr;
   }

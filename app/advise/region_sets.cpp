@@ -7,14 +7,14 @@
 #include <span>
 
 #include "app/run_metrics.hpp"
-#include "policies/policy_registry.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
-#include "model/market/zone_selection.hpp"
-#include "spotsim/version.hpp"
 #include "base/shipped_library.hpp"
-#include "traces/trace_reader.hpp"
 #include "base/text_format.hpp"
+#include "model/market/zone_selection.hpp"
+#include "policies/policy_registry.hpp"
+#include "spotsim/version.hpp"
+#include "traces/trace_reader.hpp"
 
 namespace spotsim {
 
@@ -90,7 +90,8 @@ const RegionSetRow* best_single_of(const std::vector<RegionSetRow>& rows) {
 
 std::optional<Summary> paired_saving(const std::vector<RegionSetRow>& rows) {
   const RegionSetRow* single = best_single_of(rows);
-  if (rows.empty() || rows.front().ranked.rank != 1 || single == nullptr || single == &rows.front()) return std::nullopt;
+  if (rows.empty() || rows.front().ranked.rank != 1 || single == nullptr || single == &rows.front())
+    return std::nullopt;
   const std::vector<double>& a = single->run_costs;
   const std::vector<double>& b = rows.front().run_costs;
   if (a.empty() || a.size() != b.size()) return std::nullopt;
@@ -101,14 +102,15 @@ std::optional<Summary> paired_saving(const std::vector<RegionSetRow>& rows) {
 
 std::string recommendation_of(const std::vector<RegionSetRow>& rows, const std::optional<Summary>& saving) {
   if (rows.empty() || rows.front().ranked.rank != 1) {
-    return "No region set passes the criteria" +
-           (rows.empty() ? std::string(".")
-                         : "; the closest is " + region_set_name(rows.front().regions) + ": " +
-                               rows.front().ranked.excluded_because + ".");
+    return "No region set passes the criteria" + (rows.empty()
+                                                      ? std::string(".")
+                                                      : "; the closest is " + region_set_name(rows.front().regions) +
+                                                            ": " + rows.front().ranked.excluded_because + ".");
   }
   const RegionSetRow& best = rows.front();
   const RegionSetRow* best_single = best_single_of(rows);
-  const std::string cost = format_usd(best.cost.mean) + " (95% CI " + format_usd(best.cost.ci_low) + "-" + format_usd(best.cost.ci_high) + ")";
+  const std::string cost = format_usd(best.cost.mean) + " (95% CI " + format_usd(best.cost.ci_low) + "-" +
+                           format_usd(best.cost.ci_high) + ")";
   if (best.regions.size() == 1) {
     return "Recommended: stay in " + best.regions.front() + ": expected " + cost +
            "; allowing more regions does not lower the expected cost.";
@@ -122,7 +124,8 @@ std::string recommendation_of(const std::vector<RegionSetRow>& rows, const std::
   std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * fraction);
   line += "best single region " + best_single->regions.front() + ": " + format_usd(best_single->cost.mean) +
           " (the set saves " + pct;
-  if (saving) line += ", paired 95% CI " + format_usd(saving->ci_low) + " to " + format_usd(saving->ci_high) + " per run";
+  if (saving)
+    line += ", paired 95% CI " + format_usd(saving->ci_low) + " to " + format_usd(saving->ci_high) + " per run";
   return line + ").";
 }
 
@@ -138,7 +141,8 @@ nlohmann::json manifest_of(const RegionSetRequest& request, const std::string& t
   job["deadline_hours"] = s.job.deadline == kNever ? nlohmann::json(nullptr) : nlohmann::json(to_hours(s.job.deadline));
   if (s.gpu_step_times) job["file"] = s.gpu_step_times->file;
   nlohmann::json criteria = nlohmann::json::object();
-  if (request.criteria.min_deadline_probability) criteria["min_deadline_probability"] = *request.criteria.min_deadline_probability;
+  if (request.criteria.min_deadline_probability)
+    criteria["min_deadline_probability"] = *request.criteria.min_deadline_probability;
   return {{"tool", "spotsim"},
           {"version", kVersion},
           {"git_revision", kGitRevision},
@@ -199,10 +203,11 @@ RegionSetReport rank_region_sets(const RegionSetRequest& request) {
   const SpotMarket market = read_trace_file(trace_path);
   const std::vector<std::string> trace_regions = market_regions(market);
   if (trace_regions.size() < 2) {
-    throw InputError(trace_path + ": --region-sets needs a trace whose zones lie in several regions (trace format "
+    throw InputError(trace_path +
+                     ": --region-sets needs a trace whose zones lie in several regions (trace format "
                      "version 2, e.g. gcp-h100-13-zones or aws-v100-9-zones); this one has " +
                      (trace_regions.size() == 1 && trace_regions.front().empty() ? std::string("no regions (version 1)")
-                                                                                  : std::string("one region")));
+                                                                                 : std::string("one region")));
   }
   std::vector<std::string> candidates = trace_regions;
   if (!request.candidates.empty()) {

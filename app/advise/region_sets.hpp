@@ -6,11 +6,10 @@
 // --regions SET` with the same seed, so all sets share their random numbers (trace windows, preemption draws).
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/advise/advice_ranking.hpp"
 #include "app/simulation_request.hpp"
@@ -47,7 +46,7 @@ struct RegionSetRow {
 };
 
 struct RegionSetReport {
-  nlohmann::json manifest;        // version, revision, trace, policy, job, seed, replications, criteria
+  nlohmann::json manifest;         // version, revision, trace, policy, job, seed, replications, criteria
   std::vector<RegionSetRow> rows;  // best first (ranked, then excluded)
   std::vector<std::vector<std::string>> greedy_path;  // the sets greedy selection accepted, in order
   std::size_t sets_evaluated = 0;

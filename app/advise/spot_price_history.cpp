@@ -1,20 +1,20 @@
 #include "app/advise/spot_price_history.hpp"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-
 #include "base/errors.hpp"
-#include "base/text_format.hpp"
 #include "base/json_fields.hpp"
 #include "base/shipped_library.hpp"
+#include "base/text_format.hpp"
 
 namespace spotsim {
 
 namespace {
 
 SpotPriceHistory read_history(const JsonFields& h) {
-  h.reject_unknown({"cloud", "region", "zone", "instance_type", "date", "source", "span_hours", "times_hours", "prices"});
+  h.reject_unknown(
+      {"cloud", "region", "zone", "instance_type", "date", "source", "span_hours", "times_hours", "prices"});
   SpotPriceHistory out;
   out.cloud = h.string("cloud");
   out.region = h.string("region");
@@ -26,7 +26,8 @@ SpotPriceHistory read_history(const JsonFields& h) {
   const std::vector<double> times = h.numbers("times_hours", 0.0, 1e6);
   const std::vector<double> prices = h.numbers("prices", 0.0, 1e6);
   if (times.empty() || times.front() != 0.0) h.fail("times_hours", "a list of hours starting at 0");
-  if (prices.size() != times.size()) h.fail("prices", "one price per entry of times_hours (" + std::to_string(times.size()) + ")");
+  if (prices.size() != times.size())
+    h.fail("prices", "one price per entry of times_hours (" + std::to_string(times.size()) + ")");
   std::vector<Millis> at;
   for (const double t : times) {
     const Millis ms = millis_from_hours(t);
@@ -40,7 +41,8 @@ SpotPriceHistory read_history(const JsonFields& h) {
 }  // namespace
 
 std::string SpotPriceHistory::label() const {
-  return "history " + date + ", $" + format_fixed(prices.min_value(), 2) + ".." + format_fixed(prices.max_value(), 2) + "/h";
+  return "history " + date + ", $" + format_fixed(prices.min_value(), 2) + ".." + format_fixed(prices.max_value(), 2) +
+         "/h";
 }
 
 const SpotPriceHistory* SpotPriceHistories::find(const GpuOffer& offer) const {

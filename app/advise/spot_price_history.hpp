@@ -16,9 +16,9 @@ struct SpotPriceHistory {
   std::string region;
   std::string zone;  // empty: the history applies to every zone of the region
   std::string instance_type;
-  std::string date;    // "2025-07-30 to 2026-07-30"
+  std::string date;  // "2025-07-30 to 2026-07-30"
   std::string source;
-  StepSeries prices;   // USD per instance-hour from the recording's start, repeating with its span
+  StepSeries prices;  // USD per instance-hour from the recording's start, repeating with its span
 
   // "history 2025-07-30 to 2026-07-30, $1.44..1.93/h": what advise prints as the offer's price source.
   std::string label() const;

@@ -1,8 +1,7 @@
 #include "app/campaign/campaign_json.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "app/advise/break_even.hpp"
 #include "base/errors.hpp"
@@ -21,23 +20,24 @@ nlohmann::json summary_json(const MeanWithInterval& s) {
 
 nlohmann::json campaign_header_json(const SpotMarket& market, const std::string& capacity, const CampaignSpec& spec,
                                     const std::string& checkpoint, const ReplicationPlan& plan) {
-  nlohmann::json header = {{"format", "spotsim-campaign"},  // what `spotsim report` recognises (docs/report.md#campaigns)
-          {"command", "campaign"},
-          {"version", kVersion},
-          {"git_revision", kGitRevision},
-          {"trace", market.name},
-          {"capacity", capacity},
-          {"jobs", spec.jobs.size()},
-          {"schedule", scheduling_rule_name(spec.scheduling)},
-          {"reclaim", reclaim_rule_name(spec.reclaim)},
-          {"halving_rungs", spec.early_stopping.rungs},
-          {"halving_keep", spec.early_stopping.keep_fraction},
-          {"checkpoint", checkpoint},
-          {"seed", plan.seed},
-          {"replications", plan.count},
-          {"budget_usd", std::isfinite(spec.budget_usd) ? nlohmann::json(spec.budget_usd) : nlohmann::json()},
-          {"deadline_hours", spec.deadline == kNever ? nlohmann::json() : nlohmann::json(to_hours(spec.deadline))},
-          {"policies", nlohmann::json::array()}};
+  nlohmann::json header = {
+      {"format", "spotsim-campaign"},  // what `spotsim report` recognises (docs/report.md#campaigns)
+      {"command", "campaign"},
+      {"version", kVersion},
+      {"git_revision", kGitRevision},
+      {"trace", market.name},
+      {"capacity", capacity},
+      {"jobs", spec.jobs.size()},
+      {"schedule", scheduling_rule_name(spec.scheduling)},
+      {"reclaim", reclaim_rule_name(spec.reclaim)},
+      {"halving_rungs", spec.early_stopping.rungs},
+      {"halving_keep", spec.early_stopping.keep_fraction},
+      {"checkpoint", checkpoint},
+      {"seed", plan.seed},
+      {"replications", plan.count},
+      {"budget_usd", std::isfinite(spec.budget_usd) ? nlohmann::json(spec.budget_usd) : nlohmann::json()},
+      {"deadline_hours", spec.deadline == kNever ? nlohmann::json() : nlohmann::json(to_hours(spec.deadline))},
+      {"policies", nlohmann::json::array()}};
   if (spec.cant_be_late_mode) {  // (absent: the event engine, as before the mode existed)
     header["mode"] = "cant-be-late";
     header["tick_hours"] = to_hours(spec.tick > 0 ? spec.tick : market.tick);
@@ -80,16 +80,19 @@ nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spe
 nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month) {
   const CampaignRow* cheapest = nullptr;
   for (const CampaignRow& row : rows) {
-    if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean)) cheapest = &row;
+    if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean))
+      cheapest = &row;
   }
   if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
   nlohmann::json policies = nlohmann::json::array();
   for (const CampaignRow& row : rows) {
     if (row.managed) continue;
-    const BreakEven b = break_even(engineering_per_month, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
-    policies.push_back({{"policy", row.label},
-                        {"saving_fraction", b.saving_fraction},
-                        {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
+    const BreakEven b =
+        break_even(engineering_per_month, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
+    policies.push_back(
+        {{"policy", row.label},
+         {"saving_fraction", b.saving_fraction},
+         {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
   }
   return {{"engineering_per_month", engineering_per_month},
           {"managed", cheapest->label},

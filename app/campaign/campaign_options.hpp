@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "policies/policy_registry.hpp"
 #include "engine/campaign/campaign_runner.hpp"
 #include "model/campaign_spec.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 

@@ -17,43 +17,46 @@ namespace po = boost::program_options;
 
 po::options_description campaign_request_options() {
   po::options_description options("Campaign (durations take a unit: 90s, 30m, 2h, 1.5d)");
-  options.add_options()
-      ("trace,t", po::value<std::string>()->default_value("gcp-h100-capacity-13-zones"),
-       "the market: a trace whose zones' counts are the spot instances obtainable at once (path or shipped name)");
+  options.add_options()(
+      "trace,t", po::value<std::string>()->default_value("gcp-h100-capacity-13-zones"),
+      "the market: a trace whose zones' counts are the spot instances obtainable at once (path or shipped name)");
   add_zone_selection_options(options);
-  options.add_options()
-      ("capacity", po::value<std::string>()->default_value("recorded"),
-       "recorded (the trace's counts) | unbounded (any count >= 1 means as many as wanted: no competition)")
-      ("jobs", po::value<std::string>(), "the jobs, from a CSV file (columns in docs/campaign.md#job-stream)")
-      ("trials", po::value<std::string>()->default_value("40"), "or a sweep of this many trials arriving together")
-      ("trial-work", po::value<std::string>()->default_value("4h:12h"),
-       "the trials' work, spread evenly from the first to the second (one value: all equal)")
-      ("gpus", po::value<std::string>()->default_value("1"), "GPUs per trial (instances: ceil(gpus / GPUs per instance))")
-      ("policy,p", po::value<std::string>()->default_value("spot-only,greedy,on-demand"),
-       "selection policies to compare, comma-separated (--list-policies in simulate)")
-      ("checkpoint,c", po::value<std::string>()->default_value("young-daly"), "checkpoint policy")
-      ("mode", po::value<std::string>()->default_value("event"),
-       "event (decide at any moment, bill per second) | cant-be-late (every job in the Can't Be Late tick engine: "
-       "decide per tick from its arrival, bill whole ticks, lossless progress; needs --checkpoint continuous)")
-      ("tick", po::value<std::string>(), "the tick of --mode cant-be-late [default: the trace's tick_s]")
-      ("schedule", po::value<std::string>()->default_value("fifo"),
-       "who gets contested capacity first: fifo | priority | earliest-deadline | shortest-first")
-      ("reclaim", po::value<std::string>()->default_value("random"),
-       "which instances a zone takes when its count falls below what the campaign holds: random | newest-first")
-      ("halving", po::value<std::string>()->default_value("none"),
-       "early stopping: none, or ETA:MIN (successive halving keeping 1/ETA at rungs MIN, MIN*ETA, ... of the work)")
-      ("budget", po::value<double>(), "stop every job when the campaign has spent this many USD")
-      ("deadline", po::value<std::string>(), "campaign deadline after its start (each job: the earlier of it and its own)")
-      ("startup", po::value<std::string>()->default_value("5m"), "instance request -> ready")
-      ("checkpoint-write", po::value<std::string>()->default_value("1m"), "time to write a checkpoint")
-      ("restore", po::value<std::string>()->default_value("1m"), "time to read it back")
-      ("managed-catalogue", po::value<std::string>()->default_value("managed_training"),
-       "managed training offers (docs/managed.md) shown beside DIY for the trace's GPU: a shipped name, a file, or none")
-      ("engineering-cost", po::value<std::string>(),
-       "monthly engineering cost of running DIY (8000/month): the managed spend above which each policy pays off")
-      ("replications,r", po::value<std::string>()->default_value("200"), "Monte Carlo replications per policy")
-      ("seed,s", po::value<std::string>()->default_value("1"), "random seed")
-      ("threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores); never changes results");
+  options.add_options()(
+      "capacity", po::value<std::string>()->default_value("recorded"),
+      "recorded (the trace's counts) | unbounded (any count >= 1 means as many as wanted: no competition)")(
+      "jobs", po::value<std::string>(), "the jobs, from a CSV file (columns in docs/campaign.md#job-stream)")(
+      "trials", po::value<std::string>()->default_value("40"), "or a sweep of this many trials arriving together")(
+      "trial-work", po::value<std::string>()->default_value("4h:12h"),
+      "the trials' work, spread evenly from the first to the second (one value: all equal)")(
+      "gpus", po::value<std::string>()->default_value("1"),
+      "GPUs per trial (instances: ceil(gpus / GPUs per instance))")(
+      "policy,p", po::value<std::string>()->default_value("spot-only,greedy,on-demand"),
+      "selection policies to compare, comma-separated (--list-policies in simulate)")(
+      "checkpoint,c", po::value<std::string>()->default_value("young-daly"), "checkpoint policy")(
+      "mode", po::value<std::string>()->default_value("event"),
+      "event (decide at any moment, bill per second) | cant-be-late (every job in the Can't Be Late tick engine: "
+      "decide per tick from its arrival, bill whole ticks, lossless progress; needs --checkpoint continuous)")(
+      "tick", po::value<std::string>(), "the tick of --mode cant-be-late [default: the trace's tick_s]")(
+      "schedule", po::value<std::string>()->default_value("fifo"),
+      "who gets contested capacity first: fifo | priority | earliest-deadline | shortest-first")(
+      "reclaim", po::value<std::string>()->default_value("random"),
+      "which instances a zone takes when its count falls below what the campaign holds: random | newest-first")(
+      "halving", po::value<std::string>()->default_value("none"),
+      "early stopping: none, or ETA:MIN (successive halving keeping 1/ETA at rungs MIN, MIN*ETA, ... of the work)")(
+      "budget", po::value<double>(), "stop every job when the campaign has spent this many USD")(
+      "deadline", po::value<std::string>(),
+      "campaign deadline after its start (each job: the earlier of it and its own)")(
+      "startup", po::value<std::string>()->default_value("5m"), "instance request -> ready")(
+      "checkpoint-write", po::value<std::string>()->default_value("1m"), "time to write a checkpoint")(
+      "restore", po::value<std::string>()->default_value("1m"), "time to read it back")(
+      "managed-catalogue", po::value<std::string>()->default_value("managed_training"),
+      "managed training offers (docs/managed.md) shown beside DIY for the trace's GPU: a shipped name, a file, or "
+      "none")(
+      "engineering-cost", po::value<std::string>(),
+      "monthly engineering cost of running DIY (8000/month): the managed spend above which each policy pays off")(
+      "replications,r", po::value<std::string>()->default_value("200"), "Monte Carlo replications per policy")(
+      "seed,s", po::value<std::string>()->default_value("1"), "random seed")(
+      "threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores); never changes results");
   return options;
 }
 

@@ -18,13 +18,13 @@ boost::program_options::options_description campaign_request_options();
 // A campaign as its options describe it, every value checked, before any work.
 struct CampaignRequest {
   SpotMarket market;
-  std::string capacity;              // --capacity: recorded | unbounded
+  std::string capacity;  // --capacity: recorded | unbounded
   CampaignSpec spec;
-  std::string halving;               // --halving as given (the table's header)
-  std::vector<std::string> policies; // --policy, split at commas
+  std::string halving;                // --halving as given (the table's header)
+  std::vector<std::string> policies;  // --policy, split at commas
   std::string checkpoint;
   ReplicationPlan plan;
-  std::string managed_catalogue;     // "none": no managed rows
+  std::string managed_catalogue;           // "none": no managed rows
   std::optional<double> engineering_cost;  // USD per month
 };
 

@@ -8,16 +8,16 @@
 #include "base/data_size.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
-#include "model/elastic_job.hpp"
 #include "base/text_escape.hpp"
+#include "model/elastic_job.hpp"
 #include "traces/importers/text_lines.hpp"
 
 namespace spotsim {
 
 namespace {
 
-constexpr std::array<const char*, 10> kColumns = {"name", "arrival", "work", "gpus", "nodes", "priority", "deadline",
-                                                  "score", "checkpoint_size", "min_nodes"};
+constexpr std::array<const char*, 10> kColumns = {
+    "name", "arrival", "work", "gpus", "nodes", "priority", "deadline", "score", "checkpoint_size", "min_nodes"};
 
 }  // namespace
 
@@ -31,8 +31,10 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
   if (!lines.next(header)) throw InputError(where + ": empty; expected a header line such as 'name,arrival,work,gpus'");
   std::map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
-    if (std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return header[i] == c; }) == kColumns.end()) {
-      lines.fail(header[i], "one of name, arrival, work, gpus, nodes, priority, deadline, score, checkpoint_size, min_nodes",
+    if (std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return header[i] == c; }) ==
+        kColumns.end()) {
+      lines.fail(header[i],
+                 "one of name, arrival, work, gpus, nodes, priority, deadline, score, checkpoint_size, min_nodes",
                  "an unknown column");
     }
     if (!column.emplace(header[i], i).second) lines.fail(header[i], "each column once", "it twice");
@@ -76,7 +78,8 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
     if (cell("min_nodes")) {  // an elastic job (docs/elastic.md): trains on any k >= min_nodes of its instances
       job.job.elastic.min_nodes = static_cast<int>(lines.integer(*cell("min_nodes"), "min_nodes", 1, kMaxElasticNodes));
     }
-    if (cell("priority")) job.priority = static_cast<int>(lines.integer(*cell("priority"), "priority", -1000000, 1000000));
+    if (cell("priority"))
+      job.priority = static_cast<int>(lines.integer(*cell("priority"), "priority", -1000000, 1000000));
     if (cell("score")) job.score = lines.number(*cell("score"), "score", -1e300, 1e300);
     if (cell("checkpoint_size")) {
       try {

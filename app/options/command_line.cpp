@@ -3,11 +3,11 @@
 #include <iostream>
 
 #include "base/atomic_file.hpp"
-#include "policies/plugin/plugin_loader.hpp"
 #include "base/data_size.hpp"
 #include "base/errors.hpp"
 #include "base/file_checks.hpp"
 #include "base/integer_text.hpp"
+#include "policies/plugin/plugin_loader.hpp"
 
 namespace spotsim {
 
@@ -138,9 +138,10 @@ void load_plugin_options(const boost::program_options::variables_map& vm) {
 }
 
 void add_zone_selection_options(po::options_description& options) {
-  options.add_options()
-      ("regions", po::value<std::string>(), "use only these regions of the trace, e.g. us-central1,us-east4 [default: all]")
-      ("zones", po::value<std::string>(), "use only these zones of the trace, e.g. us-east4-a,us-east4-b (not with --regions)");
+  options.add_options()("regions", po::value<std::string>(),
+                        "use only these regions of the trace, e.g. us-central1,us-east4 [default: all]")(
+      "zones", po::value<std::string>(),
+      "use only these zones of the trace, e.g. us-east4-a,us-east4-b (not with --regions)");
 }
 
 ZoneSelection zone_selection_option(const po::variables_map& vm) {

@@ -9,7 +9,7 @@ namespace spotsim {
 struct AxisTicks {
   double low = 0.0, high = 1.0;  // the axis range: the data's, widened to whole steps
   double step = 1.0;
-  std::vector<double> values;    // low, low + step, ..., high
+  std::vector<double> values;  // low, low + step, ..., high
 };
 
 // About `target` ticks covering [data_low, data_high]; a single value or a NaN/infinite bound gives a unit range

@@ -23,8 +23,8 @@ std::string hourly_steps(const ChartFrame& frame, const std::vector<double>& val
 
 }  // namespace
 
-std::string capacity_chart(const std::vector<ReportConfiguration>& configurations, const std::vector<std::size_t>& members,
-                           const std::vector<std::string>& labels) {
+std::string capacity_chart(const std::vector<ReportConfiguration>& configurations,
+                           const std::vector<std::size_t>& members, const std::vector<std::string>& labels) {
   std::size_t hours = 1;
   double top = 1.0;
   const std::vector<double>* capacity = nullptr;
@@ -37,7 +37,8 @@ std::string capacity_chart(const std::vector<ReportConfiguration>& configuration
   if (capacity != nullptr) {
     for (const double v : *capacity) top = std::max(top, v);
   }
-  const ChartFrame frame(kCapacityWidth, kCapacityHeight, nice_ticks(0.0, static_cast<double>(hours)), nice_ticks(0.0, top));
+  const ChartFrame frame(kCapacityWidth, kCapacityHeight, nice_ticks(0.0, static_cast<double>(hours)),
+                         nice_ticks(0.0, top));
   std::string svg = frame.open("chart capacity", "spot instances held and obtainable by hour", "hours after the start",
                                "spot instances (mean over runs)");
   if (capacity != nullptr && !capacity->empty()) {
@@ -45,9 +46,9 @@ std::string capacity_chart(const std::vector<ReportConfiguration>& configuration
            hourly_steps(frame, *capacity) + "\"><title>obtainable (sum of the zones' counts)</title></polyline>\n";
   }
   for (const std::size_t i : members) {
-    svg += "<polyline class=\"held\" style=\"stroke:" + std::string(kPalette[i % kPaletteSize]) + ";fill:none\" points=\"" +
-           hourly_steps(frame, configurations[i].held_by_hour) + "\"><title>" + html_escape(labels[i]) +
-           "</title></polyline>\n";
+    svg += "<polyline class=\"held\" style=\"stroke:" + std::string(kPalette[i % kPaletteSize]) +
+           ";fill:none\" points=\"" + hourly_steps(frame, configurations[i].held_by_hour) + "\"><title>" +
+           html_escape(labels[i]) + "</title></polyline>\n";
   }
   return svg + "</svg>\n";
 }

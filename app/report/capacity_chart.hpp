@@ -10,7 +10,7 @@ namespace spotsim {
 
 // `members`: the configurations drawn (those with held_by_hour), each in palette colour i like series_legend();
 // the obtainable capacity is the longest capacity_by_hour among them.
-std::string capacity_chart(const std::vector<ReportConfiguration>& configurations, const std::vector<std::size_t>& members,
-                           const std::vector<std::string>& labels);
+std::string capacity_chart(const std::vector<ReportConfiguration>& configurations,
+                           const std::vector<std::size_t>& members, const std::vector<std::string>& labels);
 
 }  // namespace spotsim

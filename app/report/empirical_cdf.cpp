@@ -18,7 +18,8 @@ std::vector<CdfPoint> empirical_cdf(std::vector<double> values, std::size_t max_
   std::vector<CdfPoint> thinned;
   const double stride = static_cast<double>(steps.size() - 1) / static_cast<double>(max_points - 1);
   for (std::size_t k = 0; k < max_points; ++k) {
-    thinned.push_back(steps[std::min(steps.size() - 1, static_cast<std::size_t>(std::llround(static_cast<double>(k) * stride)))]);
+    thinned.push_back(
+        steps[std::min(steps.size() - 1, static_cast<std::size_t>(std::llround(static_cast<double>(k) * stride)))]);
   }
   return thinned;
 }

@@ -29,7 +29,8 @@ Estimate estimate_of(const nlohmann::json& summary, const char* metric, const st
   if (m.is_null() || (m.is_object() && m.contains("mean") && m["mean"].is_null())) return e;
   const auto number = [&](const char* key) {
     if (!m.is_object() || !m.contains(key) || !m[key].is_number()) {
-      throw InputError(file + ": field '" + where + "." + metric + "." + key + "': expected a number (" + kExpected + ")");
+      throw InputError(file + ": field '" + where + "." + metric + "." + key + "': expected a number (" + kExpected +
+                       ")");
     }
     return m[key].get<double>();
   };
@@ -89,7 +90,8 @@ ReportInput read_campaign_output(const nlohmann::json& doc, const std::string& p
   input.manifest = doc;
   input.manifest.erase("policies");
   const std::uint64_t n = doc.contains("replications") && doc["replications"].is_number_unsigned()
-                              ? doc["replications"].get<std::uint64_t>() : 0;
+                              ? doc["replications"].get<std::uint64_t>()
+                              : 0;
   for (const nlohmann::json& row : doc["policies"]) {
     if (!row.is_object()) throw InputError(path + ": field 'policies': expected objects, one per policy");
     ReportConfiguration c;
@@ -130,7 +132,8 @@ ReportInput read_simulate_output(const std::string& path) {
                                                      nlohmann::json& parsed) {
     using Event = nlohmann::json::parse_event_t;
     if (depth > static_cast<int>(kMaxJsonNesting)) {
-      throw InputError(path + ": JSON nested deeper than " + std::to_string(kMaxJsonNesting) + " levels (" + kExpected + ")");
+      throw InputError(path + ": JSON nested deeper than " + std::to_string(kMaxJsonNesting) + " levels (" + kExpected +
+                       ")");
     }
     if (event == Event::key && depth == 1) top_key = parsed.is_string() ? parsed.get<std::string>() : "";
     if (top_key != "runs") return true;
@@ -147,7 +150,8 @@ ReportInput read_simulate_output(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path + ": not valid JSON (" + kExpected + "): " + e.what());
   }
-  if (doc.is_object() && doc.contains("format") && doc["format"] == "spotsim-campaign") return read_campaign_output(doc, path);
+  if (doc.is_object() && doc.contains("format") && doc["format"] == "spotsim-campaign")
+    return read_campaign_output(doc, path);
   if (!doc.is_object() || !doc.contains("manifest") || !doc["manifest"].is_object() || !doc.contains("summary")) {
     throw InputError(path + ": no 'manifest' and 'summary' (" + kExpected + ")");
   }
@@ -162,7 +166,8 @@ ReportInput read_simulate_output(const std::string& path) {
   c.job = "job";
   read_estimates(c, doc["summary"], path, "summary");
   if (doc.contains("timeline")) {
-    if (!doc["timeline"].is_array()) throw InputError(path + ": field 'timeline': expected an array (a header, then events)");
+    if (!doc["timeline"].is_array())
+      throw InputError(path + ": field 'timeline': expected an array (a header, then events)");
     for (const nlohmann::json& line : doc["timeline"]) input.embedded_timeline += line.dump() + '\n';
   }
   if (doc.contains("runs")) {
@@ -207,12 +212,13 @@ void read_sweep_runs(const std::string& path, std::vector<ReportConfiguration>& 
       } catch (const std::exception&) {
       }
       if (text == "nan") return static_cast<double>(NAN);
-      throw InputError(path + ": line " + std::to_string(reader.line()) + ": column '" + key + "': expected a number, got '" + text.substr(0, 40) + "'");
+      throw InputError(path + ": line " + std::to_string(reader.line()) + ": column '" + key +
+                       "': expected a number, got '" + text.substr(0, 40) + "'");
     };
     const double index = number("configuration");
     if (!(index >= 0 && index < static_cast<double>(configurations.size())) || index != std::floor(index)) {
-      throw InputError(path + ": line " + std::to_string(reader.line()) + ": configuration " + row[column["configuration"]] +
-                       " is not in summary.json");
+      throw InputError(path + ": line " + std::to_string(reader.line()) + ": configuration " +
+                       row[column["configuration"]] + " is not in summary.json");
     }
     ReportConfiguration& c = configurations[static_cast<std::size_t>(index)];
     if (c.run_costs.size() >= kMaxRunsPerConfiguration) continue;
@@ -235,9 +241,10 @@ ReportInput read_sweep_directory(const std::string& dir) {
   input.manifest = read_json_file(manifest_path);
   if (!input.manifest.is_object()) throw InputError(manifest_path + ": expected a JSON object (a sweep's manifest)");
   const nlohmann::json summary = read_json_file(summary_path);
-  if (!summary.is_object() || !summary.contains("format") || summary["format"] != "spotsim-sweep-summary" || !summary.contains("configurations") ||
-      !summary["configurations"].is_array()) {
-    throw InputError(summary_path + ": expected a sweep summary (format 'spotsim-sweep-summary' with 'configurations')");
+  if (!summary.is_object() || !summary.contains("format") || summary["format"] != "spotsim-sweep-summary" ||
+      !summary.contains("configurations") || !summary["configurations"].is_array()) {
+    throw InputError(summary_path +
+                     ": expected a sweep summary (format 'spotsim-sweep-summary' with 'configurations')");
   }
   const nlohmann::json& list = summary["configurations"];
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -265,7 +272,8 @@ void mark_pareto_frontier(std::vector<ReportConfiguration>& configurations) {
   }
   for (const auto& [key, members] : groups) {
     std::vector<ObjectivePoint> points;
-    for (const std::size_t i : members) points.push_back({configurations[i].cost.mean, configurations[i].completion.mean});
+    for (const std::size_t i : members)
+      points.push_back({configurations[i].cost.mean, configurations[i].completion.mean});
     const std::vector<bool> on = pareto_frontier(points);
     for (std::size_t k = 0; k < members.size(); ++k) configurations[members[k]].pareto = on[k];
   }

@@ -1,13 +1,13 @@
 #pragma once
 // What `spotsim report` reads (docs/report.md): a `simulate --format json` output, a `campaign --format json` output,
-// or a sweep's output directory (summary.json, manifest.json and, for the distributions, runs.csv). Either becomes the same model: one entry per
-// configuration with its means and 95% intervals and, where the input has them, its per-run values.
+// or a sweep's output directory (summary.json, manifest.json and, for the distributions, runs.csv). Either becomes the
+// same model: one entry per configuration with its means and 95% intervals and, where the input has them, its per-run
+// values.
 #include <cmath>
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace spotsim {
 

@@ -57,15 +57,17 @@ std::string cost_time_chart(const std::vector<ReportConfiguration>& configuratio
     for (const double v : {c.cost.mean, c.cost.ci_low, c.cost.ci_high}) y.add(v);
   }
   const ChartFrame frame(kWidth, kHeight, nice_ticks(x.low, x.high), nice_ticks(y.low, y.high));
-  std::string svg = frame.open("chart cost-time", title, "mean completion time (h), 95% interval",
-                               "mean cost (USD), 95% interval");
+  std::string svg =
+      frame.open("chart cost-time", title, "mean completion time (h), 95% interval", "mean cost (USD), 95% interval");
   const std::vector<std::size_t> frontier = frontier_order(configurations, members);
   if (frontier.size() > 1) {
     // The frontier as a staircase: between two of its points, a cost is only reached by waiting longer.
     std::string points;
     for (std::size_t k = 0; k < frontier.size(); ++k) {
       const ReportConfiguration& c = configurations[frontier[k]];
-      if (k > 0) points += svg_number(frame.x(c.completion.mean)) + "," + svg_number(frame.y(configurations[frontier[k - 1]].cost.mean)) + " ";
+      if (k > 0)
+        points += svg_number(frame.x(c.completion.mean)) + "," +
+                  svg_number(frame.y(configurations[frontier[k - 1]].cost.mean)) + " ";
       points += svg_number(frame.x(c.completion.mean)) + "," + svg_number(frame.y(c.cost.mean)) + " ";
     }
     svg += "<polyline class=\"frontier\" points=\"" + points + "\"/>\n";
@@ -86,9 +88,10 @@ std::string cost_time_chart(const std::vector<ReportConfiguration>& configuratio
       svg += "<line class=\"error\" x1=\"" + px + "\" x2=\"" + px + "\" y1=\"" + svg_number(frame.y(c.cost.ci_low)) +
              "\" y2=\"" + svg_number(frame.y(c.cost.ci_high)) + "\"/>";
     }
-    svg += std::string(c.pareto ? "<rect class=\"mark pareto\" x=\"" + svg_number(frame.x(c.completion.mean) - 5) +
-                                      "\" y=\"" + svg_number(frame.y(c.cost.mean) - 5) + "\" width=\"10\" height=\"10\"/>"
-                                : "<circle class=\"mark\" cx=\"" + px + "\" cy=\"" + py + "\" r=\"5\"/>");
+    svg +=
+        std::string(c.pareto ? "<rect class=\"mark pareto\" x=\"" + svg_number(frame.x(c.completion.mean) - 5) +
+                                   "\" y=\"" + svg_number(frame.y(c.cost.mean) - 5) + "\" width=\"10\" height=\"10\"/>"
+                             : "<circle class=\"mark\" cx=\"" + px + "\" cy=\"" + py + "\" r=\"5\"/>");
     svg += "</g>\n";
   }
   return svg + "</svg>\n";

@@ -92,7 +92,8 @@ std::string node_count_lane(const TimelineRun& run, int top, int scale, const st
 }
 
 std::string zone_name(const TimelineFile& timeline, int zone) {
-  if (zone >= 0 && static_cast<std::size_t>(zone) < timeline.zone_names.size()) return timeline.zone_names[static_cast<std::size_t>(zone)];
+  if (zone >= 0 && static_cast<std::size_t>(zone) < timeline.zone_names.size())
+    return timeline.zone_names[static_cast<std::size_t>(zone)];
   return "zone " + std::to_string(zone);
 }
 }  // namespace
@@ -125,7 +126,7 @@ std::string timeline_chart(const TimelineFile& timeline) {
     svg += "<g class=\"run\" data-replication=\"" + std::to_string(run.replication) + "\">";
     svg += "<text class=\"run-label\" x=\"8\" y=\"" + std::to_string(top + 13) + "\">replication " +
            std::to_string(run.replication) + "</text>";
-    const std::string outcome = !run.finished ? "log incomplete"
+    const std::string outcome = !run.finished   ? "log incomplete"
                                 : run.completed ? display_number(run.end, 1) + " h, $" + display_number(run.cost, 2)
                                                 : "gave up at " + display_number(run.end, 1) + " h";
     svg += "<text class=\"run-note\" x=\"8\" y=\"" + std::to_string(top + 28) + "\">" + html_escape(outcome) +
@@ -135,9 +136,9 @@ std::string timeline_chart(const TimelineFile& timeline) {
       const double x0 = x(held.from), w = std::max(0.5, x(held.to) - x0);
       const std::string zone = zone_name(timeline, held.zone);
       svg += "<rect class=\"held\" x=\"" + svg_number(x0) + "\" y=\"" + std::to_string(top) + "\" width=\"" +
-             svg_number(w) + "\" height=\"" + std::to_string(kHeldLane) + "\" fill=\"" + (held.spot ? kSpot : kOnDemand) +
-             "\"><title>" + (held.spot ? "spot" : "on-demand") + " in " + html_escape(zone) + ", " +
-             hours_range(held.from, held.to) + "</title></rect>";
+             svg_number(w) + "\" height=\"" + std::to_string(kHeldLane) + "\" fill=\"" +
+             (held.spot ? kSpot : kOnDemand) + "\"><title>" + (held.spot ? "spot" : "on-demand") + " in " +
+             html_escape(zone) + ", " + hours_range(held.from, held.to) + "</title></rect>";
       if (zones_named && w > 8.0 * static_cast<double>(zone.size())) {
         svg += "<text class=\"zone\" x=\"" + svg_number(x0 + 3) + "\" y=\"" + std::to_string(top + 12) + "\">" +
                html_escape(zone) + "</text>";

@@ -108,7 +108,8 @@ TimelineFile read_timeline_text(const std::string& contents, const std::string& 
   }
   for (const auto& r : file.header["replications"]) {
     if (!r.is_number_unsigned()) fail("expected 'replications' to hold replication indices");
-    if (open.count(r.get<std::uint64_t>())) fail("replication " + std::to_string(r.get<std::uint64_t>()) + " listed twice");
+    if (open.count(r.get<std::uint64_t>()))
+      fail("replication " + std::to_string(r.get<std::uint64_t>()) + " listed twice");
     TimelineRun run;
     run.replication = r.get<std::uint64_t>();
     file.runs.push_back(std::move(run));

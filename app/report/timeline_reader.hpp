@@ -4,10 +4,9 @@
 // notices, checkpoints and migrations. Runs of the elastic multi-node engine (docs/elastic.md), whose lines carry
 // `spot_nodes`, `on_demand_nodes` and `training_nodes`, get a step series of those counts instead of held spans.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace spotsim {
 
@@ -46,16 +45,16 @@ struct TimelineRun {
   double cost = 0.0;      // USD booked at the last event
   bool finished = false;  // the log has the run's end
   bool completed = false;
-  bool truncated = false;  // the writer stopped at its event limit
+  bool truncated = false;   // the writer stopped at its event limit
   bool multi_node = false;  // its lines carry the instance counts (the elastic engine): drawn from node_counts
 };
 
 struct TimelineFile {
   std::string source;
   nlohmann::json header;
-  std::vector<std::string> zone_names;  // by zone index
-  std::vector<TimelineRun> runs;        // in the header's order
-  bool elastic = false;                 // header "engine": "elastic": every event line carries the counts
+  std::vector<std::string> zone_names;   // by zone index
+  std::vector<TimelineRun> runs;         // in the header's order
+  bool elastic = false;                  // header "engine": "elastic": every event line carries the counts
   int job_nodes = 0, job_min_nodes = 0;  // the header's job.nodes (N) and job.min_nodes; 0 when absent
 };
 

@@ -4,8 +4,8 @@
 #include "app/sweep/configuration_samples.hpp"
 #include "app/sweep/regression.hpp"
 #include "base/errors.hpp"
-#include "spotsim/version.hpp"
 #include "base/json_fields.hpp"
+#include "spotsim/version.hpp"
 
 namespace spotsim {
 

@@ -24,7 +24,7 @@ namespace spotsim {
 struct TuningReference {
   std::size_t configuration = 0;  // a non-fixed checkpoint policy of the same group
   Summary metric;
-  Summary difference_to_best;     // reference − best fixed interval, paired
+  Summary difference_to_best;  // reference − best fixed interval, paired
 };
 
 struct CheckpointTuning {
@@ -34,8 +34,8 @@ struct CheckpointTuning {
   std::size_t best_configuration = 0;
   Millis best_interval = 0;
   Summary best_metric;
-  Millis plausible_low = 0;   // smallest interval not significantly worse than the best
-  Millis plausible_high = 0;  // largest one
+  Millis plausible_low = 0;            // smallest interval not significantly worse than the best
+  Millis plausible_high = 0;           // largest one
   double young_interval_hours = -1.0;  // sqrt(2 delta M) (Young 1974); negative when spot is never preempted
   double daly_interval_hours = -1.0;   // Daly 2006, eq. 37
   std::vector<TuningReference> references;

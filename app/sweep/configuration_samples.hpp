@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "app/sweep/sweep_plan.hpp"
-#include "model/run_result.hpp"
 #include "base/statistics.hpp"
+#include "model/run_result.hpp"
 
 namespace spotsim {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "app/sweep/sweep_runner.hpp"
-#include "policies/policy_registry.hpp"
 #include "base/errors.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 

@@ -7,11 +7,11 @@
 
 #include "app/job_reader.hpp"
 #include "app/run_metrics.hpp"
-#include "policies/policy_registry.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
 #include "base/json_fields.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 
@@ -36,11 +36,25 @@ std::string fixed_interval_checkpoint(Millis interval, bool on_notice) {
 
 namespace {
 
-const std::vector<std::string> kSpecFields = {
-    "format",      "version",  "name",           "description",    "seed",        "replications",
-    "traces",      "policies", "checkpoints",    "checkpoint_intervals",          "checkpoint_on_notice",
-    "baseline_policy",         "job",            "job_grid",       "trace_start", "chunk_runs",
-    "tuning_metric", "mode", "regret"};
+const std::vector<std::string> kSpecFields = {"format",
+                                              "version",
+                                              "name",
+                                              "description",
+                                              "seed",
+                                              "replications",
+                                              "traces",
+                                              "policies",
+                                              "checkpoints",
+                                              "checkpoint_intervals",
+                                              "checkpoint_on_notice",
+                                              "baseline_policy",
+                                              "job",
+                                              "job_grid",
+                                              "trace_start",
+                                              "chunk_runs",
+                                              "tuning_metric",
+                                              "mode",
+                                              "regret"};
 
 // A non-empty array of distinct, non-empty strings.
 std::vector<std::string> string_list(const JsonFields& f, const std::string& key) {
@@ -87,14 +101,16 @@ nlohmann::json optional_object(const JsonFields& f, const std::string& key) {
 nlohmann::json job_object(const JsonFields& f) {
   if (!f.has("job") || !f.raw("job").is_string()) return optional_object(f, "job");
   const std::filesystem::path given(f.raw("job").get<std::string>());
-  const std::filesystem::path path = given.is_absolute() ? given : std::filesystem::path(f.file()).parent_path() / given;
+  const std::filesystem::path path =
+      given.is_absolute() ? given : std::filesystem::path(f.file()).parent_path() / given;
   nlohmann::json document;
   try {
     document = read_json_file(path.string());
   } catch (const InputError& e) {
     throw InputError(f.file() + ": field 'job': " + e.what());
   }
-  if (!document.is_object()) throw InputError(f.file() + ": field 'job': " + path.string() + ": expected a JSON object (a job file)");
+  if (!document.is_object())
+    throw InputError(f.file() + ": field 'job': " + path.string() + ": expected a JSON object (a job file)");
   return document;
 }
 
@@ -118,7 +134,8 @@ std::vector<JobVariant> expand_jobs(const JsonFields& f, const nlohmann::json& b
     return variant;
   };
   if (grid.empty()) {
-    const std::string label = base.contains("name") && base["name"].is_string() ? base["name"].get<std::string>() : "job";
+    const std::string label =
+        base.contains("name") && base["name"].is_string() ? base["name"].get<std::string>() : "job";
     JobVariant variant = build(base, "field 'job'");
     variant.label = label;
     return {std::move(variant)};
@@ -142,8 +159,10 @@ std::vector<JobVariant> expand_jobs(const JsonFields& f, const nlohmann::json& b
     std::string label;
     for (std::size_t a = 0; a < axes.size(); ++a) {
       const nlohmann::json& value = axes[a].second[index[a]];
-      if (value.is_null()) document.erase(axes[a].first);
-      else document[axes[a].first] = value;
+      if (value.is_null())
+        document.erase(axes[a].first);
+      else
+        document[axes[a].first] = value;
       label += (label.empty() ? "" : ",") + axes[a].first + "=" + grid_value_text(value);
     }
     jobs.push_back(build(document, "field 'job_grid', combination " + label));
@@ -162,7 +181,8 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   // The format first: a baseline or a trace given by mistake is named as such, not by its first unknown field.
   if (f.string("format") != "spotsim-experiment") f.fail_value("format", "\"spotsim-experiment\"", f.raw("format"));
   f.reject_unknown(kSpecFields);
-  if (f.integer("version", 1, 1000) != 1) f.fail_value("version", "1 (the only version this spotsim reads)", f.raw("version"));
+  if (f.integer("version", 1, 1000) != 1)
+    f.fail_value("version", "1 (the only version this spotsim reads)", f.raw("version"));
 
   ExperimentSpec spec;
   spec.name = f.string("name");
@@ -202,7 +222,8 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   }
   if (spec.checkpoints.empty() && spec.checkpoint_intervals.empty()) spec.checkpoints = {"young-daly"};
   for (std::size_t i = 0; i < spec.checkpoints.size(); ++i) {
-    check_policy_spec(f, "checkpoints[" + std::to_string(i) + "]", [&] { registry.checkpoint_factory(spec.checkpoints[i]); });
+    check_policy_spec(f, "checkpoints[" + std::to_string(i) + "]",
+                      [&] { registry.checkpoint_factory(spec.checkpoints[i]); });
   }
   for (const Millis interval : spec.checkpoint_intervals) {
     const std::string generated = fixed_interval_checkpoint(interval, spec.checkpoint_on_notice);
@@ -227,10 +248,11 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
     for (const JobVariant& variant : spec.jobs) {
       if (multi_node != variant.job.elastic.active()) {
         f.fail("policies[" + std::to_string(i) + "]",
-               multi_node ? "a selection policy for job '" + variant.label + "', which has no min_nodes (multi-node policies "
+               multi_node ? "a selection policy for job '" + variant.label +
+                                "', which has no min_nodes (multi-node policies "
                                 "need jobs with min_nodes, docs/elastic.md)"
-                          : "a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes) for job '" + variant.label +
-                                "', which has min_nodes");
+                          : "a multi-node policy (spot-nodes, deadline-nodes, on-demand-nodes) for job '" +
+                                variant.label + "', which has min_nodes");
       }
     }
   }
@@ -241,13 +263,16 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   spec.regret = f.boolean("regret", false);
   const std::string start = f.optional_string("trace_start", "random");
   if (start != "random") {
-    spec.trace_start = TraceStart{false, parse_duration(start, file + ": field 'trace_start' (\"random\" or a duration)")};
+    spec.trace_start =
+        TraceStart{false, parse_duration(start, file + ": field 'trace_start' (\"random\" or a duration)")};
   }
   if (f.has("chunk_runs")) spec.chunk_runs = unsigned_integer(f, "chunk_runs", 1, 10'000'000);
   spec.tuning_metric = f.optional_string("tuning_metric", "cost_total");
   const auto metrics = run_metrics();
-  if (std::none_of(metrics.begin(), metrics.end(), [&](const MetricDefinition& m) { return spec.tuning_metric == m.name; })) {
-    f.fail_value("tuning_metric", "the name of a per-run metric (docs/outputs.md), e.g. cost_total", f.raw("tuning_metric"));
+  if (std::none_of(metrics.begin(), metrics.end(),
+                   [&](const MetricDefinition& m) { return spec.tuning_metric == m.name; })) {
+    f.fail_value("tuning_metric", "the name of a per-run metric (docs/outputs.md), e.g. cost_total",
+                 f.raw("tuning_metric"));
   }
 
   nlohmann::json intervals = nlohmann::json::array();
@@ -279,6 +304,8 @@ ExperimentSpec parse_experiment_spec(const nlohmann::json& document, const std::
   return spec;
 }
 
-ExperimentSpec read_experiment_spec(const std::string& path) { return parse_experiment_spec(read_json_file(path), path); }
+ExperimentSpec read_experiment_spec(const std::string& path) {
+  return parse_experiment_spec(read_json_file(path), path);
+}
 
 }  // namespace spotsim

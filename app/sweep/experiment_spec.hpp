@@ -3,11 +3,10 @@
 // sets x replications, with one base seed. Parsing validates everything a user can get wrong — unknown fields,
 // policy specs, job fields, durations — and names the file and the field, before any simulation starts.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/job_reader.hpp"
 #include "app/sweep/trace_entries.hpp"
@@ -30,12 +29,12 @@ struct ExperimentSpec {
   std::string description;
   std::uint64_t seed = 1;
   std::uint64_t replications = 0;
-  std::vector<std::string> traces;      // paths or names of shipped traces, as written
+  std::vector<std::string> traces;        // paths or names of shipped traces, as written
   std::vector<TraceEntry> trace_entries;  // the same, with any region or zone selection (empty = all zones)
-  std::vector<std::string> policies;    // selection policy specs "name:key=value,..."
-  std::vector<std::string> checkpoints;  // checkpoint policy specs, then one "fixed:interval=D" per interval
+  std::vector<std::string> policies;      // selection policy specs "name:key=value,..."
+  std::vector<std::string> checkpoints;   // checkpoint policy specs, then one "fixed:interval=D" per interval
   std::vector<Millis> checkpoint_intervals;
-  bool checkpoint_on_notice = false;     // applies to the generated fixed-interval specs
+  bool checkpoint_on_notice = false;           // applies to the generated fixed-interval specs
   std::optional<std::string> baseline_policy;  // one of `policies`: paired differences are taken against it
   std::vector<JobVariant> jobs;
   TraceStart trace_start;

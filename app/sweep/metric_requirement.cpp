@@ -25,10 +25,10 @@ MetricRequirement parse_metric_requirement(const std::string& text, const std::s
   const std::string expected = "expected METRIC OP VALUE with OP one of >=, <=, >, <, ==, e.g. deadline_met>=1.0";
   // Two-character operators first, so that ">=" is not read as ">" followed by "=1.0".
   static const std::array<std::pair<const char*, Comparison>, 5> kOperators = {{{">=", Comparison::kAtLeast},
-                                                                               {"<=", Comparison::kAtMost},
-                                                                               {"==", Comparison::kEqual},
-                                                                               {">", Comparison::kGreater},
-                                                                               {"<", Comparison::kLess}}};
+                                                                                {"<=", Comparison::kAtMost},
+                                                                                {"==", Comparison::kEqual},
+                                                                                {">", Comparison::kGreater},
+                                                                                {"<", Comparison::kLess}}};
   const auto at = text.find_first_of("<>=!");
   if (at == std::string::npos) throw InputError(where + ": " + expected);
   MetricRequirement requirement;

@@ -1,9 +1,8 @@
 #include "app/sweep/regression.hpp"
 
 #include <algorithm>
-#include <cmath>
-
 #include <boost/math/distributions/students_t.hpp>
+#include <cmath>
 
 #include "app/run_metrics.hpp"
 #include "base/errors.hpp"

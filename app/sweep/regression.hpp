@@ -13,10 +13,9 @@
 // unchanged policy is bit-identical (d = 0), so it never trips; the test is what keeps changes of the engine
 // that only reshuffle random draws from failing CI.
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/experiment_spec.hpp"
 #include "app/sweep/sweep_analysis.hpp"
@@ -53,7 +52,7 @@ std::vector<BaselineEntry> baseline_entries(const SweepPlan& plan, const SweepAn
                                             const std::vector<std::string>& metrics);
 
 struct RegressionRule {
-  double alpha = 0.01;              // one-sided significance level of the Welch test
+  double alpha = 0.01;                // one-sided significance level of the Welch test
   double relative_threshold = 0.005;  // practical threshold, a fraction of |baseline mean|
 };
 
@@ -68,9 +67,9 @@ struct MetricComparison {
   ConfigurationLabel configuration;
   std::string metric;
   MeanRecord baseline, fresh;
-  double worse_by = 0.0;    // d: positive = worse
-  double p_value = 1.0;     // one-sided, for "worse" when d > 0 and for "better" when d < 0
-  double threshold = 0.0;   // the practical threshold of rule 2
+  double worse_by = 0.0;   // d: positive = worse
+  double p_value = 1.0;    // one-sided, for "worse" when d > 0 and for "better" when d < 0
+  double threshold = 0.0;  // the practical threshold of rule 2
   Verdict verdict = Verdict::kUnchanged;
 };
 

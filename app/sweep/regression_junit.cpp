@@ -52,12 +52,12 @@ std::string comparison_case(const MetricComparison& c, const RegressionRule& rul
 }
 
 std::string requirement_case(const RequirementCheck& r) {
-  std::string xml = "    <testcase" + attribute("classname", class_name(r.configuration)) +
-                    attribute("name", r.configuration.policy + " / " + r.configuration.checkpoint + " / require " +
-                                          r.requirement);
+  std::string xml =
+      "    <testcase" + attribute("classname", class_name(r.configuration)) +
+      attribute("name", r.configuration.policy + " / " + r.configuration.checkpoint + " / require " + r.requirement);
   if (r.met) return xml + "/>\n";
-  const std::string message = "rule " + r.requirement + " broken: new mean of " + r.metric + " is " +
-                              number("%.6g", r.mean);
+  const std::string message =
+      "rule " + r.requirement + " broken: new mean of " + r.metric + " is " + number("%.6g", r.mean);
   return xml + ">\n      <failure" + attribute("type", "requirement") + attribute("message", message) + ">" +
          xml_escape(message) + "</failure>\n    </testcase>\n";
 }

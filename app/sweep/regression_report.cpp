@@ -91,8 +91,8 @@ std::string broken_rule_table(const std::vector<RequirementCheck>& checks) {
 }  // namespace
 
 std::size_t BaselineOutcome::count(Verdict verdict) const {
-  return static_cast<std::size_t>(
-      std::count_if(comparisons.begin(), comparisons.end(), [&](const MetricComparison& c) { return c.verdict == verdict; }));
+  return static_cast<std::size_t>(std::count_if(comparisons.begin(), comparisons.end(),
+                                                [&](const MetricComparison& c) { return c.verdict == verdict; }));
 }
 
 std::size_t BaselineOutcome::broken_requirements() const {
@@ -131,12 +131,13 @@ std::string baseline_text(const BaselineOutcome& outcome, bool all) {
   if (!outcome.skipped.empty()) return outcome.file + ": skipped (" + outcome.skipped + ")\n";
   std::string out = outcome.file + ": " + std::to_string(outcome.configurations) + " configurations x " +
                     std::to_string(outcome.replications) + " replications, " +
-                    std::to_string(outcome.comparisons.size()) + " metrics compared: " +
-                    std::to_string(outcome.moved()) + " moved, " + std::to_string(outcome.count(Verdict::kRegression)) +
-                    " regressed, " + std::to_string(outcome.count(Verdict::kImprovement)) + " improved";
+                    std::to_string(outcome.comparisons.size()) +
+                    " metrics compared: " + std::to_string(outcome.moved()) + " moved, " +
+                    std::to_string(outcome.count(Verdict::kRegression)) + " regressed, " +
+                    std::to_string(outcome.count(Verdict::kImprovement)) + " improved";
   if (!outcome.requirement_checks.empty()) {
-    out += "; " + std::to_string(outcome.requirement_checks.size()) + " rule checks: " +
-           std::to_string(outcome.broken_requirements()) + " broken";
+    out += "; " + std::to_string(outcome.requirement_checks.size()) +
+           " rule checks: " + std::to_string(outcome.broken_requirements()) + " broken";
   }
   out += "\n";
   if (outcome.moved() > 0 || all) out += comparison_table(outcome.comparisons, all);

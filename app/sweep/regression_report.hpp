@@ -6,10 +6,9 @@
 // with the reason.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/metric_requirement.hpp"
 #include "app/sweep/regression.hpp"
@@ -20,7 +19,7 @@ struct RequirementCheck {
   ConfigurationLabel configuration;
   std::string requirement;  // as given, e.g. "deadline_met>=1.0"
   std::string metric;
-  double mean = 0.0;        // the re-run's mean of `metric`
+  double mean = 0.0;  // the re-run's mean of `metric`
   bool met = true;
 };
 

@@ -196,7 +196,8 @@ void parse_chunk_rows(std::string_view text, std::uint64_t first, std::uint64_t 
   }
   // A file cut short anywhere lacks its end marker (a cut inside the marker leaves "# en" as a bad row).
   if (!ended || count != end - first) {
-    throw damaged("expected " + std::to_string(end - first) + " runs and an end marker, found " + std::to_string(count));
+    throw damaged("expected " + std::to_string(end - first) + " runs and an end marker, found " +
+                  std::to_string(count));
   }
 }
 
@@ -217,7 +218,8 @@ std::vector<RunResult> parse_chunk_file(const SweepPlan& plan, std::uint64_t chu
   std::vector<RunResult> runs;
   const std::uint64_t first = plan.chunk_begin(chunk), end = plan.chunk_end(chunk);
   runs.reserve(end - first);
-  parse_chunk_rows(rest, first, end, [&runs](const RunResult& r) { runs.push_back(r); }, damaged);
+  parse_chunk_rows(
+      rest, first, end, [&runs](const RunResult& r) { runs.push_back(r); }, damaged);
   return runs;
 }
 
@@ -230,13 +232,15 @@ std::optional<std::string> chunk_file_problem(std::uint64_t chunk, const std::st
   const std::size_t to_at = header.rfind(" to ");
   std::uint64_t first = 0, end = 0;
   if (line_end == std::string::npos || header.substr(0, prefix.size()) != prefix || runs_at == std::string_view::npos ||
-      to_at == std::string_view::npos || to_at < runs_at || !parse_value(header.substr(runs_at + 7, to_at - runs_at - 7), first) ||
+      to_at == std::string_view::npos || to_at < runs_at ||
+      !parse_value(header.substr(runs_at + 7, to_at - runs_at - 7), first) ||
       !parse_value(header.substr(to_at + 4), end) || end < first) {
     return "expected the header '" + prefix + "HASH: runs A to B'";
   }
   try {
-    parse_chunk_rows(std::string_view(text).substr(line_end + 1), first, end, [](const RunResult&) {},
-                     [](const std::string& what) { return InputError(what); });
+    parse_chunk_rows(
+        std::string_view(text).substr(line_end + 1), first, end, [](const RunResult&) {},
+        [](const std::string& what) { return InputError(what); });
   } catch (const InputError& e) {
     return std::string(e.what());
   }

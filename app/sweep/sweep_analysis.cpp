@@ -33,7 +33,8 @@ class RunsInMemory final : public ConfigurationSource {
   ConfigurationValues next() override { return lookup(next_++); }
   ConfigurationValues lookup(std::size_t configuration) override {
     ConfigurationValues values;
-    for (std::size_t m = 0; m < run_metrics().size(); ++m) values.push_back(metric_values(plan_, runs_, configuration, m));
+    for (std::size_t m = 0; m < run_metrics().size(); ++m)
+      values.push_back(metric_values(plan_, runs_, configuration, m));
     return values;
   }
 
@@ -62,7 +63,8 @@ void analyse_sweep_by_group(const SweepPlan& plan, ConfigurationSource& source,
     // baseline of (policy, checkpoint) is (baseline policy, checkpoint): same trace, job and checkpoint policy.
     std::vector<ConfigurationValues> baselines;
     if (baseline_policy < policies) {
-      for (std::size_t c = 0; c < checkpoints; ++c) baselines.push_back(source.lookup(base + baseline_policy * checkpoints + c));
+      for (std::size_t c = 0; c < checkpoints; ++c)
+        baselines.push_back(source.lookup(base + baseline_policy * checkpoints + c));
     }
     GroupAnalysis group{base, {}, {}};
     for (std::size_t p = 0; p < policies; ++p) {
@@ -81,7 +83,9 @@ void analyse_sweep_by_group(const SweepPlan& plan, ConfigurationSource& source,
         if (tuning) tuning_values.push_back(std::move(values[tuning_metric]));
         group.configurations.push_back(std::move(result));
       }
-      if (tuning) group.tuning.push_back(tune_checkpoint_interval(plan, plan.configurations[base + p * checkpoints], tuning_values));
+      if (tuning)
+        group.tuning.push_back(
+            tune_checkpoint_interval(plan, plan.configurations[base + p * checkpoints], tuning_values));
     }
     mark_pareto(group);
     emit(std::move(group));

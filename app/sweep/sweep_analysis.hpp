@@ -18,8 +18,8 @@
 
 #include "app/sweep/checkpoint_tuning.hpp"
 #include "app/sweep/sweep_plan.hpp"
-#include "model/run_result.hpp"
 #include "base/statistics.hpp"
+#include "model/run_result.hpp"
 
 namespace spotsim {
 

@@ -6,12 +6,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "base/atomic_file.hpp"
 #include "app/sweep/run_rows.hpp"
+#include "base/atomic_file.hpp"
 #include "base/errors.hpp"
-#include "spotsim/version.hpp"
 #include "base/json_fields.hpp"
 #include "base/json_text.hpp"
+#include "spotsim/version.hpp"
 
 namespace spotsim {
 
@@ -48,7 +48,8 @@ SweepState read_sweep_state(const std::string& dir) {
                      "; expected the --out folder of a `spotsim sweep` run (or shard)");
   }
   if (!fs::exists(file, ec)) {
-    throw InputError(dir + ": not a sweep folder (it has no sweep.json); expected the --out folder of a "
+    throw InputError(dir +
+                     ": not a sweep folder (it has no sweep.json); expected the --out folder of a "
                      "`spotsim sweep` run (or shard)");
   }
   const nlohmann::json doc = read_json_file(file);
@@ -61,10 +62,12 @@ SweepState read_sweep_state(const std::string& dir) {
                    {},
                    f.string("tool_version"),
                    f.string("git_revision")};
-  if (state.plan.spec_hash != f.string("spec_hash")) f.fail("spec_hash", "the hash of field 'spec' (was the file edited?)");
+  if (state.plan.spec_hash != f.string("spec_hash"))
+    f.fail("spec_hash", "the hash of field 'spec' (was the file edited?)");
   const JsonFields shard = f.object("shard");
   state.shard.count = static_cast<std::uint64_t>(shard.integer("count", 1, 1'000'000'000));
-  state.shard.index = static_cast<std::uint64_t>(shard.integer("index", 1, static_cast<std::int64_t>(state.shard.count)));
+  state.shard.index =
+      static_cast<std::uint64_t>(shard.integer("index", 1, static_cast<std::int64_t>(state.shard.count)));
   state.chunks = shard_chunks(state.plan, state.shard);
   return state;
 }
@@ -99,7 +102,8 @@ void prepare_sweep_directory(const std::string& dir, const SweepPlan& plan, Shar
     for (const char* key : {"spec_hash", "traces", "shard", "tool_version", "git_revision"}) {
       if (!old.contains(key) || old[key] != state[key]) {
         throw InputError(state_file + ": field '" + key + "': expected " + describe_json(state[key]) +
-                         " to resume this sweep, got " + (old.contains(key) ? describe_json(old[key]) : std::string("nothing")) +
+                         " to resume this sweep, got " +
+                         (old.contains(key) ? describe_json(old[key]) : std::string("nothing")) +
                          "; results of a different spec, trace, shard or build cannot be mixed: use another --out");
       }
     }

@@ -9,10 +9,9 @@
 // sweep.json is what lets `--resume` refuse to mix results of different specs or builds, and what `sweep merge`
 // rebuilds the plan from (without needing the trace files).
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/sweep_plan.hpp"
 

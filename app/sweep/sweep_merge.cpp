@@ -4,15 +4,16 @@
 #include <fstream>
 #include <sstream>
 
-#include "base/atomic_file.hpp"
 #include "app/sweep/run_rows.hpp"
 #include "app/sweep/sweep_directory.hpp"
 #include "app/sweep/sweep_outputs.hpp"
+#include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 
 namespace spotsim {
 
-void merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::string& out_dir, std::ostream& summary_out) {
+void merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::string& out_dir,
+                        std::ostream& summary_out) {
   if (shard_dirs.empty()) throw InputError("sweep merge: expected the directories of the shards to merge");
   std::vector<SweepState> states;
   for (const std::string& dir : shard_dirs) states.push_back(read_sweep_state(dir));
@@ -27,7 +28,8 @@ void merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::s
                         "; only shards of one sweep, computed by one build, can be merged");
     };
     if (s.plan.spec_hash != first.plan.spec_hash) throw differs("field 'spec_hash'");
-    if (s.version != first.version || s.git_revision != first.git_revision) throw differs("the build (tool_version, git_revision)");
+    if (s.version != first.version || s.git_revision != first.git_revision)
+      throw differs("the build (tool_version, git_revision)");
     for (std::size_t t = 0; t < s.plan.traces.size(); ++t) {
       if (trace_info_json(s.plan.traces[t]) != trace_info_json(first.plan.traces[t])) throw differs("field 'traces'");
     }

@@ -10,6 +10,7 @@ namespace spotsim {
 // Every shard 1..N of one spec (same spec hash, traces and build) must be given exactly once and be complete;
 // InputError naming the directory (or the damaged chunk file) otherwise. Copies the summary Markdown to
 // `summary_out`.
-void merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::string& out_dir, std::ostream& summary_out);
+void merge_sweep_shards(const std::vector<std::string>& shard_dirs, const std::string& out_dir,
+                        std::ostream& summary_out);
 
 }  // namespace spotsim

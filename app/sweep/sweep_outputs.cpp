@@ -3,17 +3,17 @@
 #include <filesystem>
 #include <fstream>
 
-#include "base/atomic_file.hpp"
 #include "app/run_metrics.hpp"
 #include "app/sweep/chunk_reader.hpp"
 #include "app/sweep/run_rows.hpp"
 #include "app/sweep/streaming_file.hpp"
 #include "app/sweep/sweep_directory.hpp"
 #include "app/sweep/sweep_summary_writers.hpp"
+#include "base/atomic_file.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
-#include "spotsim/version.hpp"
 #include "base/json_text.hpp"
+#include "spotsim/version.hpp"
 
 namespace spotsim {
 
@@ -41,8 +41,9 @@ nlohmann::json sweep_manifest_json(const SweepPlan& plan) {
           {"spec_hash", plan.spec_hash},
           {"spec", plan.spec.canonical},
           {"seed", plan.spec.seed},
-          {"seed_rule", "every configuration on a trace uses seed splitmix64(splitmix64(seed) xor fnv1a64(trace name)); "
-                        "replication r keys its random streams by (that seed, r)"},
+          {"seed_rule",
+           "every configuration on a trace uses seed splitmix64(splitmix64(seed) xor fnv1a64(trace name)); "
+           "replication r keys its random streams by (that seed, r)"},
           {"traces", traces},
           {"configurations", plan.configurations.size()},
           {"replications", plan.spec.replications},

@@ -9,11 +9,10 @@
 // analyses one (trace, job) group at a time (sweep_analysis.hpp), so its memory does not grow with the number of
 // runs (docs/experiments.md#memory). The whole-sweep functions below render the same bytes from a SweepAnalysis
 // held in memory (for tests and small sweeps).
+#include <nlohmann/json_fwd.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/sweep_analysis.hpp"
 #include "app/sweep/sweep_plan.hpp"

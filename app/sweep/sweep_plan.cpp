@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "base/errors.hpp"
+#include "base/shipped_library.hpp"
 #include "model/job.hpp"
 #include "model/random_streams.hpp"
-#include "base/shipped_library.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -49,7 +49,8 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
     std::string path;
     try {
       path = resolve_trace(spec.traces[i], spec_file);
-      const TraceEntry entry = i < spec.trace_entries.size() ? spec.trace_entries[i] : TraceEntry{spec.traces[i], {}, ""};
+      const TraceEntry entry =
+          i < spec.trace_entries.size() ? spec.trace_entries[i] : TraceEntry{spec.traces[i], {}, ""};
       market = market_of_entry(entry, read_trace_file(path), "");
     } catch (const InputError& e) {
       throw InputError(field + e.what());
@@ -60,7 +61,8 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
                          "'; expected traces with distinct names (seeds and output rows are keyed by name)");
       }
     }
-    TraceInfo info{spec.traces[i], market.name, trace_seed(spec.seed, market.name), hex64(fnv1a64(file_bytes(path))), {}};
+    TraceInfo info{
+        spec.traces[i], market.name, trace_seed(spec.seed, market.name), hex64(fnv1a64(file_bytes(path))), {}};
     for (const JobVariant& variant : spec.jobs) {
       try {
         job_on_market(variant.job, variant.gpu_step_times, market, path);  // a per-GPU job needs the trace's GPU
@@ -68,7 +70,8 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
         throw InputError(field + e.what());
       }
       const int nodes = market.zones.empty() ? 1 : resolve_job_instances(variant.job, market, spec_file).nodes;
-      const Millis mtbf = market.zones.empty() ? kNever : spot_mean_time_between_preemptions(market.zones.front(), nodes);
+      const Millis mtbf =
+          market.zones.empty() ? kNever : spot_mean_time_between_preemptions(market.zones.front(), nodes);
       info.spot_mtbf_hours.push_back(mtbf >= kNever ? -1.0 : to_hours(mtbf));
     }
     loaded.info.push_back(std::move(info));
@@ -114,18 +117,26 @@ ChunkRange shard_chunks(const SweepPlan& plan, ShardSelection shard) {
 nlohmann::json trace_info_json(const TraceInfo& info) {
   nlohmann::json mtbf = nlohmann::json::array();
   for (const double m : info.spot_mtbf_hours) mtbf.push_back(m < 0 ? nlohmann::json(nullptr) : nlohmann::json(m));
-  return {{"ref", info.ref},   {"name", info.name}, {"seed", info.seed}, {"content_fnv1a64", info.content_hash},
+  return {{"ref", info.ref},
+          {"name", info.name},
+          {"seed", info.seed},
+          {"content_fnv1a64", info.content_hash},
           {"spot_mtbf_hours_by_job", mtbf}};
 }
 
 TraceInfo trace_info_from_json(const nlohmann::json& j, const std::string& file) {
   try {
-    TraceInfo info{j.at("ref").get<std::string>(), j.at("name").get<std::string>(), j.at("seed").get<std::uint64_t>(),
-                   j.at("content_fnv1a64").get<std::string>(), {}};
-    for (const auto& m : j.at("spot_mtbf_hours_by_job")) info.spot_mtbf_hours.push_back(m.is_null() ? -1.0 : m.get<double>());
+    TraceInfo info{j.at("ref").get<std::string>(),
+                   j.at("name").get<std::string>(),
+                   j.at("seed").get<std::uint64_t>(),
+                   j.at("content_fnv1a64").get<std::string>(),
+                   {}};
+    for (const auto& m : j.at("spot_mtbf_hours_by_job"))
+      info.spot_mtbf_hours.push_back(m.is_null() ? -1.0 : m.get<double>());
     return info;
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(file + ": field 'traces': expected the trace records spotsim wrote (" + std::string(e.what()) + ")");
+    throw InputError(file + ": field 'traces': expected the trace records spotsim wrote (" + std::string(e.what()) +
+                     ")");
   }
 }
 

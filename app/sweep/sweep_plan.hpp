@@ -10,10 +10,9 @@
 // Runs are grouped into chunks of `chunk_runs` consecutive run indices: the unit written to disk, skipped on
 // resume and handed to shards (shard I of N takes a contiguous block of chunks).
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "app/sweep/experiment_spec.hpp"
 #include "model/market/spot_market.hpp"

@@ -6,9 +6,9 @@
 #include <mutex>
 #include <thread>
 
-#include "base/atomic_file.hpp"
 #include "app/sweep/run_rows.hpp"
 #include "app/sweep/sweep_directory.hpp"
+#include "base/atomic_file.hpp"
 #include "policies/policy_registry.hpp"
 
 namespace spotsim {
@@ -63,7 +63,8 @@ namespace {
 // Runs work(chunk) for each chunk of `pending` on `threads` workers taking chunks in order; after `limit` chunks
 // (0 = no limit) no new chunk is started. The first exception stops the others and is rethrown.
 template <typename Work>
-void for_each_chunk_in_parallel(const std::vector<std::uint64_t>& pending, int threads, std::uint64_t limit, Work work) {
+void for_each_chunk_in_parallel(const std::vector<std::uint64_t>& pending, int threads, std::uint64_t limit,
+                                Work work) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> tickets{0};
   std::atomic<bool> stop{false};
@@ -127,7 +128,8 @@ SweepRunOutcome run_sweep(const SweepPlan& plan, const std::vector<SpotMarket>& 
       pending.push_back(chunk);
     }
   }
-  const std::uint64_t runs_total = range.end > range.first ? plan.chunk_end(range.end - 1) - plan.chunk_begin(range.first) : 0;
+  const std::uint64_t runs_total =
+      range.end > range.first ? plan.chunk_end(range.end - 1) - plan.chunk_begin(range.first) : 0;
   if (options.progress) options.progress(runs_done, runs_total);
 
   const SweepExecutor executor(plan, markets);

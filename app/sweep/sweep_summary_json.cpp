@@ -78,7 +78,8 @@ nlohmann::json summary_frame(const SweepPlan& plan) {
           {"spec_hash", plan.spec_hash},
           {"confidence", 0.95},
           {"replications", plan.spec.replications},
-          {"baseline_policy", plan.spec.baseline_policy ? nlohmann::json(*plan.spec.baseline_policy) : nlohmann::json(nullptr)},
+          {"baseline_policy",
+           plan.spec.baseline_policy ? nlohmann::json(*plan.spec.baseline_policy) : nlohmann::json(nullptr)},
           {"metrics", metric_list},
           {"configurations", nlohmann::json::array()},
           {"checkpoint_tuning", nlohmann::json::array()}};
@@ -140,7 +141,8 @@ void SummaryJsonWriter::finish() {
   const std::string tuning_key = "\n  \"checkpoint_tuning\": []", configurations_key = "\n  \"configurations\": []";
   const std::size_t tuning_at = frame.find(tuning_key), configurations_at = frame.find(configurations_key);
   assert(tuning_at != std::string::npos && configurations_at != std::string::npos && tuning_at < configurations_at);
-  const std::size_t tuning_end = tuning_at + tuning_key.size() - 2, configurations_end = configurations_at + configurations_key.size() - 2;
+  const std::size_t tuning_end = tuning_at + tuning_key.size() - 2,
+                    configurations_end = configurations_at + configurations_key.size() - 2;
   out_.write(std::string_view(frame).substr(0, tuning_end));
   write_array(out_, tuning_, any_tuning_);
   out_.write(std::string_view(frame).substr(tuning_end + 2, configurations_end - tuning_end - 2));

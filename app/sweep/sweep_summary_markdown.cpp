@@ -16,7 +16,8 @@ namespace spotsim {
 namespace {
 
 std::string with_interval(const Summary& s, int decimals) {
-  return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " + format_fixed(s.ci_high, decimals) + "]";
+  return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " +
+         format_fixed(s.ci_high, decimals) + "]";
 }
 
 std::string signed_interval(const Summary& s, int decimals) {
@@ -48,9 +49,10 @@ std::string markdown_preamble(const SweepPlan& plan) {
          ". Means with Student-t 95% confidence intervals. Pareto: on the frontier of cost vs completion time "
          "(means, and 95th percentiles) among the configurations of the same trace and job.\n\n";
   const std::string baseline = plan.spec.baseline_policy ? *plan.spec.baseline_policy : "";
-  out += "| # | trace | job | policy | checkpoint | cost USD [95% CI] | cost p95 | completion h [95% CI] | completion p95 "
-         "| completed | deadline met | Δ cost vs " + (baseline.empty() ? std::string("baseline") : baseline) +
-         " [95% CI] | Pareto |\n";
+  out +=
+      "| # | trace | job | policy | checkpoint | cost USD [95% CI] | cost p95 | completion h [95% CI] | completion p95 "
+      "| completed | deadline met | Δ cost vs " +
+      (baseline.empty() ? std::string("baseline") : baseline) + " [95% CI] | Pareto |\n";
   out += "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   return out;
 }
@@ -59,10 +61,11 @@ void configuration_row(const SweepPlan& plan, const Configuration& c, const Conf
   const std::size_t cost = metric_index("cost_total", "summary"), time = metric_index("completion_hours", "summary");
   const std::size_t met = metric_index("deadline_met", "summary"), done = metric_index("completed", "summary");
   const auto& s = r.summaries;
-  out += "| " + std::to_string(c.index) + " | " + escape_markdown_cell(plan.traces[c.trace].name) + " | " + escape_markdown_cell(plan.job_label_of(c)) + " | `" +
-         plan.policy_of(c) + "` | `" + plan.checkpoint_of(c) + "` | " + with_interval(s[cost], 2) + " | " +
-         format_fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) + " | " + format_fixed(s[time].p95, 2) + " | " +
-         format_fixed(s[done].mean, 3) + " | " + format_fixed(s[met].mean, 3) + " | " +
+  out += "| " + std::to_string(c.index) + " | " + escape_markdown_cell(plan.traces[c.trace].name) + " | " +
+         escape_markdown_cell(plan.job_label_of(c)) + " | `" + plan.policy_of(c) + "` | `" + plan.checkpoint_of(c) +
+         "` | " + with_interval(s[cost], 2) + " | " + format_fixed(s[cost].p95, 2) + " | " + with_interval(s[time], 2) +
+         " | " + format_fixed(s[time].p95, 2) + " | " + format_fixed(s[done].mean, 3) + " | " +
+         format_fixed(s[met].mean, 3) + " | " +
          (r.vs_baseline ? signed_interval(r.vs_baseline->by_metric[cost], 2) : std::string("–")) + " | " +
          pareto_marks(r) + " |\n";
 }
@@ -73,27 +76,32 @@ std::string tuning_table_head(const SweepPlan& plan) {
          (metric_higher_is_better(metric) ? ", sign reversed" : "") +
          "); \"not significantly worse\" spans the intervals whose paired difference to the best has a 95% CI "
          "reaching 0. Young and Daly intervals use the first zone's mean time between preemptions.\n\n"
-         "| trace | job | policy | best interval | " + metric + " [95% CI] | not significantly worse | Young | Daly |\n"
+         "| trace | job | policy | best interval | " +
+         metric +
+         " [95% CI] | not significantly worse | Young | Daly |\n"
          "|---|---|---|---|---|---|---|---|\n";
 }
 
 std::string reference_table_head(const SweepPlan& plan) {
-  return "\n| trace | job | policy | checkpoint | " + plan.spec.tuning_metric + " [95% CI] | Δ vs best interval [95% CI] |\n"
+  return "\n| trace | job | policy | checkpoint | " + plan.spec.tuning_metric +
+         " [95% CI] | Δ vs best interval [95% CI] |\n"
          "|---|---|---|---|---|---|\n";
 }
 
 void tuning_row(const SweepPlan& plan, const CheckpointTuning& t, std::string& out) {
-  out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " + escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" + plan.spec.policies[t.policy] +
-         "` | " + format_duration(t.best_interval) + " | " + with_interval(t.best_metric, 3) + " | " +
+  out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " +
+         escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" + plan.spec.policies[t.policy] + "` | " +
+         format_duration(t.best_interval) + " | " + with_interval(t.best_metric, 3) + " | " +
          format_duration(t.plausible_low) + " – " + format_duration(t.plausible_high) + " | " +
          hours_or_dash(t.young_interval_hours) + " | " + hours_or_dash(t.daly_interval_hours) + " |\n";
 }
 
 void reference_rows(const SweepPlan& plan, const CheckpointTuning& t, std::string& out) {
   for (const TuningReference& r : t.references) {
-    out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " + escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" + plan.spec.policies[t.policy] +
-           "` | `" + plan.checkpoint_of(plan.configurations[r.configuration]) + "` | " + with_interval(r.metric, 3) +
-           " | " + signed_interval(r.difference_to_best, 3) + " |\n";
+    out += "| " + escape_markdown_cell(plan.traces[t.trace].name) + " | " +
+           escape_markdown_cell(plan.spec.jobs[t.job].label) + " | `" + plan.spec.policies[t.policy] + "` | `" +
+           plan.checkpoint_of(plan.configurations[r.configuration]) + "` | " + with_interval(r.metric, 3) + " | " +
+           signed_interval(r.difference_to_best, 3) + " |\n";
   }
 }
 

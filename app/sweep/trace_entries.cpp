@@ -1,8 +1,7 @@
 #include "app/sweep/trace_entries.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace spotsim {
 
@@ -53,7 +52,8 @@ std::vector<TraceEntry> parse_trace_entries(const JsonFields& spec, const std::s
                       array[i]);
     }
     const std::string ref = array[i].get<std::string>();
-    if (std::any_of(entries.begin(), entries.end(), [&](const TraceEntry& e) { return e.ref == ref && e.zones.selects_all(); })) {
+    if (std::any_of(entries.begin(), entries.end(),
+                    [&](const TraceEntry& e) { return e.ref == ref && e.zones.selects_all(); })) {
       spec.fail_value(at, "each entry once", array[i]);
     }
     entries.push_back({ref, {}, ""});

@@ -4,20 +4,19 @@
 // region sets of one recording:
 //   {"trace": "gcp-h100-13-zones", "regions": ["us-central1", "us-east4"], "name": "gcp-2-regions"}
 // ("zones" instead of "regions" selects zones; "name" defaults to "<trace name>/<names joined by +>").
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
-#include "model/market/zone_selection.hpp"
 #include "base/json_fields.hpp"
+#include "model/market/zone_selection.hpp"
 
 namespace spotsim {
 
 struct TraceEntry {
-  std::string ref;        // a path or the name of a shipped trace, as written
-  ZoneSelection zones;    // all zones unless the entry is an object with "regions" or "zones"
-  std::string name;       // the name rows and seeds are keyed by; "" = the trace's own (or the default above)
+  std::string ref;      // a path or the name of a shipped trace, as written
+  ZoneSelection zones;  // all zones unless the entry is an object with "regions" or "zones"
+  std::string name;     // the name rows and seeds are keyed by; "" = the trace's own (or the default above)
 };
 
 // InputError naming the field for an empty list, a bad entry, or a plain reference listed twice.

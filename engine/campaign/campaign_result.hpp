@@ -19,8 +19,8 @@ struct CampaignRun {
   std::uint64_t replication = 0;
   double makespan_hours = 0.0;  // campaign start -> the last job's end
   int completed = 0, stopped_early = 0, failed = 0;
-  bool all_done = false;        // no job failed (completed or stopped early)
-  bool deadline_met = false;    // all done, each by its deadline
+  bool all_done = false;      // no job failed (completed or stopped early)
+  bool deadline_met = false;  // all done, each by its deadline
   bool budget_exhausted = false;
   double cost_total = 0.0, cost_spot = 0.0, cost_on_demand = 0.0, cost_egress = 0.0;
   // What the instances were paid for while not training (start-up, restore, checkpoint writes, transfers, idle,
@@ -28,7 +28,7 @@ struct CampaignRun {
   double cost_idle = 0.0;
   double cost_lost_work = 0.0;
   int preemptions = 0;
-  int capacity_reclaims = 0;     // jobs preempted because the pool fell below what the campaign held
+  int capacity_reclaims = 0;  // jobs preempted because the pool fell below what the campaign held
   double spot_instance_hours = 0.0, on_demand_instance_hours = 0.0;
   double capacity_instance_hours = 0.0;  // the zones' obtainable counts integrated over the makespan
   double trace_start_hours = 0.0;

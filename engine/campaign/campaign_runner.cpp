@@ -6,8 +6,8 @@
 #include <map>
 #include <mutex>
 
-#include "engine/campaign/campaign_simulation.hpp"
 #include "base/parallel_workers.hpp"
+#include "engine/campaign/campaign_simulation.hpp"
 
 namespace spotsim {
 

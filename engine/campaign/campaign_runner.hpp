@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "engine/campaign/campaign_result.hpp"
-#include "model/campaign_spec.hpp"
 #include "engine/campaign/campaign_summary.hpp"
 #include "engine/replication_runner.hpp"
+#include "model/campaign_spec.hpp"
 
 namespace spotsim {
 

@@ -90,7 +90,8 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
       const auto& values = count.values();
       drops.span = count.span();
       for (std::size_t i = 1; i < times.size(); ++i) {
-        if (whole_count(values[i]) < whole_count(values[i - 1])) drops.drops.push_back({times[i], whole_count(values[i])});
+        if (whole_count(values[i]) < whole_count(values[i - 1]))
+          drops.drops.push_back({times[i], whole_count(values[i])});
       }
       // A repeating recording drops again where a period ends lower than the next begins... or higher.
       if (drops.span != kNever && times.size() > 1 && whole_count(values.front()) < whole_count(values.back())) {
@@ -113,9 +114,9 @@ void CampaignSimulation::reset_drops(Millis start) {
     if (zd.drops.empty()) continue;
     if (zd.span != kNever) zd.period_start = start - (((start % zd.span) + zd.span) % zd.span);
     const Millis phase = start - zd.period_start;
-    zd.next = static_cast<std::size_t>(
-        std::upper_bound(zd.drops.begin(), zd.drops.end(), phase, [](Millis t, const Drop& d) { return t < d.offset; }) -
-        zd.drops.begin());
+    zd.next = static_cast<std::size_t>(std::upper_bound(zd.drops.begin(), zd.drops.end(), phase,
+                                                        [](Millis t, const Drop& d) { return t < d.offset; }) -
+                                       zd.drops.begin());
     if (zd.next == zd.drops.size() && zd.span != kNever) {
       zd.next = 0;
       zd.period_start += zd.span;
@@ -143,7 +144,8 @@ void CampaignSimulation::check_drop(int zone) {
 // and are not already reclaimed by their own draws by then hold more than the count after the drop, take the
 // excess by the reclaim rule, each job taken whole (a job loses all its instances with any of them).
 void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) {
-  const int after = zone_drops_[static_cast<std::size_t>(zone)].drops[zone_drops_[static_cast<std::size_t>(zone)].next].after;
+  const int after =
+      zone_drops_[static_cast<std::size_t>(zone)].drops[zone_drops_[static_cast<std::size_t>(zone)].next].after;
   if (held(zone) <= after) return;
   struct Holder {
     int job;
@@ -158,8 +160,10 @@ void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) 
     const int holds = job.spot_held_at(drop_at);
     if (holds == 0) continue;
     held_on += holds;
-    const std::uint64_t entity = splitmix64(static_cast<std::uint64_t>(drop_at)) ^ (static_cast<std::uint64_t>(zone) << 48) ^ j;
-    holders.push_back({static_cast<int>(j), job.acquired_at(), stream_seed(seed_, replication_, StreamPurpose::kCampaignReclaim, entity)});
+    const std::uint64_t entity =
+        splitmix64(static_cast<std::uint64_t>(drop_at)) ^ (static_cast<std::uint64_t>(zone) << 48) ^ j;
+    holders.push_back({static_cast<int>(j), job.acquired_at(),
+                       stream_seed(seed_, replication_, StreamPurpose::kCampaignReclaim, entity)});
   }
   const int excess = held_on - after;
   if (excess <= 0) return;
@@ -189,7 +193,8 @@ void CampaignSimulation::track_held(Millis at) {
       const Millis bin_end = start_ + static_cast<Millis>(bin + 1) * kMillisPerHour;
       const Millis to = std::min(at, bin_end);
       if (held_by_hour_.size() <= bin) held_by_hour_.resize(bin + 1, 0.0);
-      held_by_hour_[bin] += static_cast<double>(total_held_) * static_cast<double>(to - from) / static_cast<double>(kMillisPerHour);
+      held_by_hour_[bin] +=
+          static_cast<double>(total_held_) * static_cast<double>(to - from) / static_cast<double>(kMillisPerHour);
       from = to;
     }
   }
@@ -226,7 +231,8 @@ bool CampaignSimulation::on_milestone(int job, int index, Millis /*at*/) {
   if (spec_.early_stopping.keep_fraction >= 1.0) return true;
   const auto keep = static_cast<std::size_t>(
       std::ceil(static_cast<double>(recorded.size()) * spec_.early_stopping.keep_fraction - 1e-9));
-  const auto better = static_cast<std::size_t>(std::count_if(recorded.begin(), recorded.end(), [score](double s) { return s > score; }));
+  const auto better = static_cast<std::size_t>(
+      std::count_if(recorded.begin(), recorded.end(), [score](double s) { return s > score; }));
   return better < std::max<std::size_t>(keep, 1);
 }
 
@@ -312,7 +318,8 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
     if (running) {  // with nothing running no instance is held: drops matter again from the next arrival
       for (std::size_t z = 0; z < zone_drops_.size(); ++z) {
         const Millis t = std::max(now_, zone_drops_[z].check_time(notice_[z]));
-        if (zone_drops_[z].next < zone_drops_[z].drops.size() && t < check_time) check_time = t, zone = static_cast<int>(z);
+        if (zone_drops_[z].next < zone_drops_[z].drops.size() && t < check_time)
+          check_time = t, zone = static_cast<int>(z);
       }
     } else {
       reset_drops(arrival_time);

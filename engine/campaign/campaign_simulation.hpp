@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "engine/campaign/campaign_result.hpp"
-#include "model/campaign_spec.hpp"
 #include "engine/campaign_member.hpp"
 #include "engine/engine_factory.hpp"
 #include "engine/replication_runner.hpp"
-#include "model/scenario.hpp"
 #include "engine/shared_capacity.hpp"
+#include "model/campaign_spec.hpp"
+#include "model/scenario.hpp"
 
 namespace spotsim {
 
@@ -54,9 +54,9 @@ class CampaignSimulation final : public SharedCapacity {
   struct ZoneDrops {
     std::vector<Drop> drops;  // the count's decreases, in order
     Millis span = kNever;
-    std::size_t next = 0;     // next drop to check
+    std::size_t next = 0;  // next drop to check
     Millis period_start = 0;
-    bool at_drop = false;     // the next check is the one at the drop itself (the notice's is done)
+    bool at_drop = false;  // the next check is the one at the drop itself (the notice's is done)
     Millis check_time(Millis notice) const;
     Millis drop_time() const { return period_start + drops[next].offset; }
   };
@@ -76,8 +76,8 @@ class CampaignSimulation final : public SharedCapacity {
   std::vector<std::unique_ptr<CheckpointPolicy>> checkpoints_;
   std::vector<EngineInstance> engines_;
   std::vector<CampaignMember*> jobs_;  // engines_[j]'s engine as a campaign member
-  std::vector<int> order_;           // jobs in scheduling order
-  std::vector<Millis> notice_;       // per zone
+  std::vector<int> order_;             // jobs in scheduling order
+  std::vector<Millis> notice_;         // per zone
   std::vector<ZoneDrops> zone_drops_;
 
   // Per replication.
@@ -86,14 +86,14 @@ class CampaignSimulation final : public SharedCapacity {
   std::vector<bool> started_;
   std::vector<double> scores_;
   std::vector<std::vector<double>> rung_scores_;
-  std::size_t next_arrival_ = 0;     // index into arrival_order_
+  std::size_t next_arrival_ = 0;  // index into arrival_order_
   std::vector<int> arrival_order_;
   bool budget_dirty_ = true, budget_hit_ = false;
   Millis budget_time_ = kNever;
   int capacity_reclaims_ = 0;
   int total_held_ = 0;
   Millis held_since_ = 0;
-  double spot_held_ms_ = 0.0;        // instance-ms held, all zones
+  double spot_held_ms_ = 0.0;  // instance-ms held, all zones
   std::vector<double> held_by_hour_;
 };
 

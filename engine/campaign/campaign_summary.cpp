@@ -72,7 +72,9 @@ CampaignSummary CampaignSummaryBuilder::finish() const {
   s.capacity_utilisation = of(&RunFigures::capacity_utilisation);
   const double n = static_cast<double>(runs_.size());
   const auto share = [&](bool RunFigures::*field) {  // a count over n: never above 1 by rounding
-    return static_cast<double>(std::count_if(runs_.begin(), runs_.end(), [&](const RunFigures& r) { return r.*field; })) / n;
+    return static_cast<double>(
+               std::count_if(runs_.begin(), runs_.end(), [&](const RunFigures& r) { return r.*field; })) /
+           n;
   };
   s.p_all_done = share(&RunFigures::all_done);
   s.p_deadline_met = share(&RunFigures::deadline_met);
@@ -80,8 +82,8 @@ CampaignSummary CampaignSummaryBuilder::finish() const {
   for (const JobAccumulator& a : jobs_) {
     Summary moments;
     apply_moments(a.finish, confidence_, moments);
-    s.job_finish_hours.push_back(JobFinishSummary{moments.n, moments.mean, moments.sd, a.min, a.max, moments.ci_low,
-                                                  moments.ci_high});
+    s.job_finish_hours.push_back(
+        JobFinishSummary{moments.n, moments.mean, moments.sd, a.min, a.max, moments.ci_low, moments.ci_high});
     s.job_completed_share.push_back(static_cast<double>(a.completed) / n);
     s.job_stopped_share.push_back(static_cast<double>(a.stopped) / n);
   }

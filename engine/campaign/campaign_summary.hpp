@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "engine/campaign/campaign_result.hpp"
 #include "base/statistics.hpp"
+#include "engine/campaign/campaign_result.hpp"
 
 namespace spotsim {
 

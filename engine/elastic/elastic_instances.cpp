@@ -73,7 +73,8 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     if (spot && offer.lifetime) {
       const double life = shared ? shared_lifetime : offer.lifetime->sample(lifetime_stream_->uniform_open01());
       if (std::isfinite(life)) {
-        schedule(now_ + static_cast<Millis>(std::ceil(life * kMillisPerHour)), EventKind::kNodeLifetimeOver, node.epoch, slot);
+        schedule(now_ + static_cast<Millis>(std::ceil(life * kMillisPerHour)), EventKind::kNodeLifetimeOver, node.epoch,
+                 slot);
       }
     }
   }
@@ -127,9 +128,10 @@ void ElasticSimulation::on_pool_reclaim(int lost) {
   for (int j = 0; j < lost; ++j) {
     const std::uint64_t key = splitmix64(static_cast<std::uint64_t>(now_)) ^ static_cast<std::uint64_t>(j);
     const double u = static_cast<double>(stream_seed_from_prefix(node_choice_prefix_, key) >> 11) * 0x1.0p-53;
-    const std::size_t pick = static_cast<std::size_t>(j) +
-                             std::min(scratch_.size() - static_cast<std::size_t>(j) - 1,
-                                      static_cast<std::size_t>(u * static_cast<double>(scratch_.size() - static_cast<std::size_t>(j))));
+    const std::size_t pick =
+        static_cast<std::size_t>(j) +
+        std::min(scratch_.size() - static_cast<std::size_t>(j) - 1,
+                 static_cast<std::size_t>(u * static_cast<double>(scratch_.size() - static_cast<std::size_t>(j))));
     std::swap(scratch_[static_cast<std::size_t>(j)], scratch_[pick]);
   }
   scratch_.resize(static_cast<std::size_t>(lost));

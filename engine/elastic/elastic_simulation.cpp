@@ -7,9 +7,9 @@
 #include <climits>
 #include <cmath>
 
+#include "base/errors.hpp"
 #include "model/elastic_job.hpp"
 #include "model/market/node_reclaim.hpp"
-#include "base/errors.hpp"
 
 namespace spotsim {
 
@@ -67,7 +67,8 @@ bool ElasticSimulation::event_current(const Event& e) const {
 
 Millis ElasticSimulation::window_start(std::uint64_t seed, std::uint64_t replication) const {
   const TraceStart& start = scenario_.trace_start();
-  if (start.random && scenario_.market().span != kNever) return random_trace_start(scenario_.market(), seed, replication);
+  if (start.random && scenario_.market().span != kNever)
+    return random_trace_start(scenario_.market(), seed, replication);
   return start.offset;
 }
 
@@ -150,7 +151,8 @@ bool ElasticSimulation::advance() {
       return false;
     }
     ++result_.events;
-    result_.fingerprint = mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(event.kind));
+    result_.fingerprint =
+        mix_fingerprint(result_.fingerprint, now_ - job_start_, static_cast<std::uint8_t>(event.kind));
     settle();
     dispatch(event);
     if (pool_dirty_) schedule_pool_events();
@@ -230,7 +232,8 @@ void ElasticSimulation::settle() {
     return;
   }
   const double booting = (spot_held_ - spot_ready_) * spot_unit + (on_demand_held_ - on_demand_ready_) * od_unit;
-  const double waiting = (spot_ready_ - training_spot_) * spot_unit + (on_demand_ready_ - training_on_demand_) * od_unit;
+  const double waiting =
+      (spot_ready_ - training_spot_) * spot_unit + (on_demand_ready_ - training_on_demand_) * od_unit;
   booked_ += booting + training + waiting;
   result_.ledger_startup += booting;
   (phase_ == JobPhase::kStarting ? result_.ledger_startup : result_.ledger_idle) += waiting;
@@ -368,8 +371,8 @@ void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) 
     if (on_demand_lost) notify(TimelineEventKind::kInstanceReleased, Purchase::kOnDemand);
     if (training_lost > 0) notify(TimelineEventKind::kNodesChanged);
     pool_changed();
-    if (training_lost > 0 && (phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
-                              phase_ == JobPhase::kReconfiguring)) {
+    if (training_lost > 0 &&
+        (phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing || phase_ == JobPhase::kReconfiguring)) {
       begin_reconfiguration();
     }
   }
@@ -460,7 +463,8 @@ void ElasticSimulation::begin_compute() {
     }
   }
   const Millis to_finish = r == 1.0 ? remaining : static_cast<Millis>(std::ceil(static_cast<double>(remaining) / r));
-  schedule_timeline(now_ + std::min(due, to_finish), due < to_finish ? EventKind::kCheckpointDue : EventKind::kWorkDone);
+  schedule_timeline(now_ + std::min(due, to_finish),
+                    due < to_finish ? EventKind::kCheckpointDue : EventKind::kWorkDone);
 }
 
 void ElasticSimulation::start_checkpoint() {
@@ -600,8 +604,8 @@ double ElasticSimulation::spend_at(Millis t) const {
 }
 
 double ElasticSimulation::spend_rate_per_ms(Millis t) const {
-  const double spot = varying_spot_price_ ? zone_.spot.price_per_hour.at(t) / static_cast<double>(kMillisPerHour)
-                                          : spot_price_per_ms_;
+  const double spot =
+      varying_spot_price_ ? zone_.spot.price_per_hour.at(t) / static_cast<double>(kMillisPerHour) : spot_price_per_ms_;
   return spot_held_ * spot + on_demand_held_ * on_demand_price_per_ms_;
 }
 

@@ -20,10 +20,10 @@
 #include <optional>
 #include <vector>
 
-#include "model/node_policy.hpp"
-#include "engine/event_observer.hpp"
 #include "engine/campaign_member.hpp"
+#include "engine/event_observer.hpp"
 #include "engine/event_queue.hpp"
+#include "model/node_policy.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
 #include "model/random_streams.hpp"
@@ -68,16 +68,24 @@ class ElasticSimulation final : public CampaignMember {
   void set_observer(EventObserver* observer) { observer_ = observer; }
 
  private:
-  enum class JobPhase : std::uint8_t { kIdle, kStarting, kRestoring, kComputing, kCheckpointing, kReconfiguring, kDone };
+  enum class JobPhase : std::uint8_t {
+    kIdle,
+    kStarting,
+    kRestoring,
+    kComputing,
+    kCheckpointing,
+    kReconfiguring,
+    kDone
+  };
   enum class EventKind : std::uint8_t {
-    kLaunchReady,     // the start-up of the instances launched together is over
+    kLaunchReady,       // the start-up of the instances launched together is over
     kNodeLifetimeOver,  // a spot instance's drawn lifetime ran out (node = slot)
-    kPoolReclaim,     // the pool count drops and takes some of the job's spot instances
-    kZoneReclaim,     // a recorded preemption takes every spot instance
-    kPoolRise,        // spot instances the job wants become obtainable
+    kPoolReclaim,       // the pool count drops and takes some of the job's spot instances
+    kZoneReclaim,       // a recorded preemption takes every spot instance
+    kPoolRise,          // spot instances the job wants become obtainable
     kReview,
     kGiveUp,
-    kRestoreDone,     // timeline events from here on
+    kRestoreDone,  // timeline events from here on
     kReconfigureDone,
     kCheckpointDue,
     kCheckpointDone,
@@ -139,7 +147,8 @@ class ElasticSimulation final : public CampaignMember {
   void schedule_timeline(Millis time, EventKind kind);
   bool event_current(const Event& event) const;
   void notify(TimelineEventKind kind, Purchase purchase = Purchase::kNone) {
-    if (observer_ != nullptr) [[unlikely]] emit(kind, purchase);
+    if (observer_ != nullptr) [[unlikely]]
+      emit(kind, purchase);
   }
   void emit(TimelineEventKind kind, Purchase purchase);
 
@@ -157,10 +166,10 @@ class ElasticSimulation final : public CampaignMember {
   SharedCapacity* capacity_ = nullptr;
   int job_index_ = 0;
   std::vector<Node> slots_;
-  std::vector<int> scratch_;  // slots lost in one event
+  std::vector<int> scratch_;     // slots lost in one event
   std::vector<int> free_slots_;  // a stack of free slots
-  std::vector<int> booting_;  // slots whose instance is starting up, in no order (all a launch's end looks at)
-  std::vector<int> joining_;  // slots whose instance is up but not in the training set, in no order
+  std::vector<int> booting_;     // slots whose instance is starting up, in no order (all a launch's end looks at)
+  std::vector<int> joining_;     // slots whose instance is up but not in the training set, in no order
   std::vector<ZoneView> zone_views_;
   std::optional<RandomStream> lifetime_stream_;
 

@@ -65,7 +65,8 @@ double BathtubLifetime::cdf(double t) const {
 
 double BathtubLifetime::density(double t) const {
   if (t < 0.0 || t >= end_) return 0.0;
-  return p_.A * (std::exp(-t / p_.tau1_hours) / p_.tau1_hours + std::exp((t - p_.b_hours) / p_.tau2_hours) / p_.tau2_hours);
+  return p_.A *
+         (std::exp(-t / p_.tau1_hours) / p_.tau1_hours + std::exp((t - p_.b_hours) / p_.tau2_hours) / p_.tau2_hours);
 }
 
 double BathtubLifetime::hazard(double t) const {
@@ -105,7 +106,10 @@ double BathtubLifetime::quantile(double u) const {
     const double late = late_term((t - p_.b_hours) / p_.tau2_hours, early, p_.tau1_hours, p_.tau2_hours);
     const double f = p_.A * (1.0 - early + late) - u;
     if (f == 0.0) break;
-    if (f > 0.0) hi = t; else lo = t;
+    if (f > 0.0)
+      hi = t;
+    else
+      lo = t;
     const double next = t - f / (p_.A * (early / p_.tau1_hours + late / p_.tau2_hours));
     if (next == t) break;
     t = (next >= lo && next <= hi) ? next : 0.5 * (lo + hi);

@@ -17,8 +17,8 @@ EmpiricalLifetime::EmpiricalLifetime(std::vector<LifetimeRecord> records) {
   std::sort(records.begin(), records.end(), [](const LifetimeRecord& a, const LifetimeRecord& b) {
     return a.hours < b.hours || (a.hours == b.hours && a.preempted && !b.preempted);  // events before censoring
   });
-  event_count_ = static_cast<std::size_t>(std::count_if(records.begin(), records.end(),
-                                                        [](const LifetimeRecord& r) { return r.preempted; }));
+  event_count_ = static_cast<std::size_t>(
+      std::count_if(records.begin(), records.end(), [](const LifetimeRecord& r) { return r.preempted; }));
   if (event_count_ == 0) {
     throw InputError("empirical lifetime model: expected at least one preempted (uncensored) lifetime");
   }
@@ -75,9 +75,12 @@ double EmpiricalLifetime::mean() const {
   double total = 0.0;
   for (std::size_t i = 0; i + 1 < times_.size(); ++i) {
     const double s0 = survival_[i], s1 = survival_[i + 1], w = times_[i + 1] - times_[i];
-    if (s1 <= 0.0) total += s0 * w;
-    else if (s0 == s1) total += s0 * w;
-    else total += (s0 - s1) * w / std::log(s0 / s1);
+    if (s1 <= 0.0)
+      total += s0 * w;
+    else if (s0 == s1)
+      total += s0 * w;
+    else
+      total += (s0 - s1) * w / std::log(s0 / s1);
   }
   return total;
 }
@@ -86,8 +89,8 @@ double EmpiricalLifetime::quantile(double u) const {
   const double target = 1.0 - u;  // find t with S(t) = target
   if (target >= survival_.front()) return 0.0;
   // survival_ is non-increasing: the first knot with survival <= target ends the segment.
-  auto it = std::upper_bound(survival_.begin(), survival_.end(), target,
-                             [](double value, double s) { return s <= value; });
+  auto it =
+      std::upper_bound(survival_.begin(), survival_.end(), target, [](double value, double s) { return s <= value; });
   const std::size_t j = static_cast<std::size_t>(it - survival_.begin());
   const std::size_t i = j - 1;
   const double s0 = survival_[i], s1 = survival_[j];
@@ -103,8 +106,10 @@ double EmpiricalLifetime::mean_of_minimum(int n) const {
   for (std::size_t i = 0; i + 1 < times_.size(); ++i) {
     const double s0 = std::pow(survival_[i], n), s1 = std::pow(survival_[i + 1], n);
     const double w = times_[i + 1] - times_[i];
-    if (s1 <= 0.0 || s0 == s1) total += s0 * w;
-    else total += (s0 - s1) * w / std::log(s0 / s1);
+    if (s1 <= 0.0 || s0 == s1)
+      total += s0 * w;
+    else
+      total += (s0 - s1) * w / std::log(s0 / s1);
   }
   return total;
 }

@@ -6,7 +6,8 @@ namespace spotsim {
 
 std::vector<KaplanMeierStep> kaplan_meier(const std::vector<LifetimeRecord>& records) {
   std::vector<LifetimeRecord> sorted = records;
-  std::sort(sorted.begin(), sorted.end(), [](const LifetimeRecord& a, const LifetimeRecord& b) { return a.hours < b.hours; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const LifetimeRecord& a, const LifetimeRecord& b) { return a.hours < b.hours; });
   std::vector<KaplanMeierStep> steps;
   double survival = 1.0;
   std::size_t at_risk = sorted.size();

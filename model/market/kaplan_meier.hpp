@@ -14,10 +14,10 @@
 namespace spotsim {
 
 struct KaplanMeierStep {
-  double time = 0.0;         // a distinct event time (hours)
-  std::size_t at_risk = 0;   // n_j
-  std::size_t events = 0;    // d_j
-  double survival = 1.0;     // S(time), after the drop
+  double time = 0.0;        // a distinct event time (hours)
+  std::size_t at_risk = 0;  // n_j
+  std::size_t events = 0;   // d_j
+  double survival = 1.0;    // S(time), after the drop
 };
 
 // Steps at the distinct event times, in increasing order. Records need not be sorted.

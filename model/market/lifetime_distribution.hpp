@@ -20,8 +20,8 @@ class LifetimeDistribution {
 
   // Implicit from any model alternative (ExponentialLifetime{...} converts directly).
   template <typename M>
-    requires std::is_constructible_v<Model, M&&>
-  LifetimeDistribution(M&& model) : model_(std::forward<M>(model)) {}  // NOLINT(google-explicit-constructor)
+  requires std::is_constructible_v<Model, M&&> LifetimeDistribution(M&& model)
+      : model_(std::forward<M>(model)) {}  // NOLINT(google-explicit-constructor)
 
   const Model& model() const { return model_; }
   std::string name() const;

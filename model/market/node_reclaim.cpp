@@ -18,7 +18,6 @@ double keyed_uniform(std::uint64_t drop_key, std::uint64_t index) {
   return static_cast<double>(splitmix64(drop_key ^ splitmix64(index)) >> 11) * 0x1.0p-53;
 }
 
-
 // instances_reclaimed with the stream's prefix for (seed, replication) hashed once by the caller.
 int reclaimed_with_prefix(std::uint64_t prefix, Millis at, int pool_before, int pool_after, int held) {
   assert(held >= 0 && held <= pool_before && pool_after >= 0);
@@ -32,7 +31,9 @@ int reclaimed_with_prefix(std::uint64_t prefix, Millis at, int pool_before, int 
       const std::int64_t pool_left = pool_before - k, held_left = held - lost;
       if (held_left == 0) break;
       if (held_left == pool_left) return static_cast<int>(lost + (removed - k));  // only the job's are left
-      if (keyed_uniform(drop_key, static_cast<std::uint64_t>(k)) * static_cast<double>(pool_left) < static_cast<double>(held_left)) ++lost;
+      if (keyed_uniform(drop_key, static_cast<std::uint64_t>(k)) * static_cast<double>(pool_left) <
+          static_cast<double>(held_left))
+        ++lost;
     }
   } else {
     // Fewer held than removed: ask of each held instance whether it is among the removed (the same law).
@@ -40,7 +41,9 @@ int reclaimed_with_prefix(std::uint64_t prefix, Millis at, int pool_before, int 
       const std::int64_t pool_left = pool_before - j, removed_left = removed - lost;
       if (removed_left == 0) break;
       if (removed_left == pool_left) return static_cast<int>(lost + (held - j));  // every one left goes
-      if (keyed_uniform(drop_key, static_cast<std::uint64_t>(j)) * static_cast<double>(pool_left) < static_cast<double>(removed_left)) ++lost;
+      if (keyed_uniform(drop_key, static_cast<std::uint64_t>(j)) * static_cast<double>(pool_left) <
+          static_cast<double>(removed_left))
+        ++lost;
     }
   }
   return static_cast<int>(lost);
@@ -53,7 +56,8 @@ int whole_count(double value) {
   return value >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(std::floor(value));
 }
 
-int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held) {
+int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after,
+                        int held) {
   return reclaimed_with_prefix(stream_prefix(seed, replication, StreamPurpose::kNodeReclaim), at, pool_before,
                                pool_after, held);
 }
@@ -72,7 +76,8 @@ double reclaim_probability(int pool_before, int pool_after, int held) {
   return 1.0 - none;
 }
 
-Reclaim next_reclaim(const StepSeries& available, Millis from, int held, std::uint64_t seed, std::uint64_t replication) {
+Reclaim next_reclaim(const StepSeries& available, Millis from, int held, std::uint64_t seed,
+                     std::uint64_t replication) {
   const auto& times = available.times();
   const auto& values = available.values();
   const std::size_t n = times.size();

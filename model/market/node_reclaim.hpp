@@ -20,13 +20,17 @@ namespace spotsim {
 // policy holding the same count sees the same reclaims (common random numbers). held <= pool_before required.
 // (When the job holds fewer instances than are removed, the draws go over the held instances instead, keyed by
 // their index: the same hypergeometric law in min(held, removed) draws.)
-int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after, int held);
+int instances_reclaimed(std::uint64_t seed, std::uint64_t replication, Millis at, int pool_before, int pool_after,
+                        int held);
 
 // Whole instances in a recorded count (the trace reader accepts only whole counts; floor keeps "count >= nodes"
 // intact for any other in-memory series), clamped to [0, INT_MAX].
 int whole_count(double value);
 
-struct Reclaim { Millis at = kNever; int lost = 0; };
+struct Reclaim {
+  Millis at = kNever;
+  int lost = 0;
+};
 
 // The first drop of `available` strictly after `from` that reclaims at least one of `held` instances (kNever if none).
 // The pool before a drop is the count in force just before it (at least `held` while the job holds them: a job

@@ -38,7 +38,8 @@ Millis spot_mean_time_between_preemptions(const Zone& zone, int nodes) {
     for (std::size_t i = 0; i < v.size(); ++i) {
       const double next = v[(i + 1) % v.size()];
       if (enough(v[i]) && next < v[i]) {
-        drops += reclaim_probability(static_cast<int>(std::floor(std::min(v[i], 2e9))), static_cast<int>(std::floor(std::max(next, 0.0))), nodes);
+        drops += reclaim_probability(static_cast<int>(std::floor(std::min(v[i], 2e9))),
+                                     static_cast<int>(std::floor(std::max(next, 0.0))), nodes);
       }
     }
     if (drops > 0.0 && up_hours > 0.0) rate_per_hour += drops / up_hours;

@@ -13,10 +13,10 @@
 namespace spotsim {
 
 struct SpotOffer {
-  StepSeries price_per_hour;             // USD per instance-hour
-  std::optional<StepSeries> available;   // instances obtainable over time; nullopt = always available
-  std::vector<Millis> preemption_times;  // recorded preemptions (sorted, within one trace period)
-  Millis preemption_period = kNever;     // period with which preemption_times repeat (the trace span)
+  StepSeries price_per_hour;                     // USD per instance-hour
+  std::optional<StepSeries> available;           // instances obtainable over time; nullopt = always available
+  std::vector<Millis> preemption_times;          // recorded preemptions (sorted, within one trace period)
+  Millis preemption_period = kNever;             // period with which preemption_times repeat (the trace span)
   std::optional<LifetimeDistribution> lifetime;  // synthetic preemptions by instance age
   Millis notice = 30 * kMillisPerSecond;         // warning before a preemption (GCP 30 s, AWS 120 s)
   // Multi-node jobs: the chance that all of a launch's nodes share one lifetime (a zone-wide reclaim) instead of
@@ -38,7 +38,7 @@ struct Zone {
 };
 
 struct Billing {
-  Millis minimum = kMillisPerMinute;  // GCP and AWS both bill at least one minute...
+  Millis minimum = kMillisPerMinute;    // GCP and AWS both bill at least one minute...
   Millis increment = kMillisPerSecond;  // ...then per second
 };
 

@@ -29,7 +29,8 @@ SpotMarket select_zones(const SpotMarket& market, const ZoneSelection& selection
   if (by_region) {
     known = market_regions(market);
     if (known.size() == 1 && known.front().empty()) {
-      throw InputError(what + ": trace '" + market.name + "' has no regions (a version-1 trace); select zones "
+      throw InputError(what + ": trace '" + market.name +
+                       "' has no regions (a version-1 trace); select zones "
                        "with --zones instead");
     }
   } else {
@@ -54,7 +55,8 @@ SpotMarket select_zones(const SpotMarket& market, const ZoneSelection& selection
   // Cannot be empty: every name is known and names at least one zone. Kept as a guard for future callers.
   if (out.zones.empty()) throw InputError(what + ": selects no zone of trace '" + market.name + "'");
   const std::vector<std::string> regions = market_regions(out);
-  std::erase_if(out.migration.egress, [&](const EgressPrice& p) { return !contains(regions, p.from) || !contains(regions, p.to); });
+  std::erase_if(out.migration.egress,
+                [&](const EgressPrice& p) { return !contains(regions, p.from) || !contains(regions, p.to); });
   return out;
 }
 
@@ -66,7 +68,8 @@ std::vector<std::string> split_name_list(const std::string& text, const std::str
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const auto first = name.find_first_not_of(" \t");
     name = first == std::string::npos ? "" : name.substr(first, name.find_last_not_of(" \t") - first + 1);
-    if (name.empty()) throw InputError(what + " '" + text + "': expected a comma-separated list of names, without empty entries");
+    if (name.empty())
+      throw InputError(what + " '" + text + "': expected a comma-separated list of names, without empty entries");
     names.push_back(name);
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -1,17 +1,17 @@
 #include "policies/plugin/plugin_loader.hpp"
 
 #include <dlfcn.h>
-#include <cstdint>
-#include <fstream>
 #include <elf.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 
-#include "policies/plugin/plugin_policies.hpp"
 #include "base/errors.hpp"
+#include "policies/plugin/plugin_policies.hpp"
 
 namespace spotsim {
 
@@ -46,7 +46,6 @@ bool name_taken(const PolicyRegistry& registry, const std::string& name) {
          has_name(registry.node_policies(), name);
 }
 
-
 void copy_message(const std::string& message, char* error, size_t size) {
   if (error == nullptr || size == 0) return;
   const std::size_t n = std::min(message.size(), size - 1);
@@ -67,7 +66,8 @@ std::string table_problem(const Table* table, const Registration& r, const char*
   if (table->abi_version != SPOTSIM_PLUGIN_ABI_VERSION) {
     return std::string("policy '") + (table->name ? table->name : "?") + "' was built against spotsim plugin ABI " +
            std::to_string(table->abi_version) + ", but this spotsim speaks ABI " +
-           std::to_string(SPOTSIM_PLUGIN_ABI_VERSION) + "; rebuild the plugin against this spotsim's "
+           std::to_string(SPOTSIM_PLUGIN_ABI_VERSION) +
+           "; rebuild the plugin against this spotsim's "
            "policies/plugin/spotsim_plugin.h";
   }
   if (table->struct_size != sizeof(Table)) {
@@ -87,8 +87,8 @@ std::string table_problem(const Table* table, const Registration& r, const char*
 
 // The host's add_*_policy: checks the table, then keeps its entry; `callback` names the call the kind requires.
 template <typename Table, typename MakeEntry>
-int32_t add_policy(void* context, const Table* table, char* error, size_t size, const char* kind,
-                   bool has_callback, const char* callback, MakeEntry make_entry) {
+int32_t add_policy(void* context, const Table* table, char* error, size_t size, const char* kind, bool has_callback,
+                   const char* callback, MakeEntry make_entry) {
   auto& r = *static_cast<Registration*>(context);
   try {
     std::string problem = table_problem(table, r, kind);
@@ -102,8 +102,8 @@ int32_t add_policy(void* context, const Table* table, char* error, size_t size, 
 }
 
 int32_t add_selection(void* context, const spotsim_selection_policy* table, char* error, size_t size) {
-  return add_policy(context, table, error, size, "selection", table != nullptr && table->decide != nullptr,
-                    "decide()", plugin_selection_entry);
+  return add_policy(context, table, error, size, "selection", table != nullptr && table->decide != nullptr, "decide()",
+                    plugin_selection_entry);
 }
 
 int32_t add_checkpoint(void* context, const spotsim_checkpoint_policy* table, char* error, size_t size) {
@@ -154,7 +154,8 @@ std::string elf_problem(const std::string& file) {
 void load_policy_plugin(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw InputError("--plugin " + path + ": no such file; expected a shared library (.so) built against "
+    throw InputError("--plugin " + path +
+                     ": no such file; expected a shared library (.so) built against "
                      "policies/plugin/spotsim_plugin.h");
   }
   const std::string file = std::filesystem::canonical(path).string();
@@ -163,7 +164,8 @@ void load_policy_plugin(const std::string& path) {
   if (std::find(c.files.begin(), c.files.end(), file) != c.files.end()) return;
 
   if (const std::string problem = elf_problem(file); !problem.empty()) {
-    throw InputError("--plugin " + path + ": " + problem + "; expected a shared library (.so) built against "
+    throw InputError("--plugin " + path + ": " + problem +
+                     "; expected a shared library (.so) built against "
                      "policies/plugin/spotsim_plugin.h");
   }
   // RTLD_LOCAL: two plugins may define the same internal symbols. Never dlclose()d: the policies' code lives there.
@@ -175,8 +177,10 @@ void load_policy_plugin(const std::string& path) {
   auto register_policies = reinterpret_cast<spotsim_plugin_register_fn>(dlsym(handle, "spotsim_plugin_register"));
   if (register_policies == nullptr) {
     dlclose(handle);
-    throw InputError("--plugin " + path + ": exports no spotsim_plugin_register(); expected "
-                     "`SPOTSIM_PLUGIN_EXPORT int32_t spotsim_plugin_register(const spotsim_host*)` (extern \"C\" in C++)");
+    throw InputError(
+        "--plugin " + path +
+        ": exports no spotsim_plugin_register(); expected "
+        "`SPOTSIM_PLUGIN_EXPORT int32_t spotsim_plugin_register(const spotsim_host*)` (extern \"C\" in C++)");
   }
 
   PolicyRegistry taken = builtin_policy_registry();

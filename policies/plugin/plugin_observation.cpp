@@ -17,9 +17,15 @@ spotsim_observation plugin_observation(const Observation& obs, std::vector<spots
   zones.resize(obs.zones.size());
   for (std::size_t z = 0; z < obs.zones.size(); ++z) {
     const ZoneView& v = obs.zones[z];
-    zones[z] = spotsim_zone_view{v.spot_available ? 1 : 0, v.region, v.spot_price_per_hour,
-                                 v.on_demand_price_per_hour, v.spot_mtbf, v.spot_availability, v.notice,
-                                 v.migration_time, v.migration_cost};
+    zones[z] = spotsim_zone_view{v.spot_available ? 1 : 0,
+                                 v.region,
+                                 v.spot_price_per_hour,
+                                 v.on_demand_price_per_hour,
+                                 v.spot_mtbf,
+                                 v.spot_availability,
+                                 v.notice,
+                                 v.migration_time,
+                                 v.migration_cost};
   }
   spotsim_observation out{};
   out.now_ms = obs.now;
@@ -42,8 +48,8 @@ spotsim_observation plugin_observation(const Observation& obs, std::vector<spots
   out.decision_tick_ms = obs.decision_tick;
   if (obs.job != nullptr) {
     const JobSpec& job = *obs.job;
-    out.job = spotsim_job_view{job.work, job.deadline, job.checkpoint_write, job.restore, job.startup,
-                               job.nodes, 0, job.checkpoint_size_gb};
+    out.job = spotsim_job_view{
+        job.work, job.deadline, job.checkpoint_write, job.restore, job.startup, job.nodes, 0, job.checkpoint_size_gb};
   }
   out.zone_count = static_cast<int32_t>(zones.size());
   out.zones = zones.data();

@@ -2,8 +2,8 @@
 // The engine's Observation as the plugin ABI's plain-C snapshot (policies/plugin/spotsim_plugin.h).
 #include <vector>
 
-#include "policies/plugin/spotsim_plugin.h"
 #include "model/observation.hpp"
+#include "policies/plugin/spotsim_plugin.h"
 
 namespace spotsim {
 

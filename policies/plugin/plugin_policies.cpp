@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "policies/plugin/plugin_observation.hpp"
 #include "base/errors.hpp"
 #include "model/policy_answers.hpp"
+#include "policies/plugin/plugin_observation.hpp"
 
 namespace spotsim {
 
@@ -142,8 +142,8 @@ class PluginSelectionPolicy final : public SelectionPolicy {
     const auto purchase = static_cast<Purchase>(out.purchase);
     const int zones = static_cast<int>(obs.zones.size());
     if (purchase != Purchase::kNone && (out.zone < 0 || out.zone >= zones)) {
-      id.fail_at(obs.elapsed, "decide() returned zone " + std::to_string(out.zone) + "; expected 0 to " +
-                                  std::to_string(zones - 1));
+      id.fail_at(obs.elapsed,
+                 "decide() returned zone " + std::to_string(out.zone) + "; expected 0 to " + std::to_string(zones - 1));
     }
     if (out.review_at_ms < kNever) {
       const std::string problem = review_problem(static_cast<double>(out.review_at_ms), obs.now);
@@ -168,8 +168,7 @@ struct CheckpointTable {
 class PluginCheckpointPolicy final : public CheckpointPolicy {
  public:
   PluginCheckpointPolicy(std::shared_ptr<const CheckpointTable> table, void* state)
-      : plugin_(std::move(table), state),
-        flags_(plugin_.api().flags != nullptr ? plugin_.api().flags(state) : 0u) {}
+      : plugin_(std::move(table), state), flags_(plugin_.api().flags != nullptr ? plugin_.api().flags(state) : 0u) {}
 
   void reset() override { plugin_.reset(); }
 

@@ -49,66 +49,66 @@ enum spotsim_phase {
   SPOTSIM_PHASE_CHECKPOINTING = 4, /* writing a checkpoint (training paused) */
   SPOTSIM_PHASE_DRAINING = 5,      /* emergency checkpoint written, waiting for the announced preemption */
   SPOTSIM_PHASE_DONE = 6,
-  SPOTSIM_PHASE_MIGRATING = 7      /* moving the saved state into this zone's region */
+  SPOTSIM_PHASE_MIGRATING = 7 /* moving the saved state into this zone's region */
 };
 
 /* What the policy knows of one zone now. */
 typedef struct spotsim_zone_view {
-  int32_t spot_available;           /* 1 if the job's spot instances can be obtained now */
-  int32_t region;                   /* index of the zone's region (zones of one region share it) */
-  double spot_price_per_hour;       /* USD per instance */
-  double on_demand_price_per_hour;  /* USD per instance */
-  int64_t spot_mtbf_ms;             /* expected time between preemptions of the job's spot instances */
-  double spot_availability;         /* long-run fraction of time spot can be obtained (1 without a recording) */
-  int64_t notice_ms;                /* preemption notice */
-  int64_t migration_time_ms;        /* moving the saved state here from data_zone (after the start-up) */
-  double migration_cost;            /* egress of that move, USD */
+  int32_t spot_available;          /* 1 if the job's spot instances can be obtained now */
+  int32_t region;                  /* index of the zone's region (zones of one region share it) */
+  double spot_price_per_hour;      /* USD per instance */
+  double on_demand_price_per_hour; /* USD per instance */
+  int64_t spot_mtbf_ms;            /* expected time between preemptions of the job's spot instances */
+  double spot_availability;        /* long-run fraction of time spot can be obtained (1 without a recording) */
+  int64_t notice_ms;               /* preemption notice */
+  int64_t migration_time_ms;       /* moving the saved state here from data_zone (after the start-up) */
+  double migration_cost;           /* egress of that move, USD */
 } spotsim_zone_view;
 
 /* The job, as the user gave it. */
 typedef struct spotsim_job_view {
-  int64_t work_ms;             /* compute time needed */
-  int64_t deadline_ms;         /* relative to the job's start; SPOTSIM_NEVER = none */
+  int64_t work_ms;     /* compute time needed */
+  int64_t deadline_ms; /* relative to the job's start; SPOTSIM_NEVER = none */
   int64_t checkpoint_write_ms;
   int64_t restore_ms;
-  int64_t startup_ms;          /* instance request -> ready */
-  int32_t nodes;               /* instances the job needs */
-  int32_t reserved;            /* 0 */
+  int64_t startup_ms; /* instance request -> ready */
+  int32_t nodes;      /* instances the job needs */
+  int32_t reserved;   /* 0 */
   double checkpoint_size_gb;
 } spotsim_job_view;
 
 /* A read-only snapshot at a decision point, valid only during the call (spotsim's model/observation.hpp). */
 typedef struct spotsim_observation {
-  int64_t now_ms;              /* wall-clock time in the trace's frame */
-  int64_t elapsed_ms;          /* since the job started */
-  int64_t progress_ms;         /* work done so far */
-  int64_t committed_ms;        /* work saved by the last completed checkpoint */
-  int32_t phase;               /* enum spotsim_phase */
-  int32_t purchase;            /* enum spotsim_purchase: what is held now */
-  int32_t zone;                /* zone held now, -1 if none */
-  int32_t data_zone;           /* zone whose region holds the saved state, -1 if nothing is saved */
-  int64_t instance_age_ms;     /* since the current instance was requested */
-  int32_t preemptions;         /* so far */
+  int64_t now_ms;          /* wall-clock time in the trace's frame */
+  int64_t elapsed_ms;      /* since the job started */
+  int64_t progress_ms;     /* work done so far */
+  int64_t committed_ms;    /* work saved by the last completed checkpoint */
+  int32_t phase;           /* enum spotsim_phase */
+  int32_t purchase;        /* enum spotsim_purchase: what is held now */
+  int32_t zone;            /* zone held now, -1 if none */
+  int32_t data_zone;       /* zone whose region holds the saved state, -1 if nothing is saved */
+  int64_t instance_age_ms; /* since the current instance was requested */
+  int32_t preemptions;     /* so far */
   int32_t recent_preemption_count;
-  const int64_t* recent_preemptions_ms; /* elapsed times of the latest preemptions, oldest first */
-  int64_t spot_time_ms;        /* total time spot instances were held */
-  int64_t wait_time_ms;        /* total time with no instance */
-  int32_t lossless;            /* 1: progress is never lost (continuous checkpointing) */
-  int32_t can_checkpoint;      /* 0 for checkpoint policy "none" */
+  const int64_t* recent_preemptions_ms;     /* elapsed times of the latest preemptions, oldest first */
+  int64_t spot_time_ms;                     /* total time spot instances were held */
+  int64_t wait_time_ms;                     /* total time with no instance */
+  int32_t lossless;                         /* 1: progress is never lost (continuous checkpointing) */
+  int32_t can_checkpoint;                   /* 0 for checkpoint policy "none" */
   int64_t on_demand_checkpoint_interval_ms; /* compute between checkpoints on on-demand; SPOTSIM_NEVER = none */
-  int64_t decision_tick_ms;    /* > 0 in the Can't Be Late compatibility mode, else 0 */
+  int64_t decision_tick_ms;                 /* > 0 in the Can't Be Late compatibility mode, else 0 */
   spotsim_job_view job;
   int32_t zone_count;
-  int32_t reserved;            /* 0 */
+  int32_t reserved; /* 0 */
   const spotsim_zone_view* zones;
 } spotsim_observation;
 
 typedef struct spotsim_selection_decision {
-  int32_t purchase;            /* enum spotsim_purchase; NONE = hold nothing and wait */
-  int32_t zone;                /* 0 .. zone_count-1 (ignored when waiting) */
-  int64_t review_at_ms;        /* absolute time (now_ms frame) to be asked again; SPOTSIM_NEVER = next event */
-  int32_t wake_on_spot;        /* 1: ask again as soon as spot is obtainable somewhere (always so when waiting) */
-  int32_t reserved;            /* 0 */
+  int32_t purchase;     /* enum spotsim_purchase; NONE = hold nothing and wait */
+  int32_t zone;         /* 0 .. zone_count-1 (ignored when waiting) */
+  int64_t review_at_ms; /* absolute time (now_ms frame) to be asked again; SPOTSIM_NEVER = next event */
+  int32_t wake_on_spot; /* 1: ask again as soon as spot is obtainable somewhere (always so when waiting) */
+  int32_t reserved;     /* 0 */
 } spotsim_selection_decision;
 
 /* The policy's parameters, "name:key=value,..." on the command line. Each getter marks the key as used (spotsim
@@ -122,14 +122,14 @@ typedef struct spotsim_params {
 } spotsim_params;
 
 typedef struct spotsim_selection_policy {
-  uint32_t abi_version;        /* SPOTSIM_PLUGIN_ABI_VERSION */
-  uint32_t struct_size;        /* sizeof(spotsim_selection_policy) */
-  const char* name;            /* as used in --policy NAME[:key=value,...] */
-  const char* description;     /* one line for --list-policies */
-  const char* parameters;      /* "key=default (meaning), ..." or "" */
+  uint32_t abi_version;    /* SPOTSIM_PLUGIN_ABI_VERSION */
+  uint32_t struct_size;    /* sizeof(spotsim_selection_policy) */
+  const char* name;        /* as used in --policy NAME[:key=value,...] */
+  const char* description; /* one line for --list-policies */
+  const char* parameters;  /* "key=default (meaning), ..." or "" */
   void* (*create)(const spotsim_params* params, char* error, size_t error_size); /* NULL = refused */
   void (*destroy)(void* state);
-  void (*reset)(void* state);  /* before each replication */
+  void (*reset)(void* state); /* before each replication */
   int32_t (*decide)(void* state, const spotsim_observation* observation, spotsim_selection_decision* decision,
                     char* error, size_t error_size);
 } spotsim_selection_policy;
@@ -142,8 +142,8 @@ enum spotsim_checkpoint_flags {
 
 typedef struct spotsim_checkpoint_policy {
   uint32_t abi_version;
-  uint32_t struct_size;        /* sizeof(spotsim_checkpoint_policy) */
-  const char* name;            /* as used in --checkpoint NAME[:key=value,...] */
+  uint32_t struct_size; /* sizeof(spotsim_checkpoint_policy) */
+  const char* name;     /* as used in --checkpoint NAME[:key=value,...] */
   const char* description;
   const char* parameters;
   void* (*create)(const spotsim_params* params, char* error, size_t error_size);
@@ -157,7 +157,7 @@ typedef struct spotsim_checkpoint_policy {
 } spotsim_checkpoint_policy;
 
 typedef struct spotsim_host {
-  uint32_t abi_version;        /* the host's SPOTSIM_PLUGIN_ABI_VERSION */
+  uint32_t abi_version; /* the host's SPOTSIM_PLUGIN_ABI_VERSION */
   void* context;
   /* 0 on success; non-zero (a message in error) if refused: wrong version, a name already taken, missing fields. */
   int32_t (*add_selection_policy)(void* context, const spotsim_selection_policy* policy, char* error,

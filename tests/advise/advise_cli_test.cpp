@@ -1,11 +1,11 @@
 // `spotsim advise` on the command line: help lists every option, user errors exit 2 naming the problem, the
 // JSON/CSV outputs carry every row, and a job from `spotsim steptime --job-out` is accepted as is.
+#include <gtest/gtest.h>
+
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "advise_test_support.hpp"
 #include "cli/commands.hpp"
@@ -16,8 +16,8 @@ namespace {
 using test::CliResult;
 using test::run_advise;
 
-const std::vector<std::string> kMeasuredJob = {"--steps", "20000", "--step-time", "95ms", "--measured-gpu", "V100",
-                                               "-n", "10", "--threads", "1"};
+const std::vector<std::string> kMeasuredJob = {"--steps", "20000", "--step-time", "95ms",      "--measured-gpu",
+                                               "V100",    "-n",    "10",          "--threads", "1"};
 
 std::vector<std::string> with(std::vector<std::string> extra) {
   std::vector<std::string> args = kMeasuredJob;
@@ -28,9 +28,10 @@ std::vector<std::string> with(std::vector<std::string> extra) {
 TEST(AdviseCli, HelpDocumentsEveryOption) {
   const CliResult r = run_advise({"--help"});
   EXPECT_EQ(r.code, 0);
-  for (const char* option : {"--job", "--steps", "--step-time", "--measured-gpu", "--gpus", "--params", "--storage-gbps",
-                             "--deadline", "--catalogue", "--cloud", "--gpu", "--region", "--max-hours", "--budget",
-                             "--policy", "--replications", "--format", "--output", "--allow-idle-gpus"}) {
+  for (const char* option :
+       {"--job", "--steps", "--step-time", "--measured-gpu", "--gpus", "--params", "--storage-gbps", "--deadline",
+        "--catalogue", "--cloud", "--gpu", "--region", "--max-hours", "--budget", "--policy", "--replications",
+        "--format", "--output", "--allow-idle-gpus"}) {
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
   }
 }
@@ -95,8 +96,11 @@ TEST(AdviseCli, JsonAndCsvCarryEveryRow) {
 
 TEST(AdviseCli, AcceptsASteptimeJobFile) {
   test::AdviseTempDir dir("steptime_job");
-  const nlohmann::json job = {{"checkpoint_size_gb", 0.3584}, {"checkpoint_write_s", 0.3584}, {"restore_s", 0.3584},
-                              {"name", "resnet"}, {"steps", 20000.0},
+  const nlohmann::json job = {{"checkpoint_size_gb", 0.3584},
+                              {"checkpoint_write_s", 0.3584},
+                              {"restore_s", 0.3584},
+                              {"name", "resnet"},
+                              {"steps", 20000.0},
                               {"step_time_s_by_gpu", {{"V100", 0.0954}, {"A100-80GB", 0.0486}, {"H100", 0.0233}}}};
   const std::string path = dir.write("job.json", job);
   const CliResult r = run_advise({"--job", path, "-n", "10", "--format", "json"});

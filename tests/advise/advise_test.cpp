@@ -1,10 +1,10 @@
 // `spotsim advise` end to end below the CLI: prices and step times flow into cost and time exactly, instance
 // shapes give the documented instance counts and work, the ranking over the real catalogue never puts a row
 // below one it dominates, and results do not depend on the thread count.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <gtest/gtest.h>
 
 #include "advise_test_support.hpp"
 #include "app/advise/advisor.hpp"
@@ -16,8 +16,9 @@ namespace spotsim {
 namespace {
 
 AdviseJob per_gpu_job(double steps, double step_time_s, int gpus) {
-  const nlohmann::json doc = {{"steps", steps}, {"step_time_s_by_gpu", {{"A100-40GB", step_time_s}}}, {"gpus", gpus},
-                              {"checkpoint_write_s", 10}, {"restore_s", 10}, {"startup_s", 300}};
+  const nlohmann::json doc = {{"steps", steps},  {"step_time_s_by_gpu", {{"A100-40GB", step_time_s}}},
+                              {"gpus", gpus},    {"checkpoint_write_s", 10},
+                              {"restore_s", 10}, {"startup_s", 300}};
   return read_advise_job(doc, "job.json");
 }
 
@@ -32,7 +33,8 @@ AdviceRequest request_for(const std::string& catalogue, AdviseJob job, std::vect
 }
 
 const AdviceRow& row_of(const AdviceReport& report, const std::string& policy) {
-  const auto it = std::find_if(report.rows.begin(), report.rows.end(), [&](const AdviceRow& r) { return r.policy == policy; });
+  const auto it =
+      std::find_if(report.rows.begin(), report.rows.end(), [&](const AdviceRow& r) { return r.policy == policy; });
   if (it == report.rows.end()) throw std::logic_error("no row for " + policy);
   return *it;
 }
@@ -133,8 +135,12 @@ TEST(Advise, JobErrorsNameTheField) {
 // it, ranks are 1..k over the ranked rows, and on-demand rows cost exactly price x instances x billed time.
 TEST(Advise, RealCatalogueRankingIsConsistent) {
   AdviceRequest request;
-  request.job = read_advise_job({{"steps", 20000}, {"step_time_s", 0.0954}, {"measured_gpu", "V100"}, {"gpus", 1},
-                                 {"checkpoint_write_s", 1}, {"restore_s", 1}},
+  request.job = read_advise_job({{"steps", 20000},
+                                 {"step_time_s", 0.0954},
+                                 {"measured_gpu", "V100"},
+                                 {"gpus", 1},
+                                 {"checkpoint_write_s", 1},
+                                 {"restore_s", 1}},
                                 "resnet50.json");
   request.catalogue = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
   request.filter.allow_idle_gpus = true;
@@ -149,14 +155,15 @@ TEST(Advise, RealCatalogueRankingIsConsistent) {
       EXPECT_EQ(a.ranked.rank, expected_rank++);
     }
     for (std::size_t j = 0; j < i; ++j) {
-      EXPECT_FALSE(dominates(a.metrics, report.rows[j].metrics)) << a.offer.label() << " " << a.policy << " below "
-                                                                 << report.rows[j].offer.label();
+      EXPECT_FALSE(dominates(a.metrics, report.rows[j].metrics))
+          << a.offer.label() << " " << a.policy << " below " << report.rows[j].offer.label();
       dominated_pairs += dominates(report.rows[j].metrics, a.metrics) ? 1 : 0;
     }
     if (a.policy == "on-demand") {
       // Billed per second, rounded up: start-up + work.
       const double billed_s = std::ceil(a.work_hours * 3600.0 + 300.0 - 1e-6);
-      EXPECT_NEAR(a.metrics.mean_cost, a.offer.on_demand_per_hour * a.instances * billed_s / 3600.0, 1e-6) << a.offer.label();
+      EXPECT_NEAR(a.metrics.mean_cost, a.offer.on_demand_per_hour * a.instances * billed_s / 3600.0, 1e-6)
+          << a.offer.label();
     }
   }
   EXPECT_GT(dominated_pairs, 100);

@@ -1,16 +1,16 @@
 #pragma once
 // Helpers shared by the advise tests: temporary files and a small catalogue written on the fly.
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-#include <unistd.h>
-
-#include "tests/cli_runner.hpp"
 #include "cli/commands.hpp"
+#include "tests/cli_runner.hpp"
 
 namespace spotsim::test {
 
@@ -41,11 +41,21 @@ inline nlohmann::json one_offer_catalogue(double on_demand, double spot, int gpu
   return {{"format", "spotsim-gpu-offers"},
           {"version", 1},
           {"preemption_sources",
-           {{"exp", {{"lifetime", {{"model", "exponential"}, {"mean_hours", mean_hours}}}, {"notice_s", 30}, {"basis", "default"}}}}},
+           {{"exp",
+             {{"lifetime", {{"model", "exponential"}, {"mean_hours", mean_hours}}},
+              {"notice_s", 30},
+              {"basis", "default"}}}}},
           {"offers",
-           {{{"cloud", "gcp"}, {"region", "test-region"}, {"instance_type", "test-1g"}, {"gpu", gpu},
-             {"gpus_per_instance", gpus_per_instance}, {"on_demand_per_hour", on_demand}, {"spot_per_hour", spot},
-             {"date", "2026-01-01"}, {"source", "test"}, {"preemption", "exp"}}}}};
+           {{{"cloud", "gcp"},
+             {"region", "test-region"},
+             {"instance_type", "test-1g"},
+             {"gpu", gpu},
+             {"gpus_per_instance", gpus_per_instance},
+             {"on_demand_per_hour", on_demand},
+             {"spot_per_hour", spot},
+             {"date", "2026-01-01"},
+             {"source", "test"},
+             {"preemption", "exp"}}}}};
 }
 
 // `spotsim advise ARGS` in this process, its stdout and stderr captured.

@@ -1,11 +1,11 @@
 // The default AWS preemption model (app/advise/aws_interruption_band.hpp, docs/advise.md#aws-default):
 // the band -> mean mapping, the catalogue's use of it, and its calibration constant recomputed from the shared
 // p3.2xlarge recordings, so that neither can drift from the data silently.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "advise_test_support.hpp"

@@ -1,12 +1,12 @@
 // The committed GPU offer catalogue (traces/library/catalogue/gpu_offers.json): it reads, every preemption source
 // resolves, GPUs are in the spec table (or are the documented exceptions), prices and AWS interruption bands
 // match the shared source tables they were compiled from, and malformed catalogues fail naming the field.
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "advise_test_support.hpp"
 #include "app/advise/gpu_offer_catalogue.hpp"
@@ -89,7 +89,8 @@ TEST(Catalogue, AwsOffersUseTheirAdvisorBand) {
   const std::map<std::string, std::string> band_of_label = {
       {"<5%", "lt5"}, {"5-10%", "5-10"}, {"10-15%", "10-15"}, {"15-20%", "15-20"}, {">20%", "gt20"}};
   std::map<std::string, std::string> advisor;  // "region instance" -> band key
-  for (const auto& row : read_csv(test::shared_dir() + "/data/preemption/aws-spot-advisor/gpu_spot_advisor_linux.csv")) {
+  for (const auto& row :
+       read_csv(test::shared_dir() + "/data/preemption/aws-spot-advisor/gpu_spot_advisor_linux.csv")) {
     if (row.size() == 5 && band_of_label.contains(row[4])) advisor[row[0] + " " + row[1]] = band_of_label.at(row[4]);
   }
   int checked = 0;

@@ -1,11 +1,11 @@
 // Ranking of advise rows: an offer that is cheaper and faster ranks above the one it dominates, whatever the
 // input order; no row is ever ranked below a row it dominates (checked over random metric sets); filters
 // exclude rows with the reason; the Pareto front is the set of rows no other row beats on cost and time.
-#include <algorithm>
+#include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/random/mersenne_twister.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
-#include <gtest/gtest.h>
 
 #include "app/advise/advice_ranking.hpp"
 

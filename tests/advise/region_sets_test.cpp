@@ -2,13 +2,14 @@
 // stops when no addition lowers the cost, prefers sets meeting the deadline), and on the shipped AWS trace: every
 // row is exactly `simulate --regions` with the same seed, rows are ranked by cost, the output does not depend on
 // the thread count, and bad inputs give clear errors.
-#include <algorithm>
-#include <map>
+#include "app/advise/region_sets.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "app/advise/region_set_report.hpp"
-#include "app/advise/region_sets.hpp"
 #include "base/errors.hpp"
 
 namespace spotsim {
@@ -40,7 +41,7 @@ TEST(RegionSets, GreedyAddsTheBestRegionAndStopsWhenNoneHelps) {
   TableEvaluator t;
   t.set({"a"}, 10);
   t.set({"a", "b"}, 9);
-  t.set({"a", "c"}, 8);  // the better addition
+  t.set({"a", "c"}, 8);         // the better addition
   t.set({"a", "b", "c"}, 8.5);  // adding b to {a, c} costs more: stop at {a, c}
   const auto path = greedy_region_path(kRegions, {"a"}, t.evaluator(), RankingCriteria{});
   ASSERT_EQ(path.size(), 2u);
@@ -140,8 +141,9 @@ TEST(RegionSets, RowsAreRankedByCostAmongSetsMeetingTheCriteria) {
   }
   ASSERT_GT(expected_rank, 0);
   // The recommendation names the cheapest ranked set.
-  const std::string best = report.rows.front().regions.size() == 1 ? "stay in " + report.rows.front().regions.front()
-                                                                    : "allow " + region_set_name(report.rows.front().regions);
+  const std::string best = report.rows.front().regions.size() == 1
+                               ? "stay in " + report.rows.front().regions.front()
+                               : "allow " + region_set_name(report.rows.front().regions);
   EXPECT_NE(report.recommendation.find(best), std::string::npos) << report.recommendation;
 }
 

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "base/errors.hpp"
 #include "campaign_test_support.hpp"
 #include "engine/campaign/campaign_runner.hpp"
-#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {
@@ -19,7 +19,8 @@ constexpr double kStartupHours = 5.0 / 60.0;  // JobSpec's default start-up
 
 CampaignRun run_once(const SpotMarket& market, const CampaignSpec& spec, const std::string& selection = "spot-only",
                      const std::string& checkpoint = "none", std::uint64_t seed = 1) {
-  return run_campaign(market, spec, factories(selection, checkpoint), ReplicationPlan{seed, 0, 1, 1}, TraceStart{false, 0})[0];
+  return run_campaign(market, spec, factories(selection, checkpoint), ReplicationPlan{seed, 0, 1, 1},
+                      TraceStart{false, 0})[0];
 }
 
 // Two spot instances, never reclaimed; four 1-instance jobs of 3 h on spot-only: two run, two wait for them to
@@ -36,9 +37,10 @@ TEST(Capacity, JobsWaitForCapacityInFifoOrder) {
   EXPECT_NEAR(run.jobs[2].finish_hours, 2 * first, 1e-9);
   EXPECT_NEAR(run.jobs[3].finish_hours, 2 * first, 1e-9);
   EXPECT_NEAR(run.makespan_hours, 2 * first, 1e-9);
-  EXPECT_NEAR(run.cost_spot, 4 * first * 1.0, 1e-6);  // $1/h, billed per second
+  EXPECT_NEAR(run.cost_spot, 4 * first * 1.0, 1e-6);   // $1/h, billed per second
   EXPECT_NEAR(run.capacity_utilisation(), 1.0, 1e-9);  // two held throughout of two obtainable
-  for (std::size_t h = 0; h < run.held_by_hour.size(); ++h) EXPECT_LE(run.held_by_hour[h], run.capacity_by_hour[h] + 1e-9);
+  for (std::size_t h = 0; h < run.held_by_hour.size(); ++h)
+    EXPECT_LE(run.held_by_hour[h], run.capacity_by_hour[h] + 1e-9);
 }
 
 TEST(Capacity, PriorityDecidesWhoWaits) {
@@ -67,7 +69,8 @@ TEST(Capacity, NeverHoldsMoreThanTheCount) {
   for (int j = 0; j < 6; ++j) spec.jobs.push_back(campaign_job(8.0 + j));
   for (const ReclaimRule rule : {ReclaimRule::kRandom, ReclaimRule::kNewestFirst}) {
     spec.reclaim = rule;
-    const auto runs = run_campaign(market, spec, factories("spot-only", "young-daly"), ReplicationPlan{2, 0, 50, 2}, TraceStart{false, 0});
+    const auto runs = run_campaign(market, spec, factories("spot-only", "young-daly"), ReplicationPlan{2, 0, 50, 2},
+                                   TraceStart{false, 0});
     const int reclaims = testing::expect_within_the_count(runs, 6);
     EXPECT_GT(reclaims, 0) << reclaim_rule_name(rule) << ": the excess rule should be exercised";
   }
@@ -82,7 +85,8 @@ TEST(Capacity, NewestFirstTakesTheLaterInstance) {
   spec.jobs.push_back(campaign_job(6.0, 1.0));
   spec.reclaim = ReclaimRule::kNewestFirst;
   int both_held = 0;
-  const auto runs = run_campaign(market, spec, factories("spot-only", "none"), ReplicationPlan{9, 0, 200, 1}, TraceStart{false, 0});
+  const auto runs =
+      run_campaign(market, spec, factories("spot-only", "none"), ReplicationPlan{9, 0, 200, 1}, TraceStart{false, 0});
   for (const CampaignRun& run : runs) {
     if (run.capacity_reclaims == 0) continue;
     ++both_held;

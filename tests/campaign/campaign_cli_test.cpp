@@ -3,28 +3,31 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/cli_runner.hpp"
 #include "app/advise/break_even.hpp"
 #include "cli/commands.hpp"
+#include "tests/cli_runner.hpp"
 
 namespace spotsim {
 namespace {
 
 TEST(CampaignCli, ManagedRowsAndBreakEven) {
-  const auto result = test::run_cli(campaign_command, "spotsim campaign",
-                                    {"--trace", "gcp-h100-capacity-13-zones", "--trials", "6", "--gpus", "8",
-                                     "-p", "spot-only,on-demand", "-r", "20", "--threads", "1", "--engineering-cost",
-                                     "8000/month", "--format", "json"});
+  const auto result = test::run_cli(
+      campaign_command, "spotsim campaign",
+      {"--trace", "gcp-h100-capacity-13-zones", "--trials", "6", "--gpus", "8", "-p", "spot-only,on-demand", "-r", "20",
+       "--threads", "1", "--engineering-cost", "8000/month", "--format", "json"});
   ASSERT_EQ(result.code, 0) << result.err;
   const auto doc = nlohmann::json::parse(result.out);
   ASSERT_EQ(doc["jobs"], 6);
   int managed = 0;
   double cheapest_managed = 1e300;
   for (const auto& row : doc["policies"]) {
-    EXPECT_EQ(row["completed"]["mean"].get<double>() + row["failed"]["mean"].get<double>() + row["stopped_early"]["mean"].get<double>(), 6.0);
+    EXPECT_EQ(row["completed"]["mean"].get<double>() + row["failed"]["mean"].get<double>() +
+                  row["stopped_early"]["mean"].get<double>(),
+              6.0);
     EXPECT_NEAR(row["cost_total"]["mean"].get<double>(),
                 row["cost_spot"]["mean"].get<double>() + row["cost_on_demand"]["mean"].get<double>() +
-                    row["cost_egress"]["mean"].get<double>(), 1e-6);
+                    row["cost_egress"]["mean"].get<double>(),
+                1e-6);
     if (!row["managed"].get<bool>()) continue;
     ++managed;
     cheapest_managed = std::min(cheapest_managed, row["cost_total"]["mean"].get<double>());
@@ -42,8 +45,9 @@ TEST(CampaignCli, ManagedRowsAndBreakEven) {
 TEST(CampaignCli, UnboundedCapacityNeverWaitsForOtherJobs) {
   // Six 16-GPU trials: with recorded counts they compete for zones with 16 obtainable; unbounded, they never wait
   // for one another, so the campaign can only be faster.
-  const std::vector<std::string> common = {"--trace", "gcp-h100-capacity-13-zones", "--trials", "6", "--gpus", "16",
-                                           "-p", "spot-only", "-r", "30", "--managed-catalogue", "none", "--format", "json"};
+  const std::vector<std::string> common = {
+      "--trace", "gcp-h100-capacity-13-zones", "--trials", "6",        "--gpus", "16", "-p", "spot-only", "-r",
+      "30",      "--managed-catalogue",        "none",     "--format", "json"};
   auto recorded = common, unbounded = common;
   unbounded.push_back("--capacity");
   unbounded.push_back("unbounded");

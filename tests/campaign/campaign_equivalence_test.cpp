@@ -48,15 +48,15 @@ TEST_P(OneJobCampaign, EqualsSimulateRunForRun) {
   EXPECT_GT(preempted, 0) << "the case should exercise preemptions";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Traces, OneJobCampaign,
-    ::testing::Values(Case{"us-west1.json", "adaptive", "young-daly", 30.0, 1, 0.0},
-                      Case{"us-west1.json", "greedy", "hazard", 20.0, 1, 30.0},
-                      Case{"aws-v100-16-node.json", "spot-only", "young-daly", 12.0, 4, 0.0},
-                      Case{"aws-p3-bamboo-32-node.json", "uniform-progress", "fixed", 6.0, 8, 12.0},
-                      Case{"gcp-h100-13-zones.json", "spot-only", "young-daly", 24.0, 1, 0.0},
-                      Case{"gcp-h100-13-zones.json", "greedy", "on-notice", 24.0, 1, 40.0}),
-    [](const auto& param_info) { return "case" + std::to_string(param_info.index); });
+INSTANTIATE_TEST_SUITE_P(Traces, OneJobCampaign,
+                         ::testing::Values(Case{"us-west1.json", "adaptive", "young-daly", 30.0, 1, 0.0},
+                                           Case{"us-west1.json", "greedy", "hazard", 20.0, 1, 30.0},
+                                           Case{"aws-v100-16-node.json", "spot-only", "young-daly", 12.0, 4, 0.0},
+                                           Case{"aws-p3-bamboo-32-node.json", "uniform-progress", "fixed", 6.0, 8,
+                                                12.0},
+                                           Case{"gcp-h100-13-zones.json", "spot-only", "young-daly", 24.0, 1, 0.0},
+                                           Case{"gcp-h100-13-zones.json", "greedy", "on-notice", 24.0, 1, 40.0}),
+                         [](const auto& param_info) { return "case" + std::to_string(param_info.index); });
 
 // Five jobs of different lengths arriving at different times. On the bathtub trace nothing limits spot; on the
 // Bamboo log the pool never holds fewer than 10 instances and the jobs hold at most 5: the capacity never binds,
@@ -76,14 +76,16 @@ void expect_independent_jobs(const std::string& trace, const std::string& select
     const Scenario scenario(market, spec.jobs[j].job, TraceStart{false, start + spec.jobs[j].arrival});
     const auto alone = run_replications(scenario, policies, ReplicationPlan{campaign_job_seed(11, j), 0, 60, 2});
     for (std::size_t r = 0; r < alone.size(); ++r) {
-      expect_same_run(campaign[r].job_runs[j], alone[r], trace + " job " + std::to_string(j) + " replication " + std::to_string(r));
+      expect_same_run(campaign[r].job_runs[j], alone[r],
+                      trace + " job " + std::to_string(j) + " replication " + std::to_string(r));
       total_alone += alone[r].cost_total;
     }
   }
   for (const CampaignRun& run : campaign) {
     total_campaign += run.cost_total;
     double end = 0.0;
-    for (std::size_t j = 0; j < run.jobs.size(); ++j) end = std::max(end, arrivals[j] + run.job_runs[j].completion_hours);
+    for (std::size_t j = 0; j < run.jobs.size(); ++j)
+      end = std::max(end, arrivals[j] + run.job_runs[j].completion_hours);
     EXPECT_DOUBLE_EQ(run.makespan_hours, end);
     EXPECT_EQ(run.capacity_reclaims, 0);
   }
@@ -91,7 +93,9 @@ void expect_independent_jobs(const std::string& trace, const std::string& select
 }
 
 TEST(IndependentJobs, UnlimitedCapacityIsTheSumOfJobs) { expect_independent_jobs("us-west1.json", "adaptive"); }
-TEST(IndependentJobs, CapacityThatNeverBindsIsTheSumOfJobs) { expect_independent_jobs("aws-p3-bamboo-32-node.json", "spot-only"); }
+TEST(IndependentJobs, CapacityThatNeverBindsIsTheSumOfJobs) {
+  expect_independent_jobs("aws-p3-bamboo-32-node.json", "spot-only");
+}
 
 TEST(EarlyStopping, KeepingEveryTrialChangesNothing) {
   const SpotMarket market = shipped_trace("us-west1.json");
@@ -109,7 +113,8 @@ TEST(EarlyStopping, KeepingEveryTrialChangesNothing) {
     EXPECT_EQ(a[r].cost_total, b[r].cost_total);
     EXPECT_EQ(a[r].makespan_hours, b[r].makespan_hours);
     EXPECT_EQ(b[r].stopped_early, 0);
-    for (std::size_t j = 0; j < a[r].jobs.size(); ++j) expect_same_run(a[r].job_runs[j], b[r].job_runs[j], "job " + std::to_string(j));
+    for (std::size_t j = 0; j < a[r].jobs.size(); ++j)
+      expect_same_run(a[r].job_runs[j], b[r].job_runs[j], "job " + std::to_string(j));
   }
 }
 
@@ -174,7 +179,8 @@ TEST(Campaign, StreamedRunsComeInOrderAndSummarizeAsAllRunsKept) {
   }
   std::vector<double> held_mean(all.held_by_hour.size(), 0.0);
   for (const CampaignRun& run : kept) {
-    for (std::size_t h = 0; h < run.held_by_hour.size(); ++h) held_mean[h] += run.held_by_hour[h] / static_cast<double>(kept.size());
+    for (std::size_t h = 0; h < run.held_by_hour.size(); ++h)
+      held_mean[h] += run.held_by_hour[h] / static_cast<double>(kept.size());
   }
   for (std::size_t h = 0; h < held_mean.size(); ++h) EXPECT_DOUBLE_EQ(all.held_by_hour[h], held_mean[h]);
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {

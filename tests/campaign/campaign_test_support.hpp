@@ -6,13 +6,12 @@
 #include <vector>
 
 #include "engine/campaign/campaign_result.hpp"
-
-#include "policies/policy_registry.hpp"
+#include "engine/replication_runner.hpp"
 #include "model/campaign_spec.hpp"
 #include "model/market/spot_market.hpp"
-#include "engine/replication_runner.hpp"
-#include "traces/trace_reader.hpp"
+#include "policies/policy_registry.hpp"
 #include "tests/support/market_builder.hpp"
+#include "traces/trace_reader.hpp"
 
 namespace spotsim::testing {
 
@@ -27,8 +26,14 @@ inline PolicyFactories factories(const std::string& selection, const std::string
 
 // One zone whose spot count follows `counts` (one value per hour, repeating), spot $1/h, on-demand $3/h.
 inline SpotMarket counted_market(const std::vector<double>& counts, Millis notice = 30 * kMillisPerSecond) {
-  return MarketBuilder("test").zone("z").on_demand(3.0).spot_price(1.0).hourly_counts(counts).notice(notice)
-      .tick(kMillisPerHour).build();
+  return MarketBuilder("test")
+      .zone("z")
+      .on_demand(3.0)
+      .spot_price(1.0)
+      .hourly_counts(counts)
+      .notice(notice)
+      .tick(kMillisPerHour)
+      .build();
 }
 
 inline CampaignJob campaign_job(double work_hours, double arrival_hours = 0.0, int nodes = 1) {

@@ -69,8 +69,8 @@ TEST(TickCampaign, JobsWaitForRoomTickByTick) {
   const SpotMarket market = counted_market({2.0});
   CampaignSpec spec = tick_campaign();
   for (int j = 0; j < 4; ++j) spec.jobs.push_back(campaign_job(3.0));
-  const CampaignRun run =
-      run_campaign(market, spec, factories("spot-only", "continuous"), ReplicationPlan{1, 0, 1, 1}, TraceStart{false, 0})[0];
+  const CampaignRun run = run_campaign(market, spec, factories("spot-only", "continuous"), ReplicationPlan{1, 0, 1, 1},
+                                       TraceStart{false, 0})[0];
   ASSERT_EQ(run.completed, 4);
   const double first = 3.0 + 5.0 / 60.0;
   EXPECT_NEAR(run.jobs[0].finish_hours, first, 1e-9);
@@ -78,7 +78,8 @@ TEST(TickCampaign, JobsWaitForRoomTickByTick) {
   EXPECT_NEAR(run.jobs[2].finish_hours, 4.0 + first, 1e-9);
   EXPECT_NEAR(run.jobs[3].finish_hours, 4.0 + first, 1e-9);
   EXPECT_DOUBLE_EQ(run.cost_spot, 16.0);
-  for (std::size_t h = 0; h < run.held_by_hour.size(); ++h) EXPECT_LE(run.held_by_hour[h], run.capacity_by_hour[h] + 1e-9);
+  for (std::size_t h = 0; h < run.held_by_hour.size(); ++h)
+    EXPECT_LE(run.held_by_hour[h], run.capacity_by_hour[h] + 1e-9);
 }
 
 // The count falls from 4 to 1 for an hour every 6 hours: tick jobs never hold more than the count either, the
@@ -105,8 +106,8 @@ TEST(TickCampaign, BudgetStopsOnTheTickThatReachesIt) {
   for (int j = 0; j < 3; ++j) spec.jobs.push_back(campaign_job(10.0));
   spec.jobs.push_back(campaign_job(1.0, 8.0));
   spec.budget_usd = 45.0;
-  const CampaignRun run =
-      run_campaign(market, spec, factories("on-demand", "continuous"), ReplicationPlan{1, 0, 1, 1}, TraceStart{false, 0})[0];
+  const CampaignRun run = run_campaign(market, spec, factories("on-demand", "continuous"), ReplicationPlan{1, 0, 1, 1},
+                                       TraceStart{false, 0})[0];
   EXPECT_TRUE(run.budget_exhausted);
   EXPECT_EQ(run.completed, 0);
   EXPECT_EQ(run.failed, 4);

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <string>
 
-#include "policies/policy_registry.hpp"
-#include "tests/support/case_budget.hpp"
-#include "reference_runs.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
+#include "policies/policy_registry.hpp"
+#include "reference_runs.hpp"
+#include "tests/support/case_budget.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -18,11 +18,13 @@ namespace {
 
 TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
   const PolicyRegistry registry = builtin_policy_registry();
-  const PolicyFactories factories{registry.selection_factory("optimal-offline"), registry.checkpoint_factory("continuous")};
+  const PolicyFactories factories{registry.selection_factory("optimal-offline"),
+                                  registry.checkpoint_factory("continuous")};
   const auto windows = static_cast<std::uint64_t>(case_budget("OPTIMAL_OFFLINE_WINDOWS", 12, 6, 3));
   for (const char* name : {"cbl-aws-10-26-2022-us-west-2a_v100_1", "cbl-aws-10-26-2022-us-west-2b_k80_1",
                            "cbl-aws-02-15-2023-us-east-2b_v100_1"}) {
-    const SpotMarket market = read_trace_file(testing::repo_path(std::string("experiments/traces/cbl/") + name + ".json"));
+    const SpotMarket market =
+        read_trace_file(testing::repo_path(std::string("experiments/traces/cbl/") + name + ".json"));
     for (const double deadline : {52.0, 64.0, 80.0}) {
       for (const bool tick_mode : {false, true}) {
         Scenario scenario(market, testing::reference_job(deadline), TraceStart{});
@@ -41,11 +43,13 @@ TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
 
 TEST(OptimalOffline, NeedsARecordingWithATickAndADeadline) {
   const PolicyRegistry registry = builtin_policy_registry();
-  const PolicyFactories factories{registry.selection_factory("optimal-offline"), registry.checkpoint_factory("continuous")};
+  const PolicyFactories factories{registry.selection_factory("optimal-offline"),
+                                  registry.checkpoint_factory("continuous")};
   const SpotMarket market = read_trace_file(testing::repo_path("traces/library/us-west1.json"));
   const Scenario no_tick(market, testing::reference_job(60.0), TraceStart{});
-  EXPECT_NE(testing::error_of([&] { run_replications(no_tick, factories, ReplicationPlan{1, 0, 1, 1}); })
-                .find("policy 'optimal-offline': trace 'us-west1' has no tick"),
+  EXPECT_NE(testing::error_of([&] {
+              run_replications(no_tick, factories, ReplicationPlan{1, 0, 1, 1});
+            }).find("policy 'optimal-offline': trace 'us-west1' has no tick"),
             std::string::npos);
 }
 

@@ -6,18 +6,18 @@
 #include <map>
 #include <string>
 
-#include "policies/policy_registry.hpp"
-#include "reference_runs.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
+#include "policies/policy_registry.hpp"
+#include "reference_runs.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
 namespace {
 
-const char* const kPolicies[] = {"on-demand", "greedy", "uniform-progress", "uniform-progress:idle_ahead=true", "optimal-offline",
-                                 "adaptive", "spot-only"};
+const char* const kPolicies[] = {"on-demand",       "greedy",   "uniform-progress", "uniform-progress:idle_ahead=true",
+                                 "optimal-offline", "adaptive", "spot-only"};
 
 // Every completed run costs at least the optimum of its window; runs that met the deadline are never cheaper.
 int count_runs_below_optimum(const Scenario& scenario, const std::string& policy, std::uint64_t replications) {
@@ -43,7 +43,8 @@ TEST(OfflineOptimumBound, NoPolicyBeatsItOnTheReferenceWindowsInEitherMode) {
     if (!markets.count(w.pair)) markets.emplace(w.pair, testing::reference_market(w.pair));
     for (const double deadline : {52.0, 60.0, 70.0, 80.0}) {
       for (const bool tick_mode : {true, false}) {
-        Scenario scenario(markets.at(w.pair), testing::reference_job(deadline), TraceStart{false, w.start_tick * 600 * kMillisPerSecond});
+        Scenario scenario(markets.at(w.pair), testing::reference_job(deadline),
+                          TraceStart{false, w.start_tick * 600 * kMillisPerSecond});
         if (tick_mode) scenario.use_cant_be_late_mode();
         scenario.compute_optimum(true);
         for (const char* policy : kPolicies) EXPECT_EQ(count_runs_below_optimum(scenario, policy, 1), 0);
@@ -55,7 +56,8 @@ TEST(OfflineOptimumBound, NoPolicyBeatsItOnTheReferenceWindowsInEitherMode) {
 TEST(OfflineOptimumBound, NoPolicyBeatsItOnRandomWindowsOfTheShippedTraces) {
   for (const char* name : {"cbl-aws-10-26-2022-us-west-2a_v100_1", "cbl-aws-10-26-2022-us-west-2b_k80_1",
                            "cbl-aws-02-15-2023-us-east-1f_v100_1"}) {
-    const SpotMarket market = read_trace_file(testing::repo_path(std::string("experiments/traces/cbl/") + name + ".json"));
+    const SpotMarket market =
+        read_trace_file(testing::repo_path(std::string("experiments/traces/cbl/") + name + ".json"));
     for (const double deadline : {52.0, 64.0}) {
       Scenario scenario(market, testing::reference_job(deadline), TraceStart{});
       scenario.compute_optimum(true);

@@ -1,10 +1,9 @@
 #include "reference_runs.hpp"
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
-
-#include <nlohmann/json.hpp>
 
 #include "traces/importers/trace_importer.hpp"
 

@@ -1,15 +1,16 @@
 // The Can't Be Late compatibility mode against 480 per-window runs of the authors' own simulator
 // (../shared/data/validation/cant-be-late-reference): every run must cost the same within 0.01 USD, finish at
 // the same moment, and hold the same instance in every tick.
+#include "reference_runs.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 
-#include "policies/policy_registry.hpp"
-#include "reference_runs.hpp"
-#include "model/scenario.hpp"
 #include "engine/tick_simulation.hpp"
+#include "model/scenario.hpp"
+#include "policies/policy_registry.hpp"
 #include "trace_test_paths.hpp"
 
 namespace spotsim {

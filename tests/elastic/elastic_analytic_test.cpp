@@ -48,7 +48,8 @@ TEST(ElasticAnalytic, RelativeThroughputIsMonotoneAndExactAtFullSize) {
   for (int k = 1; k <= 8; ++k) {
     EXPECT_LT(rate[static_cast<std::size_t>(k) - 1], rate[static_cast<std::size_t>(k)]) << k;
     // k / t_k over 8 / t_8.
-    EXPECT_NEAR(rate[static_cast<std::size_t>(k)], (k / job.elastic.step_time_s_by_nodes[static_cast<std::size_t>(k) - 1]) / (8 / 1.15), 1e-12);
+    EXPECT_NEAR(rate[static_cast<std::size_t>(k)],
+                (k / job.elastic.step_time_s_by_nodes[static_cast<std::size_t>(k) - 1]) / (8 / 1.15), 1e-12);
   }
   JobSpec linear = job;
   linear.elastic.step_time_s_by_nodes.clear();
@@ -61,12 +62,14 @@ TEST(ElasticAnalytic, RelativeThroughputIsMonotoneAndExactAtFullSize) {
 TEST(ElasticAnalytic, DataParallelThroughputIsMonotoneFromTwoInstances) {
   for (double gradient_gb : {0.1, 0.5, 6.0}) {
     for (double overlap : {0.0, 0.8}) {
-      for (const InstanceLinks& links : {InstanceLinks{"one-gpu", 1, 0, 10, 25, 0}, InstanceLinks{"eight-gpu", 8, 1200, 400, 10, 5}}) {
+      for (const InstanceLinks& links :
+           {InstanceLinks{"one-gpu", 1, 0, 10, 25, 0}, InstanceLinks{"eight-gpu", 8, 1200, 400, 10, 5}}) {
         const DataParallelProfile profile{100.0, 5.0, 66.0, gradient_gb * 1e9, overlap};
         double previous = 0.0;
         for (int k = 2; k <= 64; ++k) {
           const double throughput = k / data_parallel_step_ms(profile, k, links);
-          EXPECT_GT(throughput, previous) << gradient_gb << " GB, overlap " << overlap << ", " << links.instance_type << ", k " << k;
+          EXPECT_GT(throughput, previous)
+              << gradient_gb << " GB, overlap " << overlap << ", " << links.instance_type << ", k " << k;
           previous = throughput;
         }
       }
@@ -76,7 +79,9 @@ TEST(ElasticAnalytic, DataParallelThroughputIsMonotoneFromTwoInstances) {
   JobSpec job = scaling_job();
   const DataParallelProfile profile{100.0, 5.0, 66.0, 0.5e9, 0.8};
   const InstanceLinks links{"one-gpu", 1, 0, 10, 25, 0};
-  for (int k = 1; k <= 8; ++k) job.elastic.step_time_s_by_nodes[static_cast<std::size_t>(k) - 1] = data_parallel_step_ms(profile, k, links) / 1000.0;
+  for (int k = 1; k <= 8; ++k)
+    job.elastic.step_time_s_by_nodes[static_cast<std::size_t>(k) - 1] =
+        data_parallel_step_ms(profile, k, links) / 1000.0;
   double previous = INFINITY;
   for (int k = 2; k <= 8; ++k) {
     const RunResult r = run_once(stepped_pool(k, 999 * kMillisPerHour, k), job);

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <string>
 
-#include "tests/support/case_budget.hpp"
+#include "base/errors.hpp"
 #include "elastic_markets.hpp"
 #include "model/elastic_job.hpp"
-#include "base/errors.hpp"
+#include "tests/support/case_budget.hpp"
 
 namespace spotsim {
 namespace {
@@ -25,7 +25,8 @@ JobSpec multi_node_job(int nodes, double work_hours = 20.0) {
   return job;
 }
 
-void expect_same_runs(const std::vector<RunResult>& elastic, const std::vector<RunResult>& restart, const std::string& what) {
+void expect_same_runs(const std::vector<RunResult>& elastic, const std::vector<RunResult>& restart,
+                      const std::string& what) {
   ASSERT_EQ(elastic.size(), restart.size());
   for (std::size_t i = 0; i < elastic.size(); ++i) {
     const RunResult& e = elastic[i];
@@ -111,7 +112,8 @@ TEST(ElasticEngine, NodeHoursBilledEqualTheHeldInstanceTime) {
     const SpotMarket market = pool_market(10, 15 * kMillisPerMinute, 2000, 4, 0.9, 3.0);
     for (const char* policy : {"spot-nodes:core=2", "deadline-nodes", "deadline-nodes:core=1"}) {
       for (const RunResult& r : run_elastic(market, job, policy, "fixed:interval=1h", 200)) {
-        SCOPED_TRACE(std::string(policy) + " min " + std::to_string(min_nodes) + " replication " + std::to_string(r.replication));
+        SCOPED_TRACE(std::string(policy) + " min " + std::to_string(min_nodes) + " replication " +
+                     std::to_string(r.replication));
         ASSERT_NEAR(r.cost_spot, 0.9 * r.spot_node_hours, 1e-9 * std::max(1.0, r.cost_spot));
         ASSERT_NEAR(r.cost_on_demand, 3.0 * r.on_demand_node_hours, 1e-9 * std::max(1.0, r.cost_on_demand));
         ASSERT_NEAR(ledger_sum(r), r.cost_total, 1e-9 * std::max(1.0, r.cost_total));
@@ -128,7 +130,8 @@ TEST(ElasticEngine, NodeHoursBilledEqualTheHeldInstanceTime) {
 TEST(ElasticEngine, LedgerSumsToTheTotalWithBillingMinimaAndVaryingPrices) {
   SpotMarket market = pool_market(16, 10 * kMillisPerMinute, 3000, 5);
   market.billing = Billing{kMillisPerMinute, kMillisPerSecond};
-  market.zones[0].spot.price_per_hour = StepSeries({0, 7 * kMillisPerHour, 19 * kMillisPerHour}, {0.8, 1.4, 0.6}, market.span);
+  market.zones[0].spot.price_per_hour =
+      StepSeries({0, 7 * kMillisPerHour, 19 * kMillisPerHour}, {0.8, 1.4, 0.6}, market.span);
   JobSpec job = multi_node_job(12);
   job.elastic.min_nodes = 6;
   for (const RunResult& r : run_elastic(market, job, "spot-nodes:core=2", "young-daly", 300)) {
@@ -174,9 +177,9 @@ TEST(ElasticEngine, DeadlineSafetyNetMeetsAFeasibleDeadline) {
           for (const char* policy : {"deadline-nodes", "deadline-nodes:core=2"}) {
             for (const char* checkpoint : {"fixed:interval=1h", "young-daly"}) {
               for (const RunResult& r : run_elastic(market, job, policy, checkpoint, replications)) {
-                ASSERT_TRUE(r.deadline_met) << policy << " " << checkpoint << " seed " << seed << " pool " << pool
-                                            << " deadline " << deadline_hours << " min " << min_nodes << " replication "
-                                            << r.replication;
+                ASSERT_TRUE(r.deadline_met)
+                    << policy << " " << checkpoint << " seed " << seed << " pool " << pool << " deadline "
+                    << deadline_hours << " min " << min_nodes << " replication " << r.replication;
                 spot_used += r.spot_node_hours > 0.0;
                 ++runs;
               }

@@ -20,10 +20,14 @@ inline SpotMarket pool_market(int max_count, Millis tick, int ticks, unsigned se
   int count = max_count;
   for (int i = 0; i < ticks; ++i) {
     const auto u = rng() % 100;
-    if (u < 4) count = 0;
-    else if (u < 20) count = std::max(0, count - 1 - static_cast<int>(rng() % 3u));
-    else if (u < 40) count = max_count;
-    else if (u < 50) count = std::min(max_count, count + 1);
+    if (u < 4)
+      count = 0;
+    else if (u < 20)
+      count = std::max(0, count - 1 - static_cast<int>(rng() % 3u));
+    else if (u < 40)
+      count = max_count;
+    else if (u < 50)
+      count = std::min(max_count, count + 1);
     if (!values.empty() && values.back() == count) continue;
     times.push_back(i * tick);
     values.push_back(count);

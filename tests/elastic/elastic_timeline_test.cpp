@@ -4,17 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "app/run_metrics.hpp"
-#include "tests/same_run.hpp"
 #include "app/simulation_request.hpp"
 #include "app/timeline_writer.hpp"
 #include "engine/elastic/elastic_simulation.hpp"
+#include "tests/same_run.hpp"
 
 namespace spotsim {
 namespace {

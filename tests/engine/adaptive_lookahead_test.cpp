@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "policies/policy_registry.hpp"
 #include "engine/job_simulation.hpp"
 #include "model/scenario.hpp"
+#include "policies/policy_registry.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "model/market/lifetime_distribution.hpp"
 #include "policies/policy_params.hpp"
 #include "policy_test_support.hpp"
-#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "policies/adaptive_policy.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/spot_history.hpp"
 #include "policy_test_support.hpp"
-#include "base/errors.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

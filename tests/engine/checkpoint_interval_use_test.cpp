@@ -1,8 +1,8 @@
 // The checkpoint intervals a run used (RunResult::checkpoint_interval_*, the outputs' checkpoint_interval_*
 // metrics) on hand-built markets, and sizes with units (base/data_size.hpp).
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "base/data_size.hpp"
 #include "base/errors.hpp"
@@ -60,7 +60,8 @@ TEST(DataSize, RejectsWhatIsNotASize) {
       parse_data_size_gb(bad, "--checkpoint-size");
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("--checkpoint-size: expected a size such as 20GB"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("--checkpoint-size: expected a size such as 20GB"), std::string::npos)
+          << e.what();
     }
   }
 }

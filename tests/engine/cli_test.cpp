@@ -5,15 +5,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "tests/cli_runner.hpp"
 #include "cli/commands.hpp"
+#include "tests/cli_runner.hpp"
 
 namespace spotsim {
 namespace {
@@ -57,9 +56,7 @@ TEST(SimulateCli, RunsTheMainJobAndPrintsATable) {
   EXPECT_NE(o.out.find("95% CI of mean"), std::string::npos);
 }
 
-TEST(SimulateCli, FindsShippedTracesByName) {
-  EXPECT_EQ(simulate({"--trace", "us-west1", "-n", "10"}).code, 0);
-}
+TEST(SimulateCli, FindsShippedTracesByName) { EXPECT_EQ(simulate({"--trace", "us-west1", "-n", "10"}).code, 0); }
 
 TEST(SimulateCli, JsonHasManifestSummaryAndRuns) {
   const Outcome o = simulate({"--trace", kTrace, "-n", "50", "--seed", "9", "--format", "json", "--work", "10h"});
@@ -98,7 +95,8 @@ TEST(SimulateCli, JobFileAndOverrides) {
 }
 
 TEST(SimulateCli, FractionalStepTimesAreKeptExactly) {
-  const Outcome o = simulate({"--trace", kTrace, "--steps", "100000", "--step-time", "95.38ms", "-n", "2", "--format", "json"});
+  const Outcome o =
+      simulate({"--trace", kTrace, "--steps", "100000", "--step-time", "95.38ms", "-n", "2", "--format", "json"});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(o.out)["manifest"]["job"]["work_hours"].get<double>(), 9538.0 / 3600.0);
 }
@@ -137,16 +135,18 @@ TEST(SimulateCli, MalformedTraceFilesNameTheFileAndField) {
   expect_error({"--trace", bad_json.string()}, bad_json.string() + ": not valid JSON");
   const auto negative = write("negative.json", R"({"format":"spotsim-trace","version":1,"name":"x","zones":[
       {"name":"a","on_demand_price_per_hour":-3,"spot":{"price_per_hour":1}}]})");
-  expect_error({"--trace", negative.string()},
-               negative.string() + ": field 'zones[0].on_demand_price_per_hour': expected a number in [0, 1e+06], got -3");
+  expect_error(
+      {"--trace", negative.string()},
+      negative.string() + ": field 'zones[0].on_demand_price_per_hour': expected a number in [0, 1e+06], got -3");
   const auto wrong_type = write("type.json", R"({"format":"spotsim-trace","version":1,"name":"x","zones":[
       {"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":"cheap"}}]})");
   expect_error({"--trace", wrong_type.string()}, "field 'zones[0].spot.price_per_hour': expected a number");
   const auto overlapping = write("overlap.json", R"({"format":"spotsim-trace","version":1,"name":"x","span_s":100,
       "zones":[{"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":1,
       "availability_intervals_s":[[0,50],[40,60]]}}]})");
-  expect_error({"--trace", overlapping.string()},
-               "field 'zones[0].spot.availability_intervals_s[1]': expected intervals sorted by start and not overlapping");
+  expect_error(
+      {"--trace", overlapping.string()},
+      "field 'zones[0].spot.availability_intervals_s[1]': expected intervals sorted by start and not overlapping");
   const auto version = write("version.json", R"({"format":"spotsim-trace","version":7,"name":"x","zones":[]})");
   expect_error({"--trace", version.string()}, "field 'version': expected 1");
   const auto no_lifetime_param = write("bathtub.json", R"({"format":"spotsim-trace","version":1,"name":"x","zones":[
@@ -173,8 +173,8 @@ TEST(SimulateCli, SeedsAndCountsRefuseNegativesFractionsAndOutOfRangeWithTheRang
   expect_error({"-n", "-3"}, "--replications: expected an integer in [1, 1000000000], got '-3'");
   expect_error({"--threads", "-1"}, "--threads: expected an integer in [0, 4096], got '-1'");
   expect_error({"--nodes", "1e9"}, "--nodes: expected an integer in [1, 100000], got '1e9'");
-  const Outcome largest = simulate({"--trace", kTrace, "-n", "2", "--work", "1h", "--seed", "18446744073709551615",
-                                    "--format", "json"});
+  const Outcome largest =
+      simulate({"--trace", kTrace, "-n", "2", "--work", "1h", "--seed", "18446744073709551615", "--format", "json"});
   ASSERT_EQ(largest.code, 0) << largest.err;
   EXPECT_EQ(nlohmann::json::parse(largest.out)["manifest"]["seed"].get<std::uint64_t>(), 18446744073709551615ULL);
 }
@@ -205,9 +205,11 @@ TEST(SimulateCli, AFailedRunNeverOverwritesTheOutput) {
 namespace spotsim {
 namespace {
 
-const std::string kCblTrace = std::string(SPOTSIM_REPO_DIR) + "/experiments/traces/cbl/cbl-aws-10-26-2022-us-west-2a_v100_1.json";
-const std::vector<std::string> kCblJob = {"--trace", kCblTrace, "--checkpoint", "continuous", "--startup", "12m",
-                                          "--restore", "0s", "--checkpoint-write", "0s", "--deadline", "60h"};
+const std::string kCblTrace =
+    std::string(SPOTSIM_REPO_DIR) + "/experiments/traces/cbl/cbl-aws-10-26-2022-us-west-2a_v100_1.json";
+const std::vector<std::string> kCblJob = {"--trace",    kCblTrace,   "--checkpoint", "continuous",         "--startup",
+                                          "12m",        "--restore", "0s",           "--checkpoint-write", "0s",
+                                          "--deadline", "60h"};
 
 std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
   base.insert(base.end(), more.begin(), more.end());
@@ -215,8 +217,8 @@ std::vector<std::string> with(std::vector<std::string> base, const std::vector<s
 }
 
 TEST(SimulateCli, CantBeLateModeBillsWholeTicksAndReportsRegret) {
-  const Outcome tick = simulate(with(kCblJob, {"--policy", "on-demand", "-n", "3", "--mode", "cant-be-late",
-                                               "--regret", "--format", "json"}));
+  const Outcome tick = simulate(
+      with(kCblJob, {"--policy", "on-demand", "-n", "3", "--mode", "cant-be-late", "--regret", "--format", "json"}));
   ASSERT_EQ(tick.code, 0) << tick.err;
   const auto doc = nlohmann::json::parse(tick.out);
   EXPECT_EQ(doc["manifest"]["mode"], "cant-be-late");
@@ -254,12 +256,12 @@ namespace {
 Outcome bound(std::vector<std::string> args) { return run_command(bound_command, "bound", std::move(args)); }
 
 TEST(BoundCli, PrintsTheOptimumAndItsScheduleOfOneWindow) {
-  const Outcome o = bound({"--trace", kCblTrace, "--trace-start", "114h", "--deadline", "52h", "--mode",
-                           "cant-be-late", "--format", "json"});
+  const Outcome o = bound({"--trace", kCblTrace, "--trace-start", "114h", "--deadline", "52h", "--mode", "cant-be-late",
+                           "--format", "json"});
   ASSERT_EQ(o.code, 0) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   const double cost = doc["cost"].get<double>();
-  EXPECT_LE(cost, 147.90 + 1e-9);          // never dearer than on-demand from the start
+  EXPECT_LE(cost, 147.90 + 1e-9);         // never dearer than on-demand from the start
   EXPECT_GE(cost, 0.9731 * 48.2 - 1e-9);  // never cheaper than spot for the work and one changeover
   EXPECT_NEAR(doc["cost_spot"].get<double>() + doc["cost_on_demand"].get<double>(), cost, 1e-9);
   EXPECT_LE(doc["finish_hours"].get<double>(), 52.0);
@@ -275,9 +277,11 @@ TEST(BoundCli, PrintsTheOptimumAndItsScheduleOfOneWindow) {
 TEST(BoundCli, ErrorsAreClear) {
   const Outcome no_tick = bound({"--trace", kTrace});
   EXPECT_EQ(no_tick.code, 2);
-  EXPECT_NE(no_tick.err.find("expected a recording with a tick (field 'tick_s'), or --tick"), std::string::npos) << no_tick.err;
+  EXPECT_NE(no_tick.err.find("expected a recording with a tick (field 'tick_s'), or --tick"), std::string::npos)
+      << no_tick.err;
   const Outcome off_tick = bound({"--trace", kCblTrace, "--trace-start", "5m"});
-  EXPECT_NE(off_tick.err.find("--trace-start: expected a multiple of the tick (10m)"), std::string::npos) << off_tick.err;
+  EXPECT_NE(off_tick.err.find("--trace-start: expected a multiple of the tick (10m)"), std::string::npos)
+      << off_tick.err;
   const Outcome too_tight = bound({"--trace", kCblTrace, "--deadline", "48h"});
   EXPECT_NE(too_tight.err.find("no schedule finishes the work by the deadline"), std::string::npos) << too_tight.err;
   const Outcome no_nodes = bound({"--trace", kCblTrace, "--nodes", "0"});

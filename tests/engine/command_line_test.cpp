@@ -1,5 +1,5 @@
-// The shared command-line rules (app/options/command_line.hpp, base/integer_text.hpp, base/file_checks.hpp): one parser for
-// seeds and counts, one wording for unusable files, and the same rules in every subcommand.
+// The shared command-line rules (app/options/command_line.hpp, base/integer_text.hpp, base/file_checks.hpp): one parser
+// for seeds and counts, one wording for unusable files, and the same rules in every subcommand.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,9 +12,9 @@
 #include "base/errors.hpp"
 #include "base/file_checks.hpp"
 #include "base/integer_text.hpp"
-#include "tests/cli_runner.hpp"
-#include "cli/commands.hpp"
 #include "base/json_fields.hpp"
+#include "cli/commands.hpp"
+#include "tests/cli_runner.hpp"
 
 namespace spotsim {
 namespace {

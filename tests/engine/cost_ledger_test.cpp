@@ -31,7 +31,8 @@ JobSpec some_job(int nodes = 1) {
 
 void expect_sums(const std::vector<RunResult>& results, const std::string& what) {
   for (const RunResult& r : results) {
-    ASSERT_NEAR(ledger_sum(r), r.cost_total, 1e-9 * std::max(1.0, r.cost_total)) << what << " replication " << r.replication;
+    ASSERT_NEAR(ledger_sum(r), r.cost_total, 1e-9 * std::max(1.0, r.cost_total))
+        << what << " replication " << r.replication;
     ASSERT_GE(r.ledger_compute, 0.0);
     ASSERT_GE(r.ledger_lost_work, 0.0);
     ASSERT_GE(r.ledger_rounding, -1e-9);
@@ -50,8 +51,8 @@ TEST(CostLedger, SumsToTheTotalForEveryPolicy) {
 TEST(CostLedger, LostWorkIsPricedAtTheSpotPrice) {
   // One zone, constant price, per-millisecond billing: every entry is the price times the hours it reports.
   const double price = 1.5;
-  const auto results = runs(testing::single_zone_market(ExponentialLifetime{3.0}, price), some_job(2), "spot-only",
-                            "young-daly");
+  const auto results =
+      runs(testing::single_zone_market(ExponentialLifetime{3.0}, price), some_job(2), "spot-only", "young-daly");
   double lost = 0.0;
   for (const RunResult& r : results) {
     ASSERT_NEAR(r.ledger_lost_work, 2 * price * r.lost_work_hours, 1e-9) << r.replication;

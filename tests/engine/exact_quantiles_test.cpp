@@ -1,5 +1,7 @@
 // Exact order statistics in bounded memory (base/exact_quantiles.hpp) and the streaming summary built on them
 // (base/streaming_summary.hpp) against a full sort and summarize(): the same bits, whichever mode the values end in.
+#include "base/exact_quantiles.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <random>
 #include <vector>
 
-#include "base/exact_quantiles.hpp"
 #include "base/statistics.hpp"
 #include "base/streaming_summary.hpp"
 
@@ -30,9 +31,9 @@ bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == s
 
 void expect_same_summary(const Summary& expected, const Summary& actual) {
   EXPECT_EQ(expected.n, actual.n);
-  const double e[] = {expected.mean, expected.sd, expected.min, expected.max, expected.p50,
+  const double e[] = {expected.mean, expected.sd,  expected.min,    expected.max,    expected.p50,
                       expected.p95,  expected.p99, expected.ci_low, expected.ci_high};
-  const double a[] = {actual.mean, actual.sd, actual.min, actual.max, actual.p50,
+  const double a[] = {actual.mean, actual.sd,  actual.min,    actual.max,    actual.p50,
                       actual.p95,  actual.p99, actual.ci_low, actual.ci_high};
   const char* names[] = {"mean", "sd", "min", "max", "p50", "p95", "p99", "ci_low", "ci_high"};
   for (int i = 0; i < 9; ++i) {

@@ -6,9 +6,8 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/report_writer.hpp"
 #include "app/simulation_request.hpp"
@@ -27,7 +26,8 @@ TEST(GoldenExample, AdaptiveOnUsWest1SummaryIsUnchanged) {
   request.replications = 200;
   request.seed = 42;
   const auto summary = nlohmann::json::parse(report_json(run_simulation(request)))["summary"];
-  const std::string golden_path = std::string(SPOTSIM_REPO_DIR) + "/tests/engine/golden/us_west1_adaptive_seed42_summary.json";
+  const std::string golden_path =
+      std::string(SPOTSIM_REPO_DIR) + "/tests/engine/golden/us_west1_adaptive_seed42_summary.json";
   if (std::getenv("SPOTSIM_UPDATE_GOLDEN")) {
     std::ofstream(golden_path) << summary.dump(1) << "\n";
     GTEST_SKIP() << "rewrote " << golden_path;

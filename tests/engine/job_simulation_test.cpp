@@ -46,8 +46,8 @@ TEST(JobSimulation, AvailabilityDropPreemptsAndTheJobWaitsForSpot) {
 TEST(JobSimulation, EmergencyCheckpointInTheNoticeSavesTheWork) {
   const JobSpec j = job(15.0, kMillisPerMinute, 3 * kMillisPerMinute, 6 * kMillisPerMinute);
   // 2 min notice: the 1 min write fits, so nothing computed before the drop is lost.
-  const RunResult r = run_once(availability_market(2 * kMillisPerMinute), j, "spot-only",
-                               "fixed:interval=4h,on_notice=true");
+  const RunResult r =
+      run_once(availability_market(2 * kMillisPerMinute), j, "spot-only", "fixed:interval=4h,on_notice=true");
   EXPECT_EQ(r.preemptions, 1);
   EXPECT_NEAR(r.lost_work_hours, 0.0, 1e-12);
   EXPECT_EQ(r.checkpoints, 4);
@@ -122,9 +122,11 @@ TEST(JobSimulation, MultiNodeJobsAreInterruptedByTheFirstNodeToGo) {
 TEST(JobSimulation, FingerprintPinsTheTrajectory) {
   // A golden fingerprint of the event trajectory (OMNeT++-style): any change in the model's behaviour changes
   // it. If you changed behaviour on purpose, update the value and say why in the commit message.
-  const SpotMarket market = testing::single_zone_market(BathtubLifetime({0.4198, 0.975, 0.372, 24.33, 25.0}), 1.0, 3.0, 30000);
+  const SpotMarket market =
+      testing::single_zone_market(BathtubLifetime({0.4198, 0.975, 0.372, 24.33, 25.0}), 1.0, 3.0, 30000);
   const JobSpec j = job(168.0, 2 * kMillisPerMinute, 3 * kMillisPerMinute, 5 * kMillisPerMinute);
-  const auto runs = run_replications(Scenario(market, j), policies("spot-only", "young-daly:on_notice=true"), {7, 0, 3, 1});
+  const auto runs =
+      run_replications(Scenario(market, j), policies("spot-only", "young-daly:on_notice=true"), {7, 0, 3, 1});
   EXPECT_EQ(runs[0].fingerprint, 13404237990603057197ULL);
   EXPECT_EQ(runs[2].fingerprint, 6988779556398663828ULL);
   EXPECT_EQ(runs[0].events, 383ULL);

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
-#include "model/random_streams.hpp"
 #include "model/market/lifetime_distribution.hpp"
+#include "model/random_streams.hpp"
 
 namespace spotsim {
 namespace {
@@ -66,9 +66,7 @@ void expect_sampler_matches(const LifetimeDistribution& model, double closed_for
 
 const BathtubParameters kPaperLike{0.4198, 0.975, 0.372, 24.33, 25.0};
 
-TEST(LifetimeModels, ExponentialSamplerMatchesCdfAndMean) {
-  expect_sampler_matches(ExponentialLifetime{7.5}, 7.5);
-}
+TEST(LifetimeModels, ExponentialSamplerMatchesCdfAndMean) { expect_sampler_matches(ExponentialLifetime{7.5}, 7.5); }
 
 TEST(LifetimeModels, WeibullSamplerMatchesCdfAndMean) {
   expect_sampler_matches(WeibullLifetime{0.7, 10.0}, 10.0 * std::tgamma(1.0 + 1.0 / 0.7));

@@ -12,7 +12,7 @@
 namespace spotsim::testing {
 
 constexpr double kSpotA = 1.0, kSpotB = 2.0, kOnDemand = 3.0;  // USD per hour
-constexpr double kGbps = 8.0;        // same-continent tier: 1 GB moves in exactly 1 s
+constexpr double kGbps = 8.0;                                  // same-continent tier: 1 GB moves in exactly 1 s
 constexpr double kEgressPerGb = 0.02;
 
 // Spot availability: `levels[i]` from `times[i]` on, repeating after a long span (so it never wraps in a test).

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "app/job_reader.hpp"
-#include "migration_markets.hpp"
 #include "base/errors.hpp"
 #include "engine/job_simulation.hpp"
+#include "migration_markets.hpp"
 
 namespace spotsim {
 namespace {
@@ -97,8 +97,8 @@ TEST(Migration, MovingWithinARegionCostsNothing) {
 TEST(Migration, InterruptedTransferLeavesTheStateWhereItWasAndPaysEgress) {
   // b loses its spot 50 s into the first transfer (600 min + 5 min start-up + 50 s) and has it back at 700 min.
   const Millis cut = 605 * kMinute + 50 * kSecond;
-  const SpotMarket market = two_zone_market(availability({0, 10 * kMillisPerHour}, {1, 0}),
-                                            availability({0, cut, 700 * kMinute}, {1, 0, 1}));
+  const SpotMarket market =
+      two_zone_market(availability({0, 10 * kMillisPerHour}, {1, 0}), availability({0, cut, 700 * kMinute}, {1, 0, 1}));
   PreferZoneA policy;
   const RunResult r = run(market, job(), policy);
   // The state is still in r-a at 700 min: the second try transfers (and pays) again.
@@ -195,8 +195,8 @@ TEST(MigrationJobFile, CheckpointSizeAndBandwidthsAreRead) {
 }
 
 TEST(MigrationJobFile, BadFieldsNameTheFileAndTheField) {
-  for (const char* text : {R"({"checkpoint_size_gb": -1})", R"({"same_continent_gbps": 0})",
-                           R"({"cross_continent_gbps": "fast"})"}) {
+  for (const char* text :
+       {R"({"checkpoint_size_gb": -1})", R"({"same_continent_gbps": 0})", R"({"cross_continent_gbps": "fast"})"}) {
     JobSpec spec;
     try {
       apply_job_json(nlohmann::json::parse(text), "job.json", spec);

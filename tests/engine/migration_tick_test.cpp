@@ -2,8 +2,8 @@
 // changeover, egress is paid at the launch, the state moves when the changeover is over.
 #include <gtest/gtest.h>
 
-#include "migration_markets.hpp"
 #include "engine/tick_simulation.hpp"
+#include "migration_markets.hpp"
 
 namespace spotsim {
 namespace {

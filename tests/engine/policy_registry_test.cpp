@@ -21,7 +21,8 @@ TEST(PolicyRegistry, EveryBuiltinIsListedAndConstructible) {
   for (const char* name : {"spot-only", "on-demand", "adaptive", "greedy", "uniform-progress", "zone-failover"}) {
     EXPECT_TRUE(registry.selection_factory(name)());
   }
-  for (const char* name : {"none", "fixed", "young", "daly", "young-daly", "continuous", "hazard", "on-notice", "optimal-dp"}) {
+  for (const char* name :
+       {"none", "fixed", "young", "daly", "young-daly", "continuous", "hazard", "on-notice", "optimal-dp"}) {
     EXPECT_TRUE(registry.checkpoint_factory(name)());
   }
   for (const auto& p : registry.selection_policies()) EXPECT_FALSE(p.description.empty()) << p.name;
@@ -31,7 +32,8 @@ TEST(PolicyRegistry, UnknownNamesAndParametersAreClearErrors) {
   const PolicyRegistry registry = builtin_policy_registry();
   EXPECT_EQ(error_of([&] { registry.selection_factory("cheapest"); }),
             "--policy 'cheapest': unknown policy; expected one of: spot-only, on-demand, adaptive, greedy, "
-            "uniform-progress, zone-failover, uniform-progress-multi, failover, eager-next-region, cost-aware, optimal-offline");
+            "uniform-progress, zone-failover, uniform-progress-multi, failover, eager-next-region, cost-aware, "
+            "optimal-offline");
   EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:intervall=2h"); }),
             "--checkpoint 'fixed:intervall=2h': unknown parameter 'intervall'; fixed takes: interval, on_notice");
   EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:interval=2"); }),

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "policies/checkpoint_math.hpp"
-#include "engine/replication_runner.hpp"
 #include "base/statistics.hpp"
+#include "engine/replication_runner.hpp"
+#include "policies/checkpoint_math.hpp"
 #include "test_markets.hpp"
 
 namespace spotsim {
@@ -41,7 +41,10 @@ std::vector<double> completion_hours(double mean_hours, double work, const std::
 }
 
 TEST(RenewalTheory, ExpectedCompletionTimeMatchesTheClosedForm) {
-  struct Case { double mean, work, tau_h; Millis delta, startup, restore; };
+  struct Case {
+    double mean, work, tau_h;
+    Millis delta, startup, restore;
+  };
   const Case cases[] = {
       {10.0, 48.0, 2.0, 5 * kMillisPerMinute, 4 * kMillisPerMinute, 3 * kMillisPerMinute},
       {3.0, 24.0, 0.5, 2 * kMillisPerMinute, 10 * kMillisPerMinute, 5 * kMillisPerMinute},
@@ -51,8 +54,8 @@ TEST(RenewalTheory, ExpectedCompletionTimeMatchesTheClosedForm) {
     const auto hours = completion_hours(c.mean, c.work, "fixed:interval=" + std::to_string(int(c.tau_h * 60)) + "m",
                                         c.delta, c.startup, c.restore, 20000);
     const Summary s = summarize(hours);
-    const double expected = expected_completion(c.work, c.tau_h, to_hours(c.delta), to_hours(c.startup),
-                                                to_hours(c.restore), 1.0 / c.mean);
+    const double expected =
+        expected_completion(c.work, c.tau_h, to_hours(c.delta), to_hours(c.startup), to_hours(c.restore), 1.0 / c.mean);
     // Within 4 standard errors (p ~ 6e-5 for a correct simulator); the seed is fixed, so the test is stable.
     EXPECT_NEAR(s.mean, expected, 4.0 * s.sd / std::sqrt(double(s.n)))
         << "mean " << c.mean << " h, tau " << c.tau_h << " h";
@@ -66,8 +69,8 @@ TEST(RenewalTheory, DalysIntervalMinimisesSimulatedCompletionTime) {
   const double daly = daly_interval(to_hours(delta), mean);
   ASSERT_NEAR(daly, 1.2360, 1e-3);
   const auto at = [&](double tau_h) {
-    return completion_hours(mean, work, "fixed:interval=" + std::to_string(std::llround(tau_h * 3600)) + "s",
-                            delta, startup, restore, 20000);
+    return completion_hours(mean, work, "fixed:interval=" + std::to_string(std::llround(tau_h * 3600)) + "s", delta,
+                            startup, restore, 20000);
   };
   const auto optimum = at(daly);
   const double optimum_mean = summarize(optimum).mean;

@@ -1,6 +1,7 @@
 #include "model/market/step_series.hpp"
 
 #include <gtest/gtest.h>
+
 #include <boost/random/mersenne_twister.hpp>
 
 namespace spotsim {
@@ -58,7 +59,8 @@ TEST(StepSeries, BucketIndexAgreesWithALinearScan) {
     std::vector<Millis> times{0};
     for (std::size_t i = 1; i < n; ++i) {
       // Mostly small steps with rare huge gaps, so some buckets hold many changes and many hold none.
-      const Millis step = rng() % 10 == 0 ? 1 + static_cast<Millis>(rng() % 1'000'000) : 1 + static_cast<Millis>(rng() % 50);
+      const Millis step =
+          rng() % 10 == 0 ? 1 + static_cast<Millis>(rng() % 1'000'000) : 1 + static_cast<Millis>(rng() % 50);
       times.push_back(times.back() + step);
     }
     std::vector<double> values;

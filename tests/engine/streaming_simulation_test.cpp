@@ -2,6 +2,7 @@
 // one nlohmann document, summarize() over every run), for any thread count and block size; outputs are replaced
 // atomically; and what cannot fit is refused before the run with a message saying what to do instead.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -10,17 +11,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "base/atomic_output_stream.hpp"
 #include "app/report_writer.hpp"
 #include "app/run_metrics.hpp"
 #include "app/simulation_request.hpp"
 #include "app/simulation_resources.hpp"
 #include "app/streaming_report.hpp"
+#include "base/atomic_output_stream.hpp"
 #include "base/errors.hpp"
 #include "engine/replication_stream.hpp"
 #include "test_markets.hpp"
-
-#include <unistd.h>
 
 namespace spotsim {
 namespace {
@@ -97,9 +96,9 @@ TEST(StreamingSimulation, BlocksArriveInReplicationOrderWithTheRunsOfOneCall) {
   const auto policies = testing::policies("adaptive", "young-daly");
   const auto whole = run_replications(scenario, policies, {5, 0, 1000, 1});
   std::vector<RunResult> streamed;
-  stream_replications(scenario, policies, {5, 0, 1000, 3},
-                      [&](std::span<const RunResult> block) { streamed.insert(streamed.end(), block.begin(), block.end()); },
-                      37);
+  stream_replications(
+      scenario, policies, {5, 0, 1000, 3},
+      [&](std::span<const RunResult> block) { streamed.insert(streamed.end(), block.begin(), block.end()); }, 37);
   ASSERT_EQ(streamed.size(), whole.size());
   for (std::size_t i = 0; i < whole.size(); ++i) {
     ASSERT_EQ(streamed[i].replication, i);
@@ -123,9 +122,15 @@ TEST(StreamingSimulation, SpilledSummariesAreTheBitsOfSummarizeOverEveryRun) {
     SCOPED_TRACE(metrics[m].name);
     EXPECT_EQ(expected.n, got.n);
     if (expected.n == 0) continue;
-    for (const auto& [e, g] : {std::pair{expected.mean, got.mean}, {expected.sd, got.sd}, {expected.min, got.min},
-                               {expected.max, got.max}, {expected.p50, got.p50}, {expected.p95, got.p95},
-                               {expected.p99, got.p99}, {expected.ci_low, got.ci_low}, {expected.ci_high, got.ci_high}}) {
+    for (const auto& [e, g] : {std::pair{expected.mean, got.mean},
+                               {expected.sd, got.sd},
+                               {expected.min, got.min},
+                               {expected.max, got.max},
+                               {expected.p50, got.p50},
+                               {expected.p95, got.p95},
+                               {expected.p99, got.p99},
+                               {expected.ci_low, got.ci_low},
+                               {expected.ci_high, got.ci_high}}) {
       EXPECT_EQ(std::bit_cast<std::uint64_t>(e), std::bit_cast<std::uint64_t>(g)) << e << " vs " << g;
     }
   }
@@ -226,8 +231,7 @@ TEST(StreamingSimulation, RefusalsSayWhatToDoInstead) {
     }
     return std::string("(no error)");
   };
-  const std::string memory =
-      message([] { check_runs_fit_in_memory(1'000'000'000, std::uint64_t{16} << 30); });
+  const std::string memory = message([] { check_runs_fit_in_memory(1'000'000'000, std::uint64_t{16} << 30); });
   EXPECT_NE(memory.find("--replications 1000000000"), std::string::npos) << memory;
   EXPECT_NE(memory.find("--output"), std::string::npos) << memory;
   EXPECT_EQ(message([] { check_runs_fit_in_memory(100'000, std::uint64_t{16} << 30); }), "(no error)");
@@ -243,7 +247,8 @@ TEST(StreamingSimulation, RefusalsSayWhatToDoInstead) {
   EXPECT_NE(unwritable.find("/some/dir is not a writable directory"), std::string::npos) << unwritable;
   EXPECT_NE(unwritable.find("TMPDIR"), std::string::npos) << unwritable;
 
-  const std::string output = message([] { check_output_fits("big.json", "json", 1'000'000'000, 500, std::uint64_t{1} << 30); });
+  const std::string output =
+      message([] { check_output_fits("big.json", "json", 1'000'000'000, 500, std::uint64_t{1} << 30); });
   EXPECT_NE(output.find("big.json"), std::string::npos) << output;
   EXPECT_NE(output.find("--format csv"), std::string::npos) << output;
   EXPECT_EQ(message([] { check_output_fits("t", "table", 1'000'000'000, 500, 0); }), "(no error)");

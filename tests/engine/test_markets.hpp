@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "policies/policy_registry.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/market/spot_market.hpp"
+#include "policies/policy_registry.hpp"
 #include "tests/support/market_builder.hpp"
 
 namespace spotsim::testing {
@@ -15,8 +15,14 @@ namespace spotsim::testing {
 inline SpotMarket single_zone_market(std::optional<LifetimeDistribution> lifetime, double spot_price = 1.0,
                                      double on_demand_price = 3.0, Millis notice = 0) {
   // Exact per-millisecond billing unless a test says otherwise.
-  return MarketBuilder("test").exact_billing().zone("test-a").on_demand(on_demand_price).spot_price(spot_price)
-      .lifetime(std::move(lifetime)).notice(notice).build();
+  return MarketBuilder("test")
+      .exact_billing()
+      .zone("test-a")
+      .on_demand(on_demand_price)
+      .spot_price(spot_price)
+      .lifetime(std::move(lifetime))
+      .notice(notice)
+      .build();
 }
 
 inline PolicyFactories policies(const std::string& selection, const std::string& checkpoint) {

@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   spotsim::ImportOptions options;
   options.time_unit = spotsim::kMillisPerSecond;  // so that "time,count" inputs get past the unit check
   try {
-    const spotsim::ImportedTrace trace = spotsim::import_trace_content(content, "fuzz-input", SPOTSIM_FUZZ_FORMAT, options);
+    const spotsim::ImportedTrace trace =
+        spotsim::import_trace_content(content, "fuzz-input", SPOTSIM_FUZZ_FORMAT, options);
     // Whatever imports must also be usable: every zone's series can be evaluated.
     for (const auto& zone : trace.market.zones) {
       (void)zone.spot.price_per_hour.at(12345);

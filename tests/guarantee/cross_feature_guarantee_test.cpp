@@ -18,22 +18,21 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "policies/policy_registry.hpp"
 #include "engine/campaign/campaign_runner.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
-#include "traces/trace_writer.hpp"
+#include "policies/policy_registry.hpp"
 #include "tests/support/case_budget.hpp"
-
-#include <fstream>
-#include <nlohmann/json.hpp>
+#include "traces/trace_writer.hpp"
 
 namespace spotsim {
 namespace {
@@ -44,9 +43,14 @@ constexpr std::uint64_t kReplicationsPerCase = 4;
 
 int case_count() { return case_budget("SPOTSIM_CROSS_CASES", 3000, 500, 300); }
 
-const std::vector<std::string> kSelectionPolicies = {
-    "greedy",   "uniform-progress",  "adaptive",  "zone-failover",          "failover",
-    "eager-next-region", "uniform-progress-multi", "cost-aware"};
+const std::vector<std::string> kSelectionPolicies = {"greedy",
+                                                     "uniform-progress",
+                                                     "adaptive",
+                                                     "zone-failover",
+                                                     "failover",
+                                                     "eager-next-region",
+                                                     "uniform-progress-multi",
+                                                     "cost-aware"};
 
 enum class Engine { kEvent, kTick, kElastic, kCampaign };
 const char* engine_name(Engine e) {
@@ -157,7 +161,8 @@ class CrossCaseGenerator {
         zone.region = region;
         zone.continent = continent;
         zone.on_demand_price_per_hour = round_to(real(1.0, 5.0), 1000.0);
-        zone.spot.price_per_hour = StepSeries::constant(round_to(zone.on_demand_price_per_hour * real(0.2, 0.9), 10000.0));
+        zone.spot.price_per_hour =
+            StepSeries::constant(round_to(zone.on_demand_price_per_hour * real(0.2, 0.9), 10000.0));
         zone.spot.notice = c.engine == Engine::kTick ? 0 : millis(0, 120 * kMillisPerSecond);
         const bool first = market.zones.empty();
         zone.spot.available = availability(market.tick, first ? runs : 0, market.span, c.job.nodes);
@@ -197,7 +202,11 @@ class CrossCaseGenerator {
 
   std::string draw_checkpoint(Engine engine) {
     if (engine == Engine::kTick) return "continuous";
-    const std::vector<std::string> kinds = {"none", "continuous", "young", "daly", "hazard",
+    const std::vector<std::string> kinds = {"none",
+                                            "continuous",
+                                            "young",
+                                            "daly",
+                                            "hazard",
                                             "fixed:interval=" + std::to_string(millis(5, 600)) + "m",
                                             "fixed:interval=" + std::to_string(millis(5, 600)) + "m,on_notice=true"};
     return kinds[static_cast<std::size_t>(millis(0, static_cast<Millis>(kinds.size()) - 1))];

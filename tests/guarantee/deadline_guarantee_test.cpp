@@ -31,11 +31,11 @@
 #include <variant>
 #include <vector>
 
-#include "policies/policy_registry.hpp"
 #include "engine/job_simulation.hpp"
 #include "model/scenario.hpp"
-#include "traces/trace_reader.hpp"
+#include "policies/policy_registry.hpp"
 #include "tests/support/case_budget.hpp"
+#include "traces/trace_reader.hpp"
 
 namespace spotsim {
 namespace {
@@ -45,9 +45,14 @@ namespace {
 constexpr std::uint64_t kCaseSeed = 0x5eed'dead'11e5ULL;
 constexpr std::size_t kPrintedPerPolicy = 5;
 
-const std::array<std::string, 8> kDeadlineAware = {"greedy",   "uniform-progress",  "adaptive",
-                                                   "zone-failover", "failover", "eager-next-region",
-                                                   "uniform-progress-multi", "cost-aware"};
+const std::array<std::string, 8> kDeadlineAware = {"greedy",
+                                                   "uniform-progress",
+                                                   "adaptive",
+                                                   "zone-failover",
+                                                   "failover",
+                                                   "eager-next-region",
+                                                   "uniform-progress-multi",
+                                                   "cost-aware"};
 
 // SPOTSIM_GUARANTEE_CASES=<n> runs a longer (or shorter) soak with the same generator.
 int case_count() { return case_budget("SPOTSIM_GUARANTEE_CASES", 5000, 1500, 1000); }

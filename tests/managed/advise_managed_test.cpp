@@ -1,10 +1,10 @@
 // `spotsim advise` with managed rows: they are simulated beside the DIY rows and marked as managed in the table,
 // JSON and CSV; --engineering-cost adds the break-even, here computed by hand; bad amounts exit 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "advise_test_support.hpp"
 
@@ -22,20 +22,41 @@ struct Fixture {
   test::AdviseTempDir dir{"advise_managed"};
   std::string gpu = dir.write("gpu.json", test::one_offer_catalogue(2.0, 1.0, 1, 1e6));
   std::string managed(double price) const {
-    return dir.write("managed.json",
-                     {{"format", "spotsim-managed-training"},
-                      {"version", 1},
-                      {"offers",
-                       {{{"service", "vertex-ai"}, {"mode", "on-demand"}, {"region", "test-region"},
-                         {"instance_type", "test-1g"}, {"gpu", "A100-40GB"}, {"gpus_per_instance", 1},
-                         {"price_per_hour", price}, {"billing_increment_s", 1}, {"billing_minimum_s", 0},
-                         {"startup_s", 300}, {"startup_billed", true}, {"diy_instance_type", "test-1g"},
-                         {"date", "2026-11-23"}, {"source", "test"}}}}});
+    return dir.write("managed.json", {{"format", "spotsim-managed-training"},
+                                      {"version", 1},
+                                      {"offers",
+                                       {{{"service", "vertex-ai"},
+                                         {"mode", "on-demand"},
+                                         {"region", "test-region"},
+                                         {"instance_type", "test-1g"},
+                                         {"gpu", "A100-40GB"},
+                                         {"gpus_per_instance", 1},
+                                         {"price_per_hour", price},
+                                         {"billing_increment_s", 1},
+                                         {"billing_minimum_s", 0},
+                                         {"startup_s", 300},
+                                         {"startup_billed", true},
+                                         {"diy_instance_type", "test-1g"},
+                                         {"date", "2026-11-23"},
+                                         {"source", "test"}}}}});
   }
   std::vector<std::string> args(double price, std::vector<std::string> extra) const {
-    std::vector<std::string> a = {"--catalogue", gpu, "--managed-catalogue", managed(price), "--steps", "3600",
-                                  "--step-time", "1s", "--measured-gpu", "A100-40GB", "--policy", "on-demand",
-                                  "-n", "3", "--threads", "1"};
+    std::vector<std::string> a = {"--catalogue",
+                                  gpu,
+                                  "--managed-catalogue",
+                                  managed(price),
+                                  "--steps",
+                                  "3600",
+                                  "--step-time",
+                                  "1s",
+                                  "--measured-gpu",
+                                  "A100-40GB",
+                                  "--policy",
+                                  "on-demand",
+                                  "-n",
+                                  "3",
+                                  "--threads",
+                                  "1"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
@@ -48,7 +69,9 @@ TEST(AdviseManaged, TableShowsManagedRowsAndTheBreakEven) {
   EXPECT_NE(r.out.find("vertex-ai on-demand"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("DIY pays off at $/month"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("24000"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("saves 33.3% against the best managed row, vertex-ai on-demand on 1x test-1g"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("saves 33.3% against the best managed row, vertex-ai on-demand on 1x test-1g"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("DIY pays off above $24000/month of managed spend"), std::string::npos) << r.out;
 }
 
@@ -72,7 +95,8 @@ TEST(AdviseManaged, JsonAndCsvMarkManagedRowsWithHandComputedCosts) {
 
   const CliResult csv = run_advise(f.args(3.0, {"--format", "csv"}));
   ASSERT_EQ(csv.code, 0) << csv.err;
-  EXPECT_NE(csv.out.find("managed_service,diy_saving_vs_managed,break_even_monthly_spend"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("managed_service,diy_saving_vs_managed,break_even_monthly_spend"), std::string::npos)
+      << csv.out;
   EXPECT_NE(csv.out.find("vertex-ai"), std::string::npos) << csv.out;
 }
 
@@ -104,11 +128,12 @@ TEST(AdviseManaged, EngineeringCostRefusals) {
     EXPECT_NE(r.err.find("--engineering-cost"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(bad), std::string::npos) << r.err;
   }
-  const CliResult missing = run_advise({"--managed-catalogue", "no_such_catalogue", "--steps", "1", "--step-time", "1s",
-                                        "--measured-gpu", "V100"});
+  const CliResult missing = run_advise(
+      {"--managed-catalogue", "no_such_catalogue", "--steps", "1", "--step-time", "1s", "--measured-gpu", "V100"});
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("--managed-catalogue"), std::string::npos) << missing.err;
-  const CliResult sets = run_advise({"--region-sets", "--trace", "gcp-h100-13-zones", "--work", "1h", "--engineering-cost", "8000"});
+  const CliResult sets =
+      run_advise({"--region-sets", "--trace", "gcp-h100-13-zones", "--work", "1h", "--engineering-cost", "8000"});
   EXPECT_EQ(sets.code, 2);
   EXPECT_NE(sets.err.find("--engineering-cost"), std::string::npos) << sets.err;
 }

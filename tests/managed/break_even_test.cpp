@@ -1,7 +1,8 @@
 // The break-even of DIY against a managed service (docs/managed.md#break-even), by hand.
+#include "app/advise/break_even.hpp"
+
 #include <gtest/gtest.h>
 
-#include "app/advise/break_even.hpp"
 #include "base/errors.hpp"
 
 namespace spotsim {

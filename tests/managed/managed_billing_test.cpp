@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "app/advise/managed_scenario.hpp"
-#include "policies/policy_registry.hpp"
 #include "engine/replication_runner.hpp"
 #include "model/scenario.hpp"
+#include "policies/policy_registry.hpp"
 
 namespace spotsim {
 namespace {
@@ -61,8 +61,9 @@ RunResult run_one(const ManagedOffer& o, const JobSpec& j, const std::string& ch
   const ManagedScenario s = managed_scenario(o, j, catalogue);
   const Scenario scenario(s.market, s.job);
   const PolicyRegistry registry = policy_registry();
-  auto runs = run_replications(scenario, {registry.selection_factory(s.selection_policy), registry.checkpoint_factory(checkpoint)},
-                               ReplicationPlan{1, 0, 1, 1, nullptr});
+  auto runs = run_replications(
+      scenario, {registry.selection_factory(s.selection_policy), registry.checkpoint_factory(checkpoint)},
+      ReplicationPlan{1, 0, 1, 1, nullptr});
   apply_managed_billing(o, runs.front());
   return runs.front();
 }
@@ -79,7 +80,8 @@ TEST(ManagedBilling, ScenarioUsesTheServicesOverheadBillingAndPolicy) {
   ASSERT_EQ(s.market.zones.size(), 1u);
   EXPECT_DOUBLE_EQ(s.market.zones[0].spot.price_per_hour.at(0), 10.0);
   EXPECT_EQ(s.market.zones[0].spot.preemption_times, std::vector<Millis>{5400 * kS});
-  EXPECT_EQ(managed_scenario(offer(ManagedMode::kOnDemand, 1, kS, 0, false), job(kS), catalogue_with_one_preemption()).selection_policy,
+  EXPECT_EQ(managed_scenario(offer(ManagedMode::kOnDemand, 1, kS, 0, false), job(kS), catalogue_with_one_preemption())
+                .selection_policy,
             "on-demand");
 }
 

@@ -1,8 +1,8 @@
 // The managed training catalogue: the shipped one reads and links every row to gpu_offers.json; each field of a
 // row is refused with a message naming the file and the field.
-#include <functional>
-
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "advise_test_support.hpp"
 #include "app/advise/managed_offer_catalogue.hpp"
@@ -12,11 +12,14 @@ namespace spotsim {
 namespace {
 
 nlohmann::json valid_offer() {
-  return {{"service", "vertex-ai"}, {"mode", "spot"}, {"region", "test-region"}, {"instance_type", "test-1g"},
-          {"gpu", "A100"}, {"gpus_per_instance", 1}, {"price_per_hour", 2.5}, {"billing_increment_s", 30},
-          {"billing_minimum_s", 30}, {"startup_s", 300}, {"startup_billed", true},
-          {"on_preemption", "restart-from-checkpoint"}, {"preemption", "exp"}, {"diy_instance_type", "test-1g"},
-          {"date", "2026-11-23"}, {"source", "test"}};
+  return {{"service", "vertex-ai"},  {"mode", "spot"},
+          {"region", "test-region"}, {"instance_type", "test-1g"},
+          {"gpu", "A100"},           {"gpus_per_instance", 1},
+          {"price_per_hour", 2.5},   {"billing_increment_s", 30},
+          {"billing_minimum_s", 30}, {"startup_s", 300},
+          {"startup_billed", true},  {"on_preemption", "restart-from-checkpoint"},
+          {"preemption", "exp"},     {"diy_instance_type", "test-1g"},
+          {"date", "2026-11-23"},    {"source", "test"}};
 }
 
 nlohmann::json catalogue_of(const nlohmann::json& offer) {
@@ -112,7 +115,8 @@ TEST(ManagedCatalogue, RefusesPreemptionFieldsOnOnDemandAndDuplicates) {
   on_demand["mode"] = "on-demand";
   EXPECT_THROW(read_managed_offer_catalogue(dir.write("m.json", catalogue_of(on_demand)), gpu), InputError);
   on_demand.erase("on_preemption");
-  EXPECT_THROW(read_managed_offer_catalogue(dir.write("m.json", catalogue_of(on_demand)), gpu), InputError);  // preemption
+  EXPECT_THROW(read_managed_offer_catalogue(dir.write("m.json", catalogue_of(on_demand)), gpu),
+               InputError);  // preemption
   on_demand.erase("preemption");
   EXPECT_NO_THROW(read_managed_offer_catalogue(dir.write("m.json", catalogue_of(on_demand)), gpu));
   nlohmann::json twice = catalogue_of(valid_offer());

@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "policies/policy_registry.hpp"
+#include "engine/replication_runner.hpp"
 #include "model/market/node_reclaim.hpp"
 #include "model/market/spot_market.hpp"
-#include "engine/replication_runner.hpp"
+#include "policies/policy_registry.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/importers/trace_importer.hpp"
 
@@ -25,11 +25,11 @@ double choose(int n, int k) {
 }
 
 struct Expected {
-  double reclaims = 0;        // sum over drops of P(at least one of the held is removed)
-  double reclaims_var = 0;    // of the number of reclaims in one period (independent drops: sum of p(1 - p))
-  double lost = 0;            // sum over drops of the hypergeometric mean held x removed / pool
-  double lost_var = 0;        // sum of the hypergeometric variances
-  double per_removal = 0;     // sum over single removals of held / pool before it (the rough figure)
+  double reclaims = 0;      // sum over drops of P(at least one of the held is removed)
+  double reclaims_var = 0;  // of the number of reclaims in one period (independent drops: sum of p(1 - p))
+  double lost = 0;          // sum over drops of the hypergeometric mean held x removed / pool
+  double lost_var = 0;      // sum of the hypergeometric variances
+  double per_removal = 0;   // sum over single removals of held / pool before it (the rough figure)
   int removals = 0;
 };
 

@@ -2,9 +2,9 @@
 // trace (model/job.hpp resolve_job_instances), prices stay per instance.
 #include <gtest/gtest.h>
 
-#include "policies/policy_registry.hpp"
 #include "base/errors.hpp"
 #include "engine/replication_runner.hpp"
+#include "policies/policy_registry.hpp"
 #include "trace_test_paths.hpp"
 
 namespace spotsim {

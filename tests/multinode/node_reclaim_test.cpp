@@ -1,12 +1,13 @@
 // The reclaim law of model/market/node_reclaim.hpp: hypergeometric losses, common random numbers, and the old
 // "below N" rule recovered whenever the job holds the whole pool.
+#include "model/market/node_reclaim.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "model/market/node_reclaim.hpp"
 #include "model/market/step_series.hpp"
 
 namespace spotsim {
@@ -20,11 +21,14 @@ double choose(int n, int k) {
 // P(lost = k) for HG(pool, held, removed).
 std::vector<double> hypergeometric_pmf(int pool, int held, int removed) {
   std::vector<double> pmf(static_cast<std::size_t>(held) + 1, 0.0);
-  for (int k = 0; k <= held; ++k) pmf[static_cast<std::size_t>(k)] = choose(held, k) * choose(pool - held, removed - k) / choose(pool, removed);
+  for (int k = 0; k <= held; ++k)
+    pmf[static_cast<std::size_t>(k)] = choose(held, k) * choose(pool - held, removed - k) / choose(pool, removed);
   return pmf;
 }
 
-struct Case { int pool_before, pool_after, held; };
+struct Case {
+  int pool_before, pool_after, held;
+};
 
 class HypergeometricLaw : public ::testing::TestWithParam<Case> {};
 
@@ -70,12 +74,14 @@ INSTANTIATE_TEST_SUITE_P(Pools, HypergeometricLaw,
                                            Case{12, 5, 8},     // the pool falls below held: at least 3 lost
                                            Case{100, 99, 1}),  // a single node in a large pool
                          [](const ::testing::TestParamInfo<Case>& param_info) {
-                           return "pool" + std::to_string(param_info.param.pool_before) + "to" + std::to_string(param_info.param.pool_after) +
-                                  "held" + std::to_string(param_info.param.held);
+                           return "pool" + std::to_string(param_info.param.pool_before) + "to" +
+                                  std::to_string(param_info.param.pool_after) + "held" +
+                                  std::to_string(param_info.param.held);
                          });
 
 TEST(NodeReclaim, ProbabilityOfAReclaimIsOneMinusTheHypergeometricZero) {
-  for (const Case c : {Case{32, 31, 8}, Case{32, 28, 8}, Case{30, 10, 8}, Case{12, 5, 8}, Case{100, 99, 1}, Case{16, 13, 16}}) {
+  for (const Case c :
+       {Case{32, 31, 8}, Case{32, 28, 8}, Case{30, 10, 8}, Case{12, 5, 8}, Case{100, 99, 1}, Case{16, 13, 16}}) {
     const int removed = c.pool_before - c.pool_after;
     EXPECT_NEAR(reclaim_probability(c.pool_before, c.pool_after, c.held),
                 1.0 - hypergeometric_pmf(c.pool_before, c.held, removed)[0], 1e-12);
@@ -104,11 +110,11 @@ TEST(NodeReclaim, LossIsCertainWhenTheJobHoldsThePoolOrThePoolFallsBelowIt) {
   for (int at = 0; at < 200; ++at) {
     EXPECT_EQ(instances_reclaimed(1, 0, at, 16, 13, 16), 3);  // the recorder's own cluster: every removal is the job's
     EXPECT_EQ(instances_reclaimed(1, 0, at, 16, 0, 16), 16);
-    EXPECT_EQ(instances_reclaimed(1, 0, at, 1, 0, 1), 1);     // single node, 0/1 availability
-    EXPECT_GE(instances_reclaimed(1, 0, at, 30, 5, 8), 3);    // only 5 left for 8 held
+    EXPECT_EQ(instances_reclaimed(1, 0, at, 1, 0, 1), 1);   // single node, 0/1 availability
+    EXPECT_GE(instances_reclaimed(1, 0, at, 30, 5, 8), 3);  // only 5 left for 8 held
     EXPECT_EQ(instances_reclaimed(1, 0, at, 30, 0, 8), 8);
-    EXPECT_EQ(instances_reclaimed(1, 0, at, 30, 30, 8), 0);   // no drop
-    EXPECT_EQ(instances_reclaimed(1, 0, at, 30, 20, 0), 0);   // nothing held
+    EXPECT_EQ(instances_reclaimed(1, 0, at, 30, 30, 8), 0);  // no drop
+    EXPECT_EQ(instances_reclaimed(1, 0, at, 30, 20, 0), 0);  // nothing held
   }
 }
 

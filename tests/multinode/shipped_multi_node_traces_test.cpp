@@ -29,13 +29,24 @@ const std::vector<Recording>& recordings() {
        {"aws-gcp-spot-availability/preemption/4-node/aws-08-03-2023/us-east-1f_v100_1.json",
         "aws-gcp-spot-availability/preemption/4-node/aws-08-03-2023/us-east-2a_v100_1.json",
         "aws-gcp-spot-availability/preemption/4-node/aws-08-03-2023/us-west-2c_v100_1.json"},
-       "cant-be-late", std::nullopt, true, ""},
+       "cant-be-late",
+       std::nullopt,
+       true,
+       ""},
       {"aws-v100-16-node",
        {"aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/us-east-2b_v100_1.json",
         "aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/us-west-2a_v100_1.json",
         "aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/us-west-2c_v100_1.json"},
-       "cant-be-late", std::nullopt, true, ""},
-      {"aws-p3-bamboo-32-node", {"bamboo-node-events/traces/p3-trace.csv"}, "node-events", std::nullopt, false, "p3-asg"},
+       "cant-be-late",
+       std::nullopt,
+       true,
+       ""},
+      {"aws-p3-bamboo-32-node",
+       {"bamboo-node-events/traces/p3-trace.csv"},
+       "node-events",
+       std::nullopt,
+       false,
+       "p3-asg"},
       {"aws-p3-parcae-32-node", {"parcae-node-events/aws/traces/p3.csv"}, "instance-counts", 1, false, "p3-asg"},
   };
   return r;
@@ -50,7 +61,8 @@ TEST(ShippedMultiNodeTraces, EqualAFreshImportOfTheSharedData) {
     options.time_unit = rec.time_unit;
     options.zone_name = rec.zone_name;
     std::vector<ImportedTrace> parts;
-    for (const std::string& input : rec.inputs) parts.push_back(import_trace_file(shared_path(input), rec.format, options));
+    for (const std::string& input : rec.inputs)
+      parts.push_back(import_trace_file(shared_path(input), rec.format, options));
     SpotMarket fresh = merge_imported(std::move(parts)).market;
     if (rec.geography) place_zones_by_name(fresh, "aws", "--geography");
     EXPECT_EQ(shipped.span, fresh.span);
@@ -79,8 +91,10 @@ TEST(ShippedMultiNodeTraces, EqualAFreshImportOfTheSharedData) {
 
 // The recorder's own cluster size sees every drop below it; a smaller job in the 32-node pool is now preempted too.
 TEST(ShippedMultiNodeTraces, MultiNodeJobsArePreemptedOnEveryRecording) {
-  for (const auto& [name, nodes] : std::vector<std::pair<std::string, int>>{
-           {"aws-v100-4-node", 4}, {"aws-v100-16-node", 16}, {"aws-p3-bamboo-32-node", 8}, {"aws-p3-parcae-32-node", 8}}) {
+  for (const auto& [name, nodes] : std::vector<std::pair<std::string, int>>{{"aws-v100-4-node", 4},
+                                                                            {"aws-v100-16-node", 16},
+                                                                            {"aws-p3-bamboo-32-node", 8},
+                                                                            {"aws-p3-parcae-32-node", 8}}) {
     SCOPED_TRACE(name);
     SimulationRequest request;
     request.trace = repo_path("traces/library/") + name + ".json";

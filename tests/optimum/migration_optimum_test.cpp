@@ -53,7 +53,8 @@ SpotMarket random_market(std::mt19937_64& rng, int zones, Millis tick, int lengt
 void random_regions(std::mt19937_64& rng, MigrationOptimumRequest& request, Millis step) {
   const int zones = static_cast<int>(request.market->zones.size());
   request.zone_region.assign(static_cast<std::size_t>(zones), 0);
-  for (int z = 1; z < zones; ++z) request.zone_region[static_cast<std::size_t>(z)] = z + 1 == zones ? 1 : static_cast<int>(draw(rng, 0, 1));
+  for (int z = 1; z < zones; ++z)
+    request.zone_region[static_cast<std::size_t>(z)] = z + 1 == zones ? 1 : static_cast<int>(draw(rng, 0, 1));
   const Millis transfers[] = {0, step, 3 * step, request.tick, request.tick + 4 * step};
   const double egresses[] = {0.0, 0.01, 0.06};
   request.transfer = {0, transfers[draw(rng, 0, 4)], transfers[draw(rng, 0, 4)], 0};
@@ -146,8 +147,10 @@ SpotMarket recorded(const std::vector<std::string>& names) {
   SpotMarket market;
   for (const std::string& name : names) {
     const SpotMarket one = read_trace_file(std::string(SPOTSIM_REPO_DIR) + "/experiments/traces/cbl/" + name + ".json");
-    if (market.zones.empty()) market = one;
-    else market.zones.push_back(one.zones.front());
+    if (market.zones.empty())
+      market = one;
+    else
+      market.zones.push_back(one.zones.front());
   }
   return market;
 }
@@ -198,7 +201,8 @@ TEST(MigrationOptimum, EqualsTheSingleRegionOptimumWhenMovingIsFree) {
         const MigrationOptimum result = solver.solve(request);
         ASSERT_TRUE(result.feasible);
         EXPECT_TRUE(result.exact);
-        EXPECT_NEAR(result.cost, expected.cost, 1e-9 * expected.cost) << market->zones.size() << " zones, tick " << start_tick;
+        EXPECT_NEAR(result.cost, expected.cost, 1e-9 * expected.cost)
+            << market->zones.size() << " zones, tick " << start_tick;
         EXPECT_EQ(result.finish, expected.finish);
       }
     }

@@ -1,12 +1,12 @@
-// Regret with migration costs (optimum/window_optimum.hpp): a scenario whose job moves a checkpoint between regions gets
-// the optimum of optimum/migration_optimum.hpp, with the scenario's transfer times and egress per region pair.
+// Regret with migration costs (optimum/window_optimum.hpp): a scenario whose job moves a checkpoint between regions
+// gets the optimum of optimum/migration_optimum.hpp, with the scenario's transfer times and egress per region pair.
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "model/scenario.hpp"
 #include "optimum/migration_optimum.hpp"
 #include "optimum/offline_optimum.hpp"
-#include "model/scenario.hpp"
 #include "optimum/window_optimum.hpp"
 #include "tests/support/market_builder.hpp"
 
@@ -28,10 +28,19 @@ SpotMarket two_region_market() {
     }
     return StepSeries(times, counts, length * kTick);
   };
-  return testing::MarketBuilder("two-regions").exact_billing().tick(kTick)
-      .zone("east-a", "east", "us").on_demand(3.0).spot_price(1.0).available(alternating(0))
-      .zone("west-a", "west", "us").on_demand(3.0).spot_price(1.0).available(alternating(1))
-      .egress("east", "west", 0.02).egress("west", "east", 0.02)
+  return testing::MarketBuilder("two-regions")
+      .exact_billing()
+      .tick(kTick)
+      .zone("east-a", "east", "us")
+      .on_demand(3.0)
+      .spot_price(1.0)
+      .available(alternating(0))
+      .zone("west-a", "west", "us")
+      .on_demand(3.0)
+      .spot_price(1.0)
+      .available(alternating(1))
+      .egress("east", "west", 0.02)
+      .egress("west", "east", 0.02)
       .build();
 }
 

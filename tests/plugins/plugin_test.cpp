@@ -6,9 +6,9 @@
 #include <string>
 
 #include "app/simulation_request.hpp"
+#include "base/errors.hpp"
 #include "policies/plugin/plugin_loader.hpp"
 #include "policies/policy_registry.hpp"
-#include "base/errors.hpp"
 
 namespace spotsim {
 namespace {
@@ -48,8 +48,10 @@ std::string error_of(Run&& run) {
 }
 
 bool has(const PolicyRegistry& registry, const std::string& name) {
-  for (const auto& e : registry.selection_policies()) if (e.name == name) return true;
-  for (const auto& e : registry.checkpoint_policies()) if (e.name == name) return true;
+  for (const auto& e : registry.selection_policies())
+    if (e.name == name) return true;
+  for (const auto& e : registry.checkpoint_policies())
+    if (e.name == name) return true;
   return false;
 }
 
@@ -87,9 +89,11 @@ TEST(Plugins, SlackGuardWithAMarginLargerThanTheSlackIsOnDemandFromTheStart) {
 
 TEST(Plugins, ParametersAreCheckedByTheHostsGetters) {
   load_policy_plugin(EXAMPLE_PLUGIN);
-  const std::string misspelt = error_of([] { run_simulation(request("us-west1", "slack-guard:slak=2h", "young-daly")); });
+  const std::string misspelt =
+      error_of([] { run_simulation(request("us-west1", "slack-guard:slak=2h", "young-daly")); });
   EXPECT_NE(misspelt.find("slak"), std::string::npos) << misspelt;
-  const std::string malformed = error_of([] { run_simulation(request("us-west1", "slack-guard:slack=soon", "young-daly")); });
+  const std::string malformed =
+      error_of([] { run_simulation(request("us-west1", "slack-guard:slack=soon", "young-daly")); });
   EXPECT_NE(malformed.find("slack"), std::string::npos) << malformed;
   const std::string unknown = error_of([] { run_simulation(request("us-west1", "slack-gaurd", "young-daly")); });
   EXPECT_NE(unknown.find("unknown policy; expected one of:"), std::string::npos) << unknown;

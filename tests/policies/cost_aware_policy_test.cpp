@@ -2,8 +2,8 @@
 // worth its egress, that it keeps a running spot instance, learns which zone lasts, the deadline, and hysteresis.
 #include <gtest/gtest.h>
 
-#include "multi_region_observations.hpp"
 #include "base/errors.hpp"
+#include "multi_region_observations.hpp"
 
 namespace spotsim {
 namespace {
@@ -225,9 +225,9 @@ TEST(CostAware, IgnoresTheRecordingsLongRunStatistics) {
 
 TEST(CostAware, RejectsBadParameters) {
   const PolicyRegistry registry = builtin_policy_registry();
-  for (const char* spec : {"cost-aware:review=0s", "cost-aware:shrink=-1", "cost-aware:prior_up=0s",
-                           "cost-aware:leave_slack=soon", "cost-aware:reviews=10m", "cost-aware:pace=2",
-                           "cost-aware:reserve=-0.1"}) {
+  for (const char* spec :
+       {"cost-aware:review=0s", "cost-aware:shrink=-1", "cost-aware:prior_up=0s", "cost-aware:leave_slack=soon",
+        "cost-aware:reviews=10m", "cost-aware:pace=2", "cost-aware:reserve=-0.1"}) {
     EXPECT_THROW(registry.selection_factory(spec), InputError) << spec;
   }
 }

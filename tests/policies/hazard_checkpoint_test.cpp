@@ -2,13 +2,13 @@
 
 #include <cmath>
 
+#include "base/statistics.hpp"
+#include "engine/replication_runner.hpp"
+#include "model/market/lifetime_distribution.hpp"
 #include "policies/checkpoint_math.hpp"
 #include "policies/policy_registry.hpp"
-#include "engine/replication_runner.hpp"
-#include "base/statistics.hpp"
-#include "test_markets.hpp"
 #include "policy_test_support.hpp"
-#include "model/market/lifetime_distribution.hpp"
+#include "test_markets.hpp"
 
 namespace spotsim {
 namespace {

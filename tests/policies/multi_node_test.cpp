@@ -12,7 +12,8 @@ double mean_preemptions(int nodes, double correlation) {
   market.zones[0].spot.node_correlation = correlation;
   JobSpec job = testing::job(100.0, 0, 0, 0);
   job.nodes = nodes;
-  const auto runs = run_replications(Scenario(market, job), testing::policies("spot-only", "continuous"), {3, 0, 4000, 0});
+  const auto runs =
+      run_replications(Scenario(market, job), testing::policies("spot-only", "continuous"), {3, 0, 4000, 0});
   double total = 0;
   for (const auto& r : runs) total += r.preemptions;
   return total / static_cast<double>(runs.size());
@@ -40,8 +41,8 @@ TEST(MultiNode, AvailabilityDropsPreemptAllNodesAndRestartsWaitForAll) {
   market.zones[0].spot.available = StepSeries({0, 10 * kMillisPerHour, 12 * kMillisPerHour}, {4, 3, 4}, market.span);
   JobSpec job = testing::job(15.0, 0, 0, 0);
   job.nodes = 4;
-  const auto r = run_replications(Scenario(market, job, TraceStart{false, 0}), testing::policies("spot-only", "continuous"),
-                                  {1, 0, 1, 1})
+  const auto r = run_replications(Scenario(market, job, TraceStart{false, 0}),
+                                  testing::policies("spot-only", "continuous"), {1, 0, 1, 1})
                      .front();
   EXPECT_EQ(r.preemptions, 1);
   EXPECT_NEAR(r.wait_hours, 2.0, 1e-9);

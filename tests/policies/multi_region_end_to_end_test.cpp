@@ -55,8 +55,8 @@ JobSpec two_region_job(double deadline_factor) {
 
 std::vector<RunResult> run(const SpotMarket& market, const JobSpec& j, const std::string& policy, int count) {
   const Scenario scenario(market, j, TraceStart{true, 0});
-  return run_replications(scenario, testing::policies(policy, "fixed:interval=1h"), {7, 0,
-                          static_cast<std::uint64_t>(count), 1});
+  return run_replications(scenario, testing::policies(policy, "fixed:interval=1h"),
+                          {7, 0, static_cast<std::uint64_t>(count), 1});
 }
 
 TEST(MultiRegionPolicies, MeetEveryDeadlineAndSaveOverOnDemand) {

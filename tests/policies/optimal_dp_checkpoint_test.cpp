@@ -4,11 +4,11 @@
 
 #include <vector>
 
-#include "policies/checkpoint_schedule_dp.hpp"
-#include "engine/replication_runner.hpp"
 #include "base/statistics.hpp"
-#include "test_markets.hpp"
+#include "engine/replication_runner.hpp"
 #include "model/market/lifetime_distribution.hpp"
+#include "policies/checkpoint_schedule_dp.hpp"
+#include "test_markets.hpp"
 
 namespace spotsim {
 namespace {
@@ -49,7 +49,8 @@ TEST(OptimalDp, ForExponentialLifetimesTheScheduleIsPeriodicNearDaly) {
 
 std::vector<double> simulated(const std::string& checkpoint, double work_hours, std::uint64_t n) {
   const SpotMarket market = testing::single_zone_market(BathtubLifetime(kBathtub));
-  const Scenario scenario(market, testing::job(work_hours, 2 * kMillisPerMinute, kMillisPerMinute, 5 * kMillisPerMinute));
+  const Scenario scenario(market,
+                          testing::job(work_hours, 2 * kMillisPerMinute, kMillisPerMinute, 5 * kMillisPerMinute));
   const auto runs = run_replications(scenario, testing::policies("spot-only", checkpoint), {77, 0, n, 0});
   std::vector<double> hours;
   for (const auto& r : runs) hours.push_back(r.completion_hours);

@@ -1,10 +1,10 @@
 // Timelines of the elastic multi-node engine (docs/elastic.md) in `spotsim report`: lines carrying spot_nodes,
 // on_demand_nodes and training_nodes become a step series of counts, drawn as stacked spot / on-demand areas with the
 // training set's size as a line; `reconfiguring` is a phase; malformed counts are refused naming the line and field.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "app/report/timeline_chart.hpp"
 #include "app/report/timeline_reader.hpp"

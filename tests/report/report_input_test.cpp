@@ -1,14 +1,15 @@
 // Reading what `spotsim report` draws: simulate JSON outputs, sweep directories, timelines; and refusing the rest
 // with the file's name and what was expected.
+#include "app/report/report_input.hpp"
+
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "app/report/report_html.hpp"
-#include "app/report/report_input.hpp"
 #include "app/report/timeline_reader.hpp"
 #include "app/report_writer.hpp"
 #include "app/simulation_request.hpp"
@@ -20,9 +21,8 @@ namespace {
 class ReportInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("spotsim_report_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("spotsim_report_test_" + std::to_string(::getpid()) + "_" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -84,12 +84,15 @@ TEST_F(ReportInputTest, RefusesWhatIsNotAResultNamingTheFile) {
   const std::string message = error_of([&] { read_report_input(trace); });
   EXPECT_NE(message.find("us-west1.json"), std::string::npos);
   EXPECT_NE(message.find("simulate --format json"), std::string::npos);
-  const std::string no_cost = write("b.json", R"({"manifest": {}, "summary": {"completion_hours": {"mean": 1, "ci_low": 1, "ci_high": 1}}})");
+  const std::string no_cost =
+      write("b.json", R"({"manifest": {}, "summary": {"completion_hours": {"mean": 1, "ci_low": 1, "ci_high": 1}}})");
   EXPECT_NE(error_of([&] { read_report_input(no_cost); }).find("cost_total"), std::string::npos);
-  const std::string bad_number = write("c.json", R"({"manifest": {}, "summary": {"cost_total": {"mean": "x"}, "completion_hours": {}}})");
+  const std::string bad_number =
+      write("c.json", R"({"manifest": {}, "summary": {"cost_total": {"mean": "x"}, "completion_hours": {}}})");
   EXPECT_NE(error_of([&] { read_report_input(bad_number); }).find("summary.cost_total.mean"), std::string::npos);
   EXPECT_NE(error_of([&] { read_report_input(dir_.string()); }).find("summary.json"), std::string::npos);
-  EXPECT_NE(error_of([&] { read_report_input((dir_ / "missing.json").string()); }).find("missing.json"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_report_input((dir_ / "missing.json").string()); }).find("missing.json"),
+            std::string::npos);
 }
 
 TEST_F(ReportInputTest, PolicyNamesAreEscapedInThePage) {
@@ -99,9 +102,10 @@ TEST_F(ReportInputTest, PolicyNamesAreEscapedInThePage) {
   const std::string html = render_report_html(input, nullptr);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
-  EXPECT_EQ(html.find("http://"), std::string::npos);   // nothing fetched from anywhere
+  EXPECT_EQ(html.find("http://"), std::string::npos);  // nothing fetched from anywhere
   EXPECT_EQ(html.find("https://"), std::string::npos);
-  for (const char* id : {"id=\"summary\"", "id=\"cost-time\"", "id=\"distributions\"", "id=\"timelines\"", "id=\"manifest\""}) {
+  for (const char* id :
+       {"id=\"summary\"", "id=\"cost-time\"", "id=\"distributions\"", "id=\"timelines\"", "id=\"manifest\""}) {
     EXPECT_NE(html.find(id), std::string::npos) << id;
   }
 }
@@ -109,15 +113,27 @@ TEST_F(ReportInputTest, PolicyNamesAreEscapedInThePage) {
 // A `campaign --format json` output: one configuration per row, the makespan as completion time, P(every deadline
 // met) with the interval of a mean of 0/1 values, and the capacity chart instead of per-run distributions.
 TEST_F(ReportInputTest, CampaignJsonGivesOneConfigurationPerRowAndTheCapacityChart) {
-  const auto summary = [](double mean) { return nlohmann::json{{"mean", mean}, {"ci_low", mean - 1}, {"ci_high", mean + 1}}; };
+  const auto summary = [](double mean) {
+    return nlohmann::json{{"mean", mean}, {"ci_low", mean - 1}, {"ci_high", mean + 1}};
+  };
   nlohmann::json doc = {{"format", "spotsim-campaign"}, {"command", "campaign"}, {"trace", "t"}, {"jobs", 40},
-                        {"checkpoint", "young-daly"}, {"replications", 101}, {"seed", 1}};
+                        {"checkpoint", "young-daly"},   {"replications", 101},   {"seed", 1}};
   doc["policies"] = nlohmann::json::array();
-  doc["policies"].push_back({{"policy", "spot-<b>only"}, {"managed", false}, {"makespan_hours", summary(39.0)},
-                             {"cost_total", summary(10000.0)}, {"completed", summary(40.0)}, {"preemptions", summary(3.0)},
-                             {"p_deadline_met", 0.9}, {"held_by_hour", {10.0, 12.0, 8.0}}, {"capacity_by_hour", {100.0, 90.0, 80.0}}});
-  doc["policies"].push_back({{"policy", "sagemaker spot ml.p5.48xlarge"}, {"managed", true}, {"makespan_hours", summary(14.0)},
-                             {"cost_total", summary(10800.0)}, {"completed", summary(40.0)}, {"p_deadline_met", 1.0}});
+  doc["policies"].push_back({{"policy", "spot-<b>only"},
+                             {"managed", false},
+                             {"makespan_hours", summary(39.0)},
+                             {"cost_total", summary(10000.0)},
+                             {"completed", summary(40.0)},
+                             {"preemptions", summary(3.0)},
+                             {"p_deadline_met", 0.9},
+                             {"held_by_hour", {10.0, 12.0, 8.0}},
+                             {"capacity_by_hour", {100.0, 90.0, 80.0}}});
+  doc["policies"].push_back({{"policy", "sagemaker spot ml.p5.48xlarge"},
+                             {"managed", true},
+                             {"makespan_hours", summary(14.0)},
+                             {"cost_total", summary(10800.0)},
+                             {"completed", summary(40.0)},
+                             {"p_deadline_met", 1.0}});
   const ReportInput input = read_report_input(write("campaign.json", doc.dump()));
   EXPECT_EQ(input.command, "campaign");
   ASSERT_EQ(input.configurations.size(), 2u);
@@ -134,7 +150,8 @@ TEST_F(ReportInputTest, CampaignJsonGivesOneConfigurationPerRowAndTheCapacityCha
   EXPECT_EQ(html.find("id=\"distributions\""), std::string::npos);
   EXPECT_EQ(html.find("<b>only"), std::string::npos);  // escaped
   std::size_t held_lines = 0;
-  for (std::size_t at = html.find("class=\"held\""); at != std::string::npos; at = html.find("class=\"held\"", at + 1)) ++held_lines;
+  for (std::size_t at = html.find("class=\"held\""); at != std::string::npos; at = html.find("class=\"held\"", at + 1))
+    ++held_lines;
   EXPECT_EQ(held_lines, 1u);  // the managed row has its own pool: not drawn
   EXPECT_NE(html.find("class=\"capacity\""), std::string::npos);
 
@@ -152,8 +169,9 @@ TEST_F(ReportInputTest, SweepDirectoryReadsSummaryAndRunsCsv) {
       {"trace": "t", "policy": "p", "checkpoint": "c", "job": "j",
        "summary": {"cost_total": {"n": 2, "mean": 20, "ci_low": 19, "ci_high": 21},
                    "completion_hours": {"n": 2, "mean": 4, "ci_low": 3, "ci_high": 5}}}]})");
-  write("runs.csv", "run,configuration,policy,cost_total,completion_hours\n0,0,\"a,b\",9.5,4.5\n1,0,\"a,b\",10.5,5.5\n"
-                    "2,1,p,20,4\n3,1,p,20,\"4\"\n");
+  write("runs.csv",
+        "run,configuration,policy,cost_total,completion_hours\n0,0,\"a,b\",9.5,4.5\n1,0,\"a,b\",10.5,5.5\n"
+        "2,1,p,20,4\n3,1,p,20,\"4\"\n");
   const ReportInput input = read_report_input(dir_.string());
   EXPECT_EQ(input.command, "sweep");
   ASSERT_EQ(input.configurations.size(), 2u);
@@ -169,33 +187,50 @@ TEST_F(ReportInputTest, SweepDirectoryReadsSummaryAndRunsCsv) {
 }
 
 TEST_F(ReportInputTest, TimelineFileErrorsNameTheLine) {
-  EXPECT_NE(error_of([&] { read_timeline_file(write("t.jsonl", "{\"format\": \"other\"}\n")); }).find("spotsim-timeline"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { read_timeline_file(write("t.jsonl", "{\"format\": \"other\"}\n")); }).find("spotsim-timeline"),
+      std::string::npos);
   const std::string header = R"({"format": "spotsim-timeline", "version": 1, "replications": [0], "zones": []})";
-  const std::string late = write("u.jsonl", header + "\n" + R"({"replication": 5, "event": "phase", "t_hours": 0})" + "\n");
+  const std::string late =
+      write("u.jsonl", header + "\n" + R"({"replication": 5, "event": "phase", "t_hours": 0})" + "\n");
   const std::string message = error_of([&] { read_timeline_file(late); });
   EXPECT_NE(message.find("line 2"), std::string::npos);
   EXPECT_NE(message.find("replication 5"), std::string::npos);
-  const std::string backwards = write("v.jsonl", header + "\n" + R"({"replication": 0, "event": "phase", "phase": "idle", "t_hours": 2})" +
-                                                    "\n" + R"({"replication": 0, "event": "phase", "phase": "idle", "t_hours": 1})" + "\n");
+  const std::string backwards =
+      write("v.jsonl", header + "\n" + R"({"replication": 0, "event": "phase", "phase": "idle", "t_hours": 2})" + "\n" +
+                           R"({"replication": 0, "event": "phase", "phase": "idle", "t_hours": 1})" + "\n");
   EXPECT_NE(error_of([&] { read_timeline_file(backwards); }).find("line 3"), std::string::npos);
 }
 
 // Fields of the wrong JSON type are input errors naming the field (found by the timeline fuzzer: a version of
 // 7.8e76 converted to int was undefined behaviour; a non-string purchase escaped as a library exception).
 TEST_F(ReportInputTest, TimelineFieldsOfTheWrongTypeAreInputErrors) {
-  const auto refusal = [&](const std::string& text) { return error_of([&] { read_timeline_file(write("w.jsonl", text)); }); };
-  EXPECT_NE(refusal(R"({"format": "spotsim-timeline", "version": 7.7e76, "replications": [0]})" "\n").find("version 1"),
+  const auto refusal = [&](const std::string& text) {
+    return error_of([&] { read_timeline_file(write("w.jsonl", text)); });
+  };
+  EXPECT_NE(refusal(R"({"format": "spotsim-timeline", "version": 7.7e76, "replications": [0]})"
+                    "\n")
+                .find("version 1"),
             std::string::npos);
-  EXPECT_NE(refusal(R"({"format": 3, "version": 1, "replications": [0]})" "\n").find("spotsim-timeline"), std::string::npos);
-  const std::string header = R"({"format": "spotsim-timeline", "version": 1, "replications": [0], "zones": []})" "\n";
-  const std::string purchase = refusal(header + R"({"replication": 0, "event": "instance_acquired", "t_hours": 0, "purchase": 7})");
+  EXPECT_NE(refusal(R"({"format": 3, "version": 1, "replications": [0]})"
+                    "\n")
+                .find("spotsim-timeline"),
+            std::string::npos);
+  const std::string header = R"({"format": "spotsim-timeline", "version": 1, "replications": [0], "zones": []})"
+                             "\n";
+  const std::string purchase =
+      refusal(header + R"({"replication": 0, "event": "instance_acquired", "t_hours": 0, "purchase": 7})");
   EXPECT_NE(purchase.find("line 2"), std::string::npos) << purchase;
   EXPECT_NE(purchase.find("'purchase'"), std::string::npos) << purchase;
-  const std::string completed = refusal(header + R"({"replication": 0, "event": "finished", "t_hours": 1, "completed": "yes"})");
+  const std::string completed =
+      refusal(header + R"({"replication": 0, "event": "finished", "t_hours": 1, "completed": "yes"})");
   EXPECT_NE(completed.find("'completed'"), std::string::npos) << completed;
   // A zone index beyond int is drawn as no zone, not converted.
-  const TimelineFile file = read_timeline_file(write("z.jsonl", header + R"({"replication": 0, "event": "instance_acquired", "t_hours": 0, "purchase": "spot", "zone": 99999999999})" "\n"));
+  const TimelineFile file = read_timeline_file(write(
+      "z.jsonl",
+      header +
+          R"({"replication": 0, "event": "instance_acquired", "t_hours": 0, "purchase": "spot", "zone": 99999999999})"
+          "\n"));
   ASSERT_EQ(file.runs.size(), 1u);
   ASSERT_EQ(file.runs[0].held.size(), 1u);
   EXPECT_EQ(file.runs[0].held[0].zone, -1);

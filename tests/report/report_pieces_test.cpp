@@ -1,7 +1,7 @@
 // The report's building blocks: round axis ticks, empirical CDFs, HTML escaping, the Pareto frontier's order.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "app/report/axis_ticks.hpp"
 #include "app/report/empirical_cdf.hpp"
@@ -79,7 +79,11 @@ TEST(EmpiricalCdf, ThinnedKeepingBothEnds) {
 TEST(HtmlText, UserStringsAreEscaped) {
   EXPECT_EQ(html_escape("<script>alert('x')</script> & \"q\""),
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
-  EXPECT_EQ(html_escape(std::string("a\x01" "b\x7f", 4)), "a\xEF\xBF\xBD" "b\xEF\xBF\xBD");
+  EXPECT_EQ(html_escape(std::string("a\x01"
+                                    "b\x7f",
+                                    4)),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD");
   EXPECT_EQ(html_escape("tab\tnew\nline"), "tab\tnew\nline");
   EXPECT_EQ(svg_number(-0.001), "0.00");
   EXPECT_EQ(display_number(NAN, 2), "\xE2\x80\x93");

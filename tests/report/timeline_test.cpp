@@ -1,26 +1,27 @@
 // `simulate --timeline`: re-running chosen replications with the observer attached reproduces the Monte Carlo run
 // exactly, and the log it writes accounts for the run (held time, preemptions, checkpoints, migrations).
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "app/report/report_input.hpp"
 #include "app/report/timeline_reader.hpp"
 #include "app/run_metrics.hpp"
-#include "tests/same_run.hpp"
 #include "app/simulation_request.hpp"
 #include "app/streaming_report.hpp"
 #include "app/timeline_writer.hpp"
 #include "base/errors.hpp"
 #include "engine/job_simulation.hpp"
+#include "tests/same_run.hpp"
 
 namespace spotsim {
 namespace {
 
 std::string temp_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("spotsim_timeline_" + std::to_string(::getpid()) + "_" + name)).string();
+  return (std::filesystem::temp_directory_path() / ("spotsim_timeline_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 using test::expect_same_run;

@@ -1,19 +1,21 @@
 // The all-reduce cost model against its analytical formulas (steptime/allreduce_model.hpp): a ring of one
 // rank costs nothing, two ranks move S bytes each way, the bandwidth term tends to 2 S / B for many ranks, and
 // the hierarchical form reduces to a plain ring when all GPUs share one instance or each has its own.
-#include <cmath>
+#include "steptime/allreduce_model.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "base/errors.hpp"
-#include "steptime/allreduce_model.hpp"
 
 namespace spotsim {
 namespace {
 
 constexpr double kBytes = 100e6;  // 100 MB of gradients
 
-InstanceLinks links(int gpus, double intra_gbps, double inter_gbps, double intra_latency_us = 0, double latency_us = 0) {
+InstanceLinks links(int gpus, double intra_gbps, double inter_gbps, double intra_latency_us = 0,
+                    double latency_us = 0) {
   InstanceLinks l;
   l.instance_type = "test";
   l.gpus_per_instance = gpus;
@@ -66,7 +68,8 @@ TEST(AllReduceModel, TreeBetweenInstances) {
   EXPECT_DOUBLE_EQ(allreduce_time(0.0, 5, links(1, 0, 50, 0, 10), AllReduceAlgorithm::Tree).inter_s, 6 * 10e-6);
   // For many instances and a small buffer the tree's log latency wins over the ring's linear one.
   const auto small = links(1, 0, 50, 0, 10);
-  EXPECT_LT(allreduce_time(1e3, 256, small, AllReduceAlgorithm::Tree).total_s(), allreduce_time(1e3, 256, small).total_s());
+  EXPECT_LT(allreduce_time(1e3, 256, small, AllReduceAlgorithm::Tree).total_s(),
+            allreduce_time(1e3, 256, small).total_s());
 }
 
 TEST(AllReduceModel, MoreInstancesNeverFaster) {

@@ -51,7 +51,8 @@ TEST(Calibration, ConvolutionBatchCurveHoldsOutOfSample) {
   ASSERT_EQ(checks.size(), 8u);
   for (const BatchCurveCheck& c : checks) {
     const double error = c.predicted_ms / c.measured_ms - 1.0;
-    EXPECT_LE(std::abs(error), c.batch > 16 ? 0.025 : 0.22) << c.gpu << " " << c.app << " " << c.precision << " batch " << c.batch;
+    EXPECT_LE(std::abs(error), c.batch > 16 ? 0.025 : 0.22)
+        << c.gpu << " " << c.app << " " << c.precision << " batch " << c.batch;
   }
 }
 

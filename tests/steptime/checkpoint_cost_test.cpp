@@ -1,15 +1,16 @@
 // Checkpoint size and times from parameter count, training setup and storage bandwidth.
+#include "steptime/checkpoint_cost.hpp"
+
 #include <gtest/gtest.h>
 
 #include "base/errors.hpp"
-#include "steptime/checkpoint_cost.hpp"
 
 namespace spotsim {
 namespace {
 
 TEST(CheckpointCost, LayoutsFollowZeroAccounting) {
   const auto& mixed = training_state_layout("adam-mixed", "t");
-  EXPECT_DOUBLE_EQ(mixed.training_bytes(), 16.0);   // ZeRO §3.1: 2 + 2 + 12
+  EXPECT_DOUBLE_EQ(mixed.training_bytes(), 16.0);    // ZeRO §3.1: 2 + 2 + 12
   EXPECT_DOUBLE_EQ(mixed.checkpoint_bytes(), 14.0);  // gradients are not saved
   EXPECT_DOUBLE_EQ(training_state_layout("adam-fp32", "t").checkpoint_bytes(), 12.0);
   EXPECT_DOUBLE_EQ(training_state_layout("sgd-momentum-fp32", "t").checkpoint_bytes(), 8.0);

@@ -1,13 +1,14 @@
 // The step-time tables' CSV reader: RFC 4180 quoting (kernel names hold commas), and every file read through the
 // project's one bounded reader of input files (base/input_file.hpp) -- it used to open files itself, so a directory
 // read as an empty table and nothing bounded a file's size.
+#include "steptime/csv_table.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "base/errors.hpp"
-#include "steptime/csv_table.hpp"
 
 namespace spotsim {
 namespace {

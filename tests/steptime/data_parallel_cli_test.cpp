@@ -1,15 +1,15 @@
 // `spotsim steptime --instance TYPE --nodes N` end to end: the scaling table, the layouts, the job-file fields,
 // and errors for bad options (exit 2, message naming the option).
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include "test_paths.hpp"
 #include "steptime_cli_runner.hpp"
+#include "test_paths.hpp"
 
 namespace spotsim {
 namespace {
@@ -20,8 +20,9 @@ using test::run_steptime;
 TEST(DataParallelCli, JobFileHasStepTimePerInstanceCount) {
   test::TempDir dir("dp_cli");
   const std::string job = dir.file("job.json");
-  const CliResult r = run_steptime({test::fixture("three_steps.json"), "--measured-gpu", "A100-40GB", "--params", "1.3B",
-                                    "--instance", "a2-highgpu-8g", "--nodes", "1..4", "--steps", "1000", "--job-out", job});
+  const CliResult r =
+      run_steptime({test::fixture("three_steps.json"), "--measured-gpu", "A100-40GB", "--params", "1.3B", "--instance",
+                    "a2-highgpu-8g", "--nodes", "1..4", "--steps", "1000", "--job-out", job});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("data-parallel scaling"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("4 x a2-highgpu-8g"), std::string::npos) << r.out;   // 32 GPUs as 4 x 8 ...

@@ -1,8 +1,8 @@
 // The data-parallel step (steptime/data_parallel_step.hpp): host + compute + the all-reduce time that
 // outlasts the backward compute it can hide behind.
-#include <gtest/gtest.h>
-
 #include "steptime/data_parallel_step.hpp"
+
+#include <gtest/gtest.h>
 
 namespace spotsim {
 namespace {

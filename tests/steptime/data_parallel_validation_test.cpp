@@ -4,11 +4,11 @@
 // Skipped when ../shared is absent. The tolerances pin the measured quantities and the model's errors as
 // documented (so a change in either is noticed); they are not accuracy claims: the docs say which rows the
 // model cannot match and why.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-
-#include <gtest/gtest.h>
 
 #include "steptime/data_parallel_trace.hpp"
 #include "steptime/instance_links.hpp"
@@ -57,7 +57,8 @@ TEST_F(DataParallelValidation, BackwardIsFoundByItsLaunchingThread) {
   const Traced v100 = read("v100_resnet50_ddp1_fp32_rank0.pt.trace.json.gz");
   ASSERT_TRUE(v100.m.backward_measured);
   const double share = v100.m.backward_ms / v100.m.compute_ms;
-  std::printf("V100 ResNet-50 1 rank: backward %.2f of %.2f ms compute (%.3f)\n", v100.m.backward_ms, v100.m.compute_ms, share);
+  std::printf("V100 ResNet-50 1 rank: backward %.2f of %.2f ms compute (%.3f)\n", v100.m.backward_ms, v100.m.compute_ms,
+              share);
   // Backward = two forward passes (kAssumedBackwardShare = 2/3): the measurement agrees within 0.03.
   EXPECT_NEAR(share, kAssumedBackwardShare, 0.03);
   EXPECT_EQ(v100.m.communication_ms, 0.0);
@@ -69,11 +70,12 @@ TEST_F(DataParallelValidation, OverlapMeasuredOnEachMultiRankTrace) {
   const Traced transformer = read("v100_transformerlike_ddp2_fp32_rank1.json.gz");
   const Traced recsys = read("a100_80gb_recsys_16rank_adam_tf32_rank0.json.gz");
   for (const auto* t : {&resnet, &transformer, &recsys}) {
-    std::printf("%s: step %.2f, busy %.2f, compute %.2f, backward %.2f, host %.2f, NCCL %.2f (%.2f beside compute, "
-                "%.2f exposed, %.2f from backward), overlap %.3f\n",
-                t->trace.path.substr(t->trace.path.find_last_of('/') + 1).c_str(), t->m.step_ms, t->m.busy_ms,
-                t->m.compute_ms, t->m.backward_ms, t->m.host_ms, t->m.communication_ms, t->m.overlapped_ms,
-                t->m.exposed_ms, t->m.gradient_communication_ms, t->m.overlap.value_or(-1));
+    std::printf(
+        "%s: step %.2f, busy %.2f, compute %.2f, backward %.2f, host %.2f, NCCL %.2f (%.2f beside compute, "
+        "%.2f exposed, %.2f from backward), overlap %.3f\n",
+        t->trace.path.substr(t->trace.path.find_last_of('/') + 1).c_str(), t->m.step_ms, t->m.busy_ms, t->m.compute_ms,
+        t->m.backward_ms, t->m.host_ms, t->m.communication_ms, t->m.overlapped_ms, t->m.exposed_ms,
+        t->m.gradient_communication_ms, t->m.overlap.value_or(-1));
     ASSERT_TRUE(t->m.backward_measured);
     ASSERT_TRUE(t->m.overlap.has_value());
   }
@@ -103,8 +105,8 @@ TEST_F(DataParallelValidation, Table) {
   DataParallelProfile p = data_parallel_profile(one.m, kResNet50Parameters * 4, scale, *two.m.overlap);
   const DataParallelStep predicted = data_parallel_step(p, 1, a2_2g);
   const double predicted_busy = p.compute_ms + predicted.exposed_ms;
-  row("ResNet-50 2-rank GPU time per step (compute + exposed all-reduce) from the 1-rank V100 trace",
-      predicted_busy, two.m.busy_ms);
+  row("ResNet-50 2-rank GPU time per step (compute + exposed all-reduce) from the 1-rank V100 trace", predicted_busy,
+      two.m.busy_ms);
   row("  of which compute", p.compute_ms, two.m.compute_ms);
   row("  of which exposed all-reduce", predicted.exposed_ms, two.m.exposed_ms);
   // 3. The recommendation model's 1.79 GB all-reduce on 16 A100-80GB = 2 x 8 (the longest NCCL kernel of each

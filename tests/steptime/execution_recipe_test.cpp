@@ -1,11 +1,12 @@
 // --layout and --fuse-norm-activation (docs/step-time.md#recipe) and the DeepBench convolution speed-up
 // (docs/step-time.md#precision), on hand-built traces whose answer follows from the equations.
+#include "steptime/execution_recipe.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "base/errors.hpp"
-#include "steptime/execution_recipe.hpp"
 #include "steptime/kernel_classifier.hpp"
 #include "steptime/step_time_predictor.hpp"
 
@@ -59,11 +60,19 @@ double predicted_kernel_sum(const KinetoTrace& trace, const PredictionOptions& o
 // Names as the FP32 ResNet-50 trace records them (shared/data/kernels, hta/v100_resnet50_ddp1_fp32_rank0).
 const char* kBnForward = "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 128, true, 1, true>(...)";
 const char* kBnBackward = "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>(...)";
-const char* kReluForward = "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(...)";
-const char* kReluBackward = "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, at::native::(anonymous namespace)::threshold_kernel_impl(...)";
-const char* kAdd = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(...)";
-const char* kCounterAdd = "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<long>, at::detail::Array<char*, 2> >(...)";
-const char* kToNhwc = "void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)0>(...)";
+const char* kReluForward =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(...)";
+const char* kReluBackward =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<float, float, float, "
+    "at::native::(anonymous namespace)::threshold_kernel_impl(...)";
+const char* kAdd =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> "
+    ">(...)";
+const char* kCounterAdd =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<long>, "
+    "at::detail::Array<char*, 2> >(...)";
+const char* kToNhwc =
+    "void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)0>(...)";
 const char* kConv = "cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1";
 
 TEST(ExecutionRecipe, ParsesTheLayoutAndRejectsOthers) {
@@ -138,7 +147,8 @@ TEST(ConvolutionSpeedup, Fp32ConvolutionOnV100TensorCoresGainsTheDeepBenchSpeedu
   EXPECT_NEAR(predicted_kernel_sum(conv, options), 400.0 / s32, 1e-9);
   const KinetoTrace gemm = back_to_back_trace({{"volta_sgemm_64x64_nt", 100.0}});
   const GpuSpec& g = v100();
-  const double ratio = g.peak(Precision::FP32) * g.achieved.matrix[0] / (g.peak(Precision::FP16) * g.achieved.matrix[2]);
+  const double ratio =
+      g.peak(Precision::FP32) * g.achieved.matrix[0] / (g.peak(Precision::FP16) * g.achieved.matrix[2]);
   EXPECT_NEAR(predicted_kernel_sum(gemm, options), 100.0 * ratio, 1e-9);
 }
 
@@ -158,7 +168,8 @@ TEST(ConvolutionSpeedup, ALargerBatchSpreadsTheFixedPartOfConvolutionsOnly) {
   const double fp16 = 3.5 * (1 + c.half_batch_fp16 / 112) / (1 + c.half_batch_fp16 / 32);
   const double conv = 100.0 / c.fp16_speedup_at(32) * fp16;
   const GpuSpec& g = v100();
-  const double gemm = 10.0 * g.peak(Precision::FP32) * g.achieved.matrix[0] / (g.peak(Precision::FP16) * g.achieved.matrix[2]);
+  const double gemm =
+      10.0 * g.peak(Precision::FP32) * g.achieved.matrix[0] / (g.peak(Precision::FP16) * g.achieved.matrix[2]);
   EXPECT_NEAR(predicted_kernel_sum(trace, options), conv + 3.5 * gemm + 3.5 * 20.0 / 2, 1e-9);
   options.trace_batch = -1;
   EXPECT_THROW(predicted_kernel_sum(trace, options), InputError);
@@ -174,7 +185,8 @@ TEST(ConvolutionSpeedup, GpusWithoutAMeasurementUseTheTensorFractionAndScaleLine
   options.batch_scale = 8;
   const double expected = 8 * 100.0 * v100().peak(Precision::FP32) * v100().achieved.matrix[0] /
                           (a100.peak(Precision::FP16) * a100.achieved.matrix[2]);
-  EXPECT_NEAR(predict_step(conv, build_step_profile(conv), v100(), a100, options).predicted_kernel_sum_us, expected, 1e-9);
+  EXPECT_NEAR(predict_step(conv, build_step_profile(conv), v100(), a100, options).predicted_kernel_sum_us, expected,
+              1e-9);
 }
 
 }  // namespace

@@ -34,8 +34,9 @@ TEST(GpuFamily, OneGpuIsTheExactNameOrRefusesAnAmbiguousFamily) {
     one_gpu_or_throw("A100", "--target");
     ADD_FAILURE() << "A100 accepted as one GPU";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "--target: 'A100' names several GPUs (A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE); "
-                           "give one of them");
+    EXPECT_STREQ(e.what(),
+                 "--target: 'A100' names several GPUs (A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE); "
+                 "give one of them");
   }
   EXPECT_THROW(one_gpu_or_throw("K80", "--target"), InputError);
 }

@@ -1,13 +1,14 @@
 // The instance link table (steptime/instance_links.hpp): the shipped table covers every instance type the
 // price catalogue lists, with the same GPU and GPU count, and a broken table is an error naming the field.
-#include <fstream>
+#include "steptime/instance_links.hpp"
 
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "app/advise/gpu_offer_catalogue.hpp"
 #include "base/errors.hpp"
-#include "steptime/instance_links.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {
@@ -70,7 +71,8 @@ TEST(InstanceLinks, BrokenTablesAreErrorsNamingTheField) {
   expect_error(edit([](auto& d) { d["format"] = "spotsim-gpu-offers"; }), {"format", "spotsim-instance-links"});
   expect_error(edit([](auto& d) { d["version"] = 2; }), {"version"});
   expect_error(edit([](auto& d) { d["instances"] = nlohmann::json::array(); }), {"instances", "at least one"});
-  expect_error(edit([](auto& d) { d["instances"][0]["network"].erase("gbit_per_s"); }), {"instances[0].network.gbit_per_s"});
+  expect_error(edit([](auto& d) { d["instances"][0]["network"].erase("gbit_per_s"); }),
+               {"instances[0].network.gbit_per_s"});
   expect_error(edit([](auto& d) { d["instances"][3]["intra"]["gb_per_s_per_gpu"] = -1; }),
                {"instances[3].intra.gb_per_s_per_gpu"});
   expect_error(edit([](auto& d) { d["instances"][0]["intra"]["gb_per_s_per_gpu"] = 300; }), {"one GPU"});

@@ -1,7 +1,7 @@
 // Busy time as the union of intervals, against hand-computed cases.
-#include <gtest/gtest.h>
-
 #include "steptime/interval_union.hpp"
+
+#include <gtest/gtest.h>
 
 namespace spotsim {
 namespace {

@@ -1,7 +1,7 @@
 // Kernel classes from real kernel names seen in the shared traces and tables.
-#include <gtest/gtest.h>
-
 #include "steptime/kernel_classifier.hpp"
+
+#include <gtest/gtest.h>
 
 namespace spotsim {
 namespace {
@@ -34,16 +34,18 @@ TEST(KernelClassifier, MatrixAndConvolutionKernels) {
 
 TEST(KernelClassifier, LaunchingOperatorRefinesGemmsIntoConvolutions) {
   const KernelKind sgemm = classify_kernel("volta_sgemm_64x64_nn");
-  for (const char* op : {"aten::cudnn_convolution", "aten::convolution_backward", "aten::cudnn_convolution_backward_input",
-                         "aten::cudnn_convolution_backward_weight"}) {
+  for (const char* op : {"aten::cudnn_convolution", "aten::convolution_backward",
+                         "aten::cudnn_convolution_backward_input", "aten::cudnn_convolution_backward_weight"}) {
     EXPECT_TRUE(launching_op_refines(op)) << op;
     EXPECT_EQ(refine_by_launching_op(sgemm, op).family, KernelFamily::Convolution) << op;
     EXPECT_EQ(refine_by_launching_op(sgemm, op).precision, Precision::FP32) << op;
   }
-  for (const char* op : {"aten::mm", "aten::addmm", "aten::bmm", "aten::conv2d"}) EXPECT_FALSE(launching_op_refines(op)) << op;
+  for (const char* op : {"aten::mm", "aten::addmm", "aten::bmm", "aten::conv2d"})
+    EXPECT_FALSE(launching_op_refines(op)) << op;
   EXPECT_EQ(refine_by_launching_op(sgemm, "aten::addmm").family, KernelFamily::Gemm);
   // Only GEMM-named matrix kernels change: a BN or layout kernel launched by a convolution op keeps its class.
-  const KernelKind transpose = classify_kernel("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>(int)");
+  const KernelKind transpose =
+      classify_kernel("void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true>(int)");
   EXPECT_EQ(refine_by_launching_op(transpose, "aten::cudnn_convolution").kernel_class, KernelClass::MemoryBound);
 }
 

@@ -1,20 +1,20 @@
 // The Kineto reader on hostile input: bounded memory (decompressed size, token length, kept events and names,
 // nesting depth), events with unusable time fields counted by reason, and the threshold beyond which they are
 // an error (docs/step-time.md#input-limits, #skipped-events).
+#include <gtest/gtest.h>
+#include <zlib.h>
+
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-#include <zlib.h>
-
 #include "base/errors.hpp"
+#include "cli/commands.hpp"
 #include "steptime/kineto_trace_reader.hpp"
 #include "test_paths.hpp"
-#include "cli/commands.hpp"
 
 namespace spotsim {
 namespace {
@@ -94,7 +94,9 @@ TEST(KinetoReaderLimits, LongStringsNumbersAndLiteralRunsAreRefused) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const std::string path = dir.file("case" + std::to_string(i) + ".json");
     write_text(path, cases[i]);
-    EXPECT_CONTAINS(error_of(path, limits), "more than 1000 bytes of JSON text without a complete string, key or number") << i;
+    EXPECT_CONTAINS(error_of(path, limits),
+                    "more than 1000 bytes of JSON text without a complete string, key or number")
+        << i;
   }
   // Strings and numbers up to the limit are read normally, however many: the count restarts after each.
   std::vector<std::string> events;
@@ -169,10 +171,10 @@ TEST(KinetoReaderLimits, DeepNestingIsAnErrorNotACrash) {
 TEST(KinetoReaderLimits, UnusableTimeFieldsAreCountedByReason) {
   test::TempDir dir("skipped");
   // 900 usable kernels and 9 unusable ones: 0.99%, under the 1% threshold.
-  write_text(dir.file("t.json"), kernels_plus(900, {kernel(R"("1700000000000000")"), kernel("null"), kernel("[1]"),
-                                                    kernel("1.5e17"), kernel("1e18"), kernel("1700000000000000", "-5"),
-                                                    kernel("1700000000000000", R"("3")"), kernel("1700000000000000", ""),
-                                                    kernel("", "1")}));
+  write_text(dir.file("t.json"),
+             kernels_plus(900, {kernel(R"("1700000000000000")"), kernel("null"), kernel("[1]"), kernel("1.5e17"),
+                                kernel("1e18"), kernel("1700000000000000", "-5"), kernel("1700000000000000", R"("3")"),
+                                kernel("1700000000000000", ""), kernel("", "1")}));
   const KinetoTrace t = read_kineto_trace(dir.file("t.json"));
   EXPECT_EQ(t.activities.size(), 900u);
   const auto& s = t.skipped;
@@ -184,9 +186,10 @@ TEST(KinetoReaderLimits, UnusableTimeFieldsAreCountedByReason) {
   EXPECT_EQ(s.skipped[gpu][static_cast<std::size_t>(SkipReason::NonNumericDur)], 1u);
   EXPECT_EQ(s.skipped[gpu][static_cast<std::size_t>(SkipReason::MissingDur)], 1u);
   EXPECT_EQ(s.skipped[gpu][static_cast<std::size_t>(SkipReason::MissingTs)], 1u);
-  EXPECT_EQ(s.summary(), "9 events skipped: 9 of 909 GPU activities (kernels, memcpy, memset): 1 without a ts, "
-                         "3 with a non-numeric ts, 2 with an absurd ts, 1 without a dur, 1 with a non-numeric dur, "
-                         "1 with a negative dur");
+  EXPECT_EQ(s.summary(),
+            "9 events skipped: 9 of 909 GPU activities (kernels, memcpy, memset): 1 without a ts, "
+            "3 with a non-numeric ts, 2 with an absurd ts, 1 without a dur, 1 with a non-numeric dur, "
+            "1 with a negative dur");
 }
 
 TEST(KinetoReaderLimits, AbsurdDurationsAndTimestampsFarFromTheTrace) {
@@ -209,22 +212,28 @@ TEST(KinetoReaderLimits, TooManySkippedIsAnError) {
   write_text(dir.file("kernels.json"), kernels_plus(99, {kernel("1700000000000000", "-1"), kernel(R"("x")")}));
   const std::string error = error_of(dir.file("kernels.json"));
   EXPECT_CONTAINS(error, dir.file("kernels.json"));
-  EXPECT_CONTAINS(error, "2 of 101 GPU activities (kernels, memcpy, memset): 1 with a non-numeric ts, 1 with a negative dur");
+  EXPECT_CONTAINS(error,
+                  "2 of 101 GPU activities (kernels, memcpy, memset): 1 with a non-numeric ts, 1 with a negative dur");
   EXPECT_CONTAINS(error, "More than 1% of the GPU activities are unusable");
   // One step annotation is enough: steps would merge.
-  write_text(dir.file("step.json"),
-             kernels_plus(500, {R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 1700000000000000, "dur": 10})",
-                                R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "ts": 1700000000000010, "dur": -10})"}));
-  EXPECT_CONTAINS(error_of(dir.file("step.json")), "1 of 2 ProfilerStep annotations: 1 with a negative dur. A ProfilerStep");
+  write_text(
+      dir.file("step.json"),
+      kernels_plus(
+          500,
+          {R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "ts": 1700000000000000, "dur": 10})",
+           R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "ts": 1700000000000010, "dur": -10})"}));
+  EXPECT_CONTAINS(error_of(dir.file("step.json")),
+                  "1 of 2 ProfilerStep annotations: 1 with a negative dur. A ProfilerStep");
   // Kernel launches: their ts says which step launched a kernel; their dur is not used.
   std::vector<std::string> launches;
   for (int i = 0; i < 50; ++i) {
     launches.push_back(R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": )" +
-                       std::string(i < 2 ? R"("late")" : "1700000000000000") + R"(, "dur": -1, "args": {"correlation": )" +
-                       std::to_string(i) + "}}");
+                       std::string(i < 2 ? R"("late")" : "1700000000000000") +
+                       R"(, "dur": -1, "args": {"correlation": )" + std::to_string(i) + "}}");
   }
   write_text(dir.file("launch.json"), kernels_plus(10, launches));
-  EXPECT_CONTAINS(error_of(dir.file("launch.json")), "2 of 50 kernel launches: 2 with a non-numeric ts. More than 1% of the kernel launches");
+  EXPECT_CONTAINS(error_of(dir.file("launch.json")),
+                  "2 of 50 kernel launches: 2 with a non-numeric ts. More than 1% of the kernel launches");
 }
 
 TEST(KinetoReaderLimits, WrongTypesForFieldsTheReaderUses) {
@@ -236,13 +245,17 @@ TEST(KinetoReaderLimits, WrongTypesForFieldsTheReaderUses) {
       const auto at = event.find(key) + key.size();
       event.replace(at, event.find(',', at) - at, value);
       write_text(dir.file("t.json"), trace_of({event}));
-      EXPECT_CONTAINS(error_of(dir.file("t.json")), std::string("event 0 of traceEvents: field '") + field + "' is not a string");
+      EXPECT_CONTAINS(error_of(dir.file("t.json")),
+                      std::string("event 0 of traceEvents: field '") + field + "' is not a string");
     }
   }
   // args given as an array or a string, and args fields of other types, are ignored (ROCm writes stream as a
   // string): no stale key from the previous event's args is applied.
-  write_text(dir.file("args.json"), trace_of({kernel("5", "1", 3), R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 9, "dur": 1, "args": [77]})",
-                                               R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 12, "dur": 1, "args": {"correlation": "x", "grid": 5, "stream": "s"}})"}));
+  write_text(
+      dir.file("args.json"),
+      trace_of(
+          {kernel("5", "1", 3), R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 9, "dur": 1, "args": [77]})",
+           R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 12, "dur": 1, "args": {"correlation": "x", "grid": 5, "stream": "s"}})"}));
   const KinetoTrace t = read_kineto_trace(dir.file("args.json"));
   ASSERT_EQ(t.activities.size(), 3u);
   EXPECT_EQ(t.activities[0].correlation, 3);
@@ -256,7 +269,12 @@ TEST(KinetoReaderLimits, RecordedInputsPerOperatorAreBounded) {
   std::string dims = "[";
   for (int i = 0; i < 2000; ++i) dims += (i ? ",1" : "1");
   dims += "]";
-  write_text(dir.file("t.json"), kernels_plus(2, {R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1700000000000000, "dur": 1, "args": {"External id": 1, "Input Dims": [)" + dims + "]}}"}));
+  write_text(
+      dir.file("t.json"),
+      kernels_plus(
+          2,
+          {R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1700000000000000, "dur": 1, "args": {"External id": 1, "Input Dims": [)" +
+           dims + "]}}"}));
   EXPECT_CONTAINS(error_of(dir.file("t.json")), "an args.Input Dims entry has more than 1024 dimensions");
 }
 
@@ -289,7 +307,9 @@ TEST(KinetoReaderLimits, CliWarnsAndTheJobFileRecordsSkippedEvents) {
   std::cout.rdbuf(old_out);
   std::cerr.rdbuf(old_err);
   ASSERT_EQ(code, 0) << err.str();
-  EXPECT_CONTAINS(err.str(), "warning: " + dir.file("t.json") + ": 1 event skipped: 1 of 210 GPU activities (kernels, memcpy, memset): 1 with a negative dur");
+  EXPECT_CONTAINS(err.str(),
+                  "warning: " + dir.file("t.json") +
+                      ": 1 event skipped: 1 of 210 GPU activities (kernels, memcpy, memset): 1 with a negative dur");
   const nlohmann::json written = nlohmann::json::parse(std::ifstream(job));
   EXPECT_CONTAINS(written["notes"].get<std::string>(), "trace 1 event skipped: 1 of 210 GPU activities");
 }

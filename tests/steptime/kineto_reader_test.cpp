@@ -1,11 +1,11 @@
 // The Kineto reader on real shared traces (current and legacy schema, gzip) and on plain-JSON fixtures, plus
 // every error a user can run into.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "base/errors.hpp"
 #include "steptime/kineto_trace_reader.hpp"
@@ -37,7 +37,7 @@ TEST(KinetoReader, PlainFixtureCurrentSchema) {
   EXPECT_EQ(t.devices[0].num_sms, 80);
   EXPECT_EQ(t.devices[0].vendor, GpuVendor::Nvidia);
   EXPECT_EQ(t.activities.size(), 9u);  // 7 kernels + 1 memcpy + 1 memset
-  ASSERT_EQ(t.steps.size(), 3u);        // the gpu_user_annotation copy is not a step
+  ASSERT_EQ(t.steps.size(), 3u);       // the gpu_user_annotation copy is not a step
   EXPECT_EQ(t.steps[1].name, "ProfilerStep#2");
   EXPECT_EQ(t.launch_time_us.size(), 8u);
   const GpuActivity& first = t.activities.front();
@@ -170,8 +170,9 @@ TEST(KinetoReader, NotAChromeTrace) {
 
 TEST(KinetoReader, NoKernelEvents) {
   test::TempDir dir("nokernels");
-  write_text(dir.file("cpu_only.json"),
-             R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 0, "dur": 3}]})");
+  write_text(
+      dir.file("cpu_only.json"),
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 0, "dur": 3}]})");
   EXPECT_NE(error_of(dir.file("cpu_only.json")).find("no GPU kernel events"), std::string::npos);
 }
 
@@ -184,7 +185,8 @@ TEST(KinetoReader, OutOfRangeIntegerFields) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"deviceProperties": [{"id": 0, "computeMajor": 5e111}], "traceEvents": [)" + kernel + R"( "args": {}}]})",
        "field 'deviceProperties.computeMajor'"},
-      {R"({"traceEvents": [)" + kernel + R"( "args": {"grid": [1e9, 1e9, 1e9], "block": [128, 1, 1]}}]})", "field 'args.grid'"},
+      {R"({"traceEvents": [)" + kernel + R"( "args": {"grid": [1e9, 1e9, 1e9], "block": [128, 1, 1]}}]})",
+       "field 'args.grid'"},
       {R"({"traceEvents": [)" + kernel + R"( "args": {"correlation": 1e30}}]})", "field 'args.correlation'"},
       {R"({"traceEvents": [{"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": "stream 99999999999", "ts": 5, "dur": 3}]})",
        "field 'tid'"},

@@ -1,8 +1,8 @@
 // The op-level efficiency model (op_efficiency_model.hpp) on synthetic data with a known answer, the op shapes
 // read from a trace's recorded inputs, and the step prediction that uses them.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "steptime/gpu_spec_table.hpp"
 #include "steptime/kineto_trace_reader.hpp"
@@ -164,8 +164,8 @@ TEST(OpShapeFromTrace, StepPredictionUsesTheOpModelWherePrecisionAllows) {
 
 TEST(OpShapeFromTrace, RecordedShapesInTheLegacyTrace) {
   if (!test::have_shared_data()) GTEST_SKIP() << "no shared data";
-  const KinetoTrace trace = read_kineto_trace(test::kernels_dir() +
-                                              "/kineto-traces/kineto_tb_plugin/v100_resnet50_bs32_fp32_legacy_schema.pt.trace.json.gz");
+  const KinetoTrace trace = read_kineto_trace(
+      test::kernels_dir() + "/kineto-traces/kineto_tb_plugin/v100_resnet50_bs32_fp32_legacy_schema.pt.trace.json.gz");
   // ResNet-50's classifier: addmm [32, 2048] x [2048, 1000] forward, and its two backward mm's, every step.
   bool found_classifier = false;
   for (const GpuActivity& a : trace.activities) {

@@ -60,11 +60,11 @@ const GpuSpec& gpu(const char* name) { return gpu_spec_or_throw(name, "test"); }
 double matrix_rate(const GpuSpec& g, Precision p) { return g.peak(p) * g.achieved.matrix[static_cast<std::size_t>(p)]; }
 
 const std::vector<KernelSpec> kStep = {
-    {"cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1", 10, 100},                     // convolution, FP32
-    {"void at::native::vectorized_elementwise_kernel<4, relu>", 110, 50},                // activations
+    {"cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1", 10, 100},                             // convolution, FP32
+    {"void at::native::vectorized_elementwise_kernel<4, relu>", 110, 50},                       // activations
     {"void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 128, true, 1, true>", 160, 10},  // batch norm
-    {"void at::native::multi_tensor_apply_kernel<SGD>", 170, 10},                          // optimizer: FP32
-    {"void at::native::softmax_warp_forward<float>", 180, 10},                             // reduction: FP32
+    {"void at::native::multi_tensor_apply_kernel<SGD>", 170, 10},                               // optimizer: FP32
+    {"void at::native::softmax_warp_forward<float>", 180, 10},                                  // reduction: FP32
 };
 constexpr double kStepUs = 250.0;  // kernels cover [10, 190): host gap 70 us
 
@@ -80,9 +80,10 @@ TEST(PrecisionModel, ParsesTheFlagAndRejectsOtherText) {
 TEST(PrecisionModel, AtenLambdaKernelsAreActivationsNotOptimizerSteps) {
   // ATen names its elementwise functors "{lambda(float)#1}": a "lamb" optimizer pattern once caught them all,
   // so 19 ms of ResNet-50 activation kernels per step did not scale with the batch.
-  const std::string relu = "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
-                           "launch_clamp_scalar(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::"
-                           "{lambda(float)#1}>(int, float, at::detail::Array<char*, 2>)";
+  const std::string relu =
+      "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+      "launch_clamp_scalar(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::"
+      "{lambda(float)#1}>(int, float, at::detail::Array<char*, 2>)";
   GpuActivity a;
   a.kind = classify_kernel(relu);
   EXPECT_TRUE(moves_activations(a, relu));
@@ -186,7 +187,8 @@ TEST(BatchScaling, ScalesBatchProportionalKernelsAndOptionallyTheHostGap) {
 TEST(BatchScaling, IsLinearEvenForAPartialWave) {
   // 960 blocks of 256 threads are 1.5 waves on a V100 (640 per wave); at twice the batch the model still takes
   // twice the time: no wave-filling gain is credited to a larger batch (docs/step-time.md#precision).
-  const KinetoTrace trace = hand_built_trace({{"void at::native::vectorized_elementwise_kernel<4, relu>", 0, 100, 960}}, 200);
+  const KinetoTrace trace =
+      hand_built_trace({{"void at::native::vectorized_elementwise_kernel<4, relu>", 0, 100, 960}}, 200);
   PredictionOptions twice;
   twice.batch_scale = 2.0;
   const GpuSpec& v100 = gpu("V100");

@@ -1,7 +1,7 @@
 // The cross-GPU scaling model: rate ratios by class, precision mapping, wave quantisation, GPU name lookup.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "base/errors.hpp"
 #include "steptime/gpu_spec_table.hpp"
@@ -52,7 +52,8 @@ TEST(Predictor, MemoryBoundScalesByAchievedBandwidth) {
 TEST(Predictor, MatrixPrecisionFollowsTf32Policy) {
   const GpuSpec& v100 = gpu_spec_or_throw("V100", "t");
   const GpuSpec& a100 = gpu_spec_or_throw("A100-40GB", "t");
-  EXPECT_EQ(target_precision(Precision::FP32, KernelFamily::Convolution, a100, Tf32Policy::ConvolutionsOnly), Precision::TF32);
+  EXPECT_EQ(target_precision(Precision::FP32, KernelFamily::Convolution, a100, Tf32Policy::ConvolutionsOnly),
+            Precision::TF32);
   EXPECT_EQ(target_precision(Precision::FP32, KernelFamily::Gemm, a100, Tf32Policy::ConvolutionsOnly), Precision::FP32);
   EXPECT_EQ(target_precision(Precision::FP32, KernelFamily::Gemm, a100, Tf32Policy::All), Precision::TF32);
   EXPECT_EQ(target_precision(Precision::TF32, KernelFamily::Gemm, v100, Tf32Policy::All), Precision::FP32);
@@ -69,7 +70,7 @@ TEST(Predictor, MatrixPrecisionFollowsTf32Policy) {
 }
 
 TEST(Predictor, WaveQuantisation) {
-  const GpuSpec& v100 = gpu_spec_or_throw("V100", "t");  // 80 SMs
+  const GpuSpec& v100 = gpu_spec_or_throw("V100", "t");       // 80 SMs
   const GpuSpec& a100 = gpu_spec_or_throw("A100-40GB", "t");  // 108 SMs
   // 256-thread blocks with 128 registers/thread: 65536 / (128 * 256) = 2 blocks per SM.
   auto a = kernel(KernelClass::Matrix, KernelFamily::Gemm, 10.0, 160, 256);

@@ -1,9 +1,10 @@
 // Per-step statistics: kernels belong to the step that launched them; busy time is the union per step;
 // warm-up steps are dropped by the documented rule.
+#include "steptime/step_profile.hpp"
+
 #include <gtest/gtest.h>
 
 #include "steptime/kineto_trace_reader.hpp"
-#include "steptime/step_profile.hpp"
 #include "test_paths.hpp"
 
 namespace spotsim {

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
-#include "tests/cli_runner.hpp"
 #include "cli/commands.hpp"
+#include "tests/cli_runner.hpp"
 
 namespace spotsim::test {
 

@@ -1,9 +1,9 @@
 #pragma once
 // Where the tests find the shared real data and the repository's own fixtures.
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
-
-#include <unistd.h>
 
 namespace spotsim::test {
 

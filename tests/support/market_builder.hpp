@@ -30,12 +30,18 @@ class MarketBuilder {
     market_.zones.push_back(std::move(z));
     return *this;
   }
-  MarketBuilder& on_demand(double usd_per_hour) { return set([&](Zone& z) { z.on_demand_price_per_hour = usd_per_hour; }); }
+  MarketBuilder& on_demand(double usd_per_hour) {
+    return set([&](Zone& z) { z.on_demand_price_per_hour = usd_per_hour; });
+  }
   MarketBuilder& spot_price(double usd_per_hour) {
     return set([&](Zone& z) { z.spot.price_per_hour = StepSeries::constant(usd_per_hour); });
   }
-  MarketBuilder& spot_prices(StepSeries prices) { return set([&](Zone& z) { z.spot.price_per_hour = std::move(prices); }); }
-  MarketBuilder& available(StepSeries counts) { return set([&](Zone& z) { z.spot.available = std::move(counts); }); }
+  MarketBuilder& spot_prices(StepSeries prices) {
+    return set([&](Zone& z) { z.spot.price_per_hour = std::move(prices); });
+  }
+  MarketBuilder& available(StepSeries counts) {
+    return set([&](Zone& z) { z.spot.available = std::move(counts); });
+  }
   // One obtainable count per hour, repeating after the last; the market's span becomes that period.
   MarketBuilder& hourly_counts(const std::vector<double>& counts) {
     std::vector<Millis> times;
@@ -47,14 +53,25 @@ class MarketBuilder {
   MarketBuilder& lifetime(std::optional<LifetimeDistribution> lifetime) {
     return set([&](Zone& z) { z.spot.lifetime = std::move(lifetime); });
   }
-  MarketBuilder& notice(Millis notice) { return set([&](Zone& z) { z.spot.notice = notice; }); }
+  MarketBuilder& notice(Millis notice) {
+    return set([&](Zone& z) { z.spot.notice = notice; });
+  }
   MarketBuilder& gpus(int per_instance, std::string gpu = "") {
     return set([&](Zone& z) { z.gpus_per_instance = per_instance, z.gpu = std::move(gpu); });
   }
 
-  MarketBuilder& exact_billing() { market_.billing = Billing{0, 1}; return *this; }  // per millisecond, no minimum
-  MarketBuilder& tick(Millis tick) { market_.tick = tick; return *this; }
-  MarketBuilder& span(Millis span) { market_.span = span; return *this; }
+  MarketBuilder& exact_billing() {
+    market_.billing = Billing{0, 1};
+    return *this;
+  }  // per millisecond, no minimum
+  MarketBuilder& tick(Millis tick) {
+    market_.tick = tick;
+    return *this;
+  }
+  MarketBuilder& span(Millis span) {
+    market_.span = span;
+    return *this;
+  }
   MarketBuilder& egress(std::string from, std::string to, double usd_per_gb) {
     market_.migration.egress.push_back({std::move(from), std::move(to), usd_per_gb});
     return *this;

@@ -2,12 +2,11 @@
 // planted at any name an attacker can predict is never followed, the new file has the usual mode, a failure leaves
 // the target as it was and no temporary file, and `sweep --resume` clears the leftovers of a killed sweep.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <functional>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/atomic_file.hpp"
 #include "sweep_test_support.hpp"

@@ -1,10 +1,11 @@
 // Experiment specs: parsing (every error names the file and the field), expansion into configurations and runs,
 // seeds (common random numbers), canonical form, shards.
+#include "app/sweep/experiment_spec.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "app/sweep/experiment_spec.hpp"
 #include "app/sweep/sweep_plan.hpp"
 #include "app/sweep/sweep_runner.hpp"
 #include "base/errors.hpp"
@@ -145,7 +146,8 @@ TEST(SweepSpec, RunsAreNumberedConfigurationMajorWithOneSeedPerTrace) {
   EXPECT_EQ(plan.configuration_of_run(24 * 40).trace, 1u);
   // Common random numbers: every configuration of a trace has that trace's seed.
   std::set<std::uint64_t> seeds_of_first, seeds_of_second;
-  for (const Configuration& k : plan.configurations) (k.trace == 0 ? seeds_of_first : seeds_of_second).insert(plan.seed_of(k));
+  for (const Configuration& k : plan.configurations)
+    (k.trace == 0 ? seeds_of_first : seeds_of_second).insert(plan.seed_of(k));
   EXPECT_EQ(seeds_of_first.size(), 1u);
   EXPECT_EQ(seeds_of_second.size(), 1u);
   EXPECT_NE(*seeds_of_first.begin(), *seeds_of_second.begin());

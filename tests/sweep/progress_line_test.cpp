@@ -1,8 +1,8 @@
 // The progress line's text and its pace (at most one line per second, plus the last); whether it is shown at all
 // depends on stderr being a terminal, decided by the command (isatty), not here.
-#include <gtest/gtest.h>
-
 #include "base/progress_line.hpp"
+
+#include <gtest/gtest.h>
 
 namespace spotsim {
 namespace {

@@ -1,9 +1,10 @@
 // The three renderings of a regress report (text, JSON, JUnit XML) on hand-made comparisons: names are escaped in
 // XML and never cut in the text table, failures carry the numbers behind them; and the --require rules.
+#include "app/sweep/regression_report.hpp"
+
 #include <gtest/gtest.h>
 
 #include "app/sweep/metric_requirement.hpp"
-#include "app/sweep/regression_report.hpp"
 #include "base/errors.hpp"
 
 namespace spotsim {
@@ -35,8 +36,8 @@ RegressionReport sample_report() {
   b.replications = 500;
   b.comparisons.push_back(comparison("aws-us-west-2-p3.2xlarge", "adaptive:margin=<2h>&\"x\"", "cost_total",
                                      {500, 100.0, 5.0}, {500, 110.0, 5.0}));
-  b.comparisons.push_back(comparison("aws-us-west-2-p3.8xlarge", "on-demand", "cost_total", {500, 176.6, 0.0},
-                                     {500, 176.6, 0.0}));
+  b.comparisons.push_back(
+      comparison("aws-us-west-2-p3.8xlarge", "on-demand", "cost_total", {500, 176.6, 0.0}, {500, 176.6, 0.0}));
   RequirementCheck broken;
   broken.configuration = {"aws-us-west-2-p3.2xlarge", "job", "spot-only", "young-daly"};
   broken.requirement = "deadline_met>=1.0";
@@ -54,7 +55,9 @@ RegressionReport sample_report() {
 
 TEST(RegressReport, XmlEscapeCoversMarkupQuotesAndControlCharacters) {
   EXPECT_EQ(xml_escape("a<b>&\"c\"'d'"), "a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos;");
-  EXPECT_EQ(xml_escape(std::string("tab\tnew\nbell\x07") + "end"), "tab\tnew\nbell\xEF\xBF\xBD" "end");
+  EXPECT_EQ(xml_escape(std::string("tab\tnew\nbell\x07") + "end"),
+            "tab\tnew\nbell\xEF\xBF\xBD"
+            "end");
   EXPECT_EQ(xml_escape("us-west1 / job"), "us-west1 / job");
 }
 
@@ -62,20 +65,26 @@ TEST(RegressReport, JunitHasOneSuitePerBaselineAndFailuresWithTheNumbers) {
   const std::string xml = regression_junit(sample_report());
   EXPECT_EQ(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", 0), 0u) << xml;
   EXPECT_NE(xml.find("<testsuites name=\"spotsim regress\" tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\">"),
-            std::string::npos) << xml;
+            std::string::npos)
+      << xml;
   EXPECT_EQ(occurrences(xml, "<testsuite "), 2u);
-  EXPECT_NE(xml.find("<testsuite name=\"baselines/a&amp;b.json\" tests=\"3\" failures=\"2\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<testsuite name=\"baselines/a&amp;b.json\" tests=\"3\" failures=\"2\""), std::string::npos)
+      << xml;
   // Escaped in attributes; the raw name never appears.
-  EXPECT_NE(xml.find("adaptive:margin=&lt;2h&gt;&amp;&quot;x&quot; / young-daly / cost_total"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("adaptive:margin=&lt;2h&gt;&amp;&quot;x&quot; / young-daly / cost_total"), std::string::npos)
+      << xml;
   EXPECT_EQ(xml.find("margin=<2h>"), std::string::npos);
   EXPECT_NE(xml.find("quotes &quot; and &lt;tags&gt;"), std::string::npos) << xml;
   // The regression's failure carries baseline mean, new mean, Welch p and the threshold.
   EXPECT_NE(xml.find("type=\"regression\" message=\"cost_total regressed beyond Monte Carlo noise: baseline mean 100 "
                      "(sd 5, n 500), new mean 110 (sd 5, n 500), worse by +10 (+10.00%), Welch one-sided p "),
-            std::string::npos) << xml;
+            std::string::npos)
+      << xml;
   EXPECT_NE(xml.find("threshold 0.5"), std::string::npos) << xml;
   EXPECT_NE(xml.find("type=\"requirement\" message=\"rule deadline_met&gt;=1.0 broken: new mean of deadline_met is "
-                     "0.983\""), std::string::npos) << xml;
+                     "0.983\""),
+            std::string::npos)
+      << xml;
   // The unchanged metric is a passing test case; the skipped baseline one <skipped> case with its reason.
   EXPECT_NE(xml.find("name=\"on-demand / young-daly / cost_total\"/>"), std::string::npos) << xml;
   EXPECT_NE(xml.find("<skipped message=\"its experiment runs no policy"), std::string::npos) << xml;
@@ -140,9 +149,9 @@ TEST(RegressRequire, ParsesEveryOperator) {
 }
 
 TEST(RegressRequire, RefusesBadSyntaxAndUnknownMetrics) {
-  for (const char* bad : {"deadline_met", "deadline_met=1", "deadline_met=>1", "deadline_met!=1", ">=1",
-                          "deadline_met>=", "deadline_met>=one", "deadline_met>=1x", "deadline_met>=nan",
-                          "deadline_met>=inf"}) {
+  for (const char* bad :
+       {"deadline_met", "deadline_met=1", "deadline_met=>1", "deadline_met!=1", ">=1",
+        "deadline_met>=", "deadline_met>=one", "deadline_met>=1x", "deadline_met>=nan", "deadline_met>=inf"}) {
     EXPECT_THROW(parse_metric_requirement(bad), InputError) << bad;
   }
   try {
@@ -150,7 +159,8 @@ TEST(RegressRequire, RefusesBadSyntaxAndUnknownMetrics) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--require 'speed>=1': unknown metric 'speed'; expected one of: cost_total"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 

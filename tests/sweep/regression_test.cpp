@@ -1,8 +1,9 @@
 // `spotsim regress`: the rule on hand-made numbers, and end to end — an unchanged policy passes, deliberately
 // worsened ones are caught, --update rewrites the baseline, the committed baselines pass.
+#include "app/sweep/regression.hpp"
+
 #include <gtest/gtest.h>
 
-#include "app/sweep/regression.hpp"
 #include "sweep_test_support.hpp"
 
 namespace spotsim {
@@ -155,16 +156,20 @@ TEST(RegressCli, SubstituteSkipsBaselinesWithoutThePolicy) {
   const fs::path without = fresh_dir("regress-baseline-2") / "without.json";
   fs::create_directories(without.parent_path());
   ASSERT_EQ(regress({without.string(), "--update", "--from-spec", spec.string()}).code, 0);
-  const Outcome o = regress({with_adaptive.file.string(), without.string(), "--substitute", "adaptive=>adaptive:margin=30h"});
+  const Outcome o =
+      regress({with_adaptive.file.string(), without.string(), "--substitute", "adaptive=>adaptive:margin=30h"});
   EXPECT_EQ(o.code, 1) << o.out << o.err;  // the margin is still caught in the baseline that has adaptive
-  EXPECT_NE(o.err.find("skipped " + without.string() + ": its experiment runs no policy or checkpoint policy 'adaptive'"),
-            std::string::npos) << o.err;
+  EXPECT_NE(
+      o.err.find("skipped " + without.string() + ": its experiment runs no policy or checkpoint policy 'adaptive'"),
+      std::string::npos)
+      << o.err;
   EXPECT_NE(o.out.find(without.string() + ": skipped ("), std::string::npos) << o.out;
   // No baseline has the policy: bad input, before anything is re-run.
   const Outcome none = regress({without.string(), "--substitute", "adaptive=>spot-only"});
   EXPECT_EQ(none.code, 2);
   EXPECT_NE(none.err.find("'adaptive' is none of the policies or checkpoint policies of " + without.string()),
-            std::string::npos) << none.err;
+            std::string::npos)
+      << none.err;
 }
 
 TEST(RegressCli, CommittedBaselinesPass) {

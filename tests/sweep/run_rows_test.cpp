@@ -1,10 +1,11 @@
 // Chunk files read back bit-identically, damaged ones are refused with the file named; CSV quoting.
+#include "app/sweep/run_rows.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
-#include "app/sweep/run_rows.hpp"
 #include "base/errors.hpp"
 #include "sweep_test_support.hpp"
 
@@ -72,7 +73,7 @@ TEST(SweepChunkFile, RefusesTruncatedForeignOrDamagedFiles) {
     return std::string("(no error)");
   };
   EXPECT_NE(error_of(text, 3).find("dir/chunks/c.csv: expected the header"), std::string::npos);  // another chunk
-  EXPECT_NE(error_of(text.substr(0, text.size() - 6), 2).find("end marker"), std::string::npos);   // truncated
+  EXPECT_NE(error_of(text.substr(0, text.size() - 6), 2).find("end marker"), std::string::npos);  // truncated
   std::string damaged = text;
   damaged.replace(damaged.find(",0.3333"), 7, ",abc333");
   EXPECT_NE(error_of(damaged, 2).find("expected a number"), std::string::npos);

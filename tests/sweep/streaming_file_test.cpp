@@ -1,10 +1,11 @@
 // StreamingFile and ScratchFile: a target is replaced only on commit, with exactly what was written; nothing
 // else is ever left in the directory.
+#include "app/sweep/streaming_file.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "app/sweep/streaming_file.hpp"
 #include "base/errors.hpp"
 #include "sweep_test_support.hpp"
 
@@ -49,7 +50,10 @@ TEST(StreamingFile, ReplacesTheTargetOnlyOnCommit) {
 TEST(StreamingFile, AbandonedWithoutCommitLeavesNothing) {
   const fs::path dir = fresh_dir("abandoned");
   fs::create_directories(dir);
-  { StreamingFile file((dir / "new.csv").string()); file.write("partial"); }
+  {
+    StreamingFile file((dir / "new.csv").string());
+    file.write("partial");
+  }
   EXPECT_TRUE(entries(dir).empty());
 }
 

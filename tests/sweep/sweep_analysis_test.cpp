@@ -1,5 +1,7 @@
 // Summaries of a sweep on hand-built runs: Pareto marking, paired differences against the baseline policy and
 // checkpoint tuning, each against values computed by hand.
+#include "app/sweep/sweep_analysis.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include "app/run_metrics.hpp"
 #include "app/sweep/configuration_samples.hpp"
 #include "app/sweep/pareto.hpp"
-#include "app/sweep/sweep_analysis.hpp"
 #include "app/sweep/sweep_outputs.hpp"
 #include "policies/checkpoint_math.hpp"
 
@@ -82,8 +83,8 @@ TEST(SweepPaired, DifferencesAgainstTheBaselinePolicyMatchHandComputation) {
   EXPECT_NEAR(d.ci_low, -3.0 - half, 1e-9);
   EXPECT_NEAR(d.ci_high, -3.0 + half, 1e-9);
   // Pairing removes the common noise: the interval is narrower than either configuration's own.
-  EXPECT_LT(d.ci_high - d.ci_low, analysis.configurations[1].summaries[kCost].ci_high -
-                                      analysis.configurations[1].summaries[kCost].ci_low);
+  EXPECT_LT(d.ci_high - d.ci_low,
+            analysis.configurations[1].summaries[kCost].ci_high - analysis.configurations[1].summaries[kCost].ci_low);
   EXPECT_FALSE(analysis.configurations[1].vs_baseline.has_value());  // the baseline itself
 }
 
@@ -151,7 +152,8 @@ TEST(SweepOutputs, SummaryJsonCarriesSummariesPairedDifferencesAndPareto) {
   EXPECT_TRUE(j["configurations"][1]["paired_vs_baseline"].is_null());
   EXPECT_EQ(j["checkpoint_tuning"][1]["best_interval"], "30m");
   const std::string markdown = sweep_summary_markdown(sweep.plan, analysis);
-  EXPECT_NE(markdown.find("| 5 | t | job | `spot-only` | `fixed:interval=30m` | 10.00 ["), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| 5 | t | job | `spot-only` | `fixed:interval=30m` | 10.00 ["), std::string::npos)
+      << markdown;
 }
 
 }  // namespace

@@ -67,7 +67,8 @@ TEST(SweepCli, ShardsMergedEqualASingleRun) {
   std::vector<std::string> shard_dirs;
   for (int i = 1; i <= 3; ++i) {
     const fs::path dir = fresh_dir("shard" + std::to_string(i));
-    const Outcome o = sweep({spec.string(), "--out", dir.string(), "--shard", std::to_string(i) + "/3", "--threads", "2"});
+    const Outcome o =
+        sweep({spec.string(), "--out", dir.string(), "--shard", std::to_string(i) + "/3", "--threads", "2"});
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_FALSE(fs::exists(dir / "runs.csv")) << "a shard alone has no results";
     shard_dirs.push_back(dir.string());
@@ -81,7 +82,8 @@ TEST(SweepCli, ShardsMergedEqualASingleRun) {
   const Outcome missing = sweep({"merge", shard_dirs[0], shard_dirs[2], "--out", fresh_dir("merged2").string()});
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("shard 2/3 is missing"), std::string::npos) << missing.err;
-  const Outcome twice = sweep({"merge", shard_dirs[0], shard_dirs[0], shard_dirs[1], "--out", fresh_dir("merged3").string()});
+  const Outcome twice =
+      sweep({"merge", shard_dirs[0], shard_dirs[0], shard_dirs[1], "--out", fresh_dir("merged3").string()});
   EXPECT_EQ(twice.code, 2);
   EXPECT_NE(twice.err.find("expected each shard once"), std::string::npos) << twice.err;
 }

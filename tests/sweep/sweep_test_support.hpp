@@ -6,14 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "tests/cli_runner.hpp"
 #include "cli/commands.hpp"
+#include "tests/cli_runner.hpp"
 
 namespace spotsim::testing {
 
@@ -41,12 +40,17 @@ inline fs::path write_file(const fs::path& path, const std::string& text) {
 
 using Outcome = test::CliResult;
 
-inline Outcome run_command(int (*command)(int, const char* const*), const std::string& name, std::vector<std::string> args) {
+inline Outcome run_command(int (*command)(int, const char* const*), const std::string& name,
+                           std::vector<std::string> args) {
   return test::run_cli(command, name, std::move(args));
 }
 
-inline Outcome sweep(std::vector<std::string> args) { return run_command(sweep_command, "spotsim sweep", std::move(args)); }
-inline Outcome regress(std::vector<std::string> args) { return run_command(regress_command, "spotsim regress", std::move(args)); }
+inline Outcome sweep(std::vector<std::string> args) {
+  return run_command(sweep_command, "spotsim sweep", std::move(args));
+}
+inline Outcome regress(std::vector<std::string> args) {
+  return run_command(regress_command, "spotsim regress", std::move(args));
+}
 
 // 3 policies x (young-daly + 3 fixed intervals) x 2 job variants x 40 replications on us-west1, in chunks of 50
 // runs: 960 runs, 20 chunks, chunk boundaries that do not line up with configurations.

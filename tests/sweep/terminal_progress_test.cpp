@@ -1,20 +1,20 @@
 // The progress line of long commands (cli/terminal_progress.hpp): its text, its pace, its delay, the final line;
 // nothing at all when stderr is not a terminal; and through a real pseudo-terminal, the line `simulate` draws.
+#include "cli/terminal_progress.hpp"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <sstream>
 
-#include "tests/support/case_budget.hpp"
 #include "base/progress_line.hpp"
 #include "sweep_test_support.hpp"
-#include "cli/terminal_progress.hpp"
+#include "tests/support/case_budget.hpp"
 
 namespace spotsim {
 namespace {
@@ -133,8 +133,9 @@ std::string command_on_terminal(Command command, std::vector<std::string> args);
 int simulate_line_replications() { return case_budget("SIMULATE_LINE_REPLICATIONS", 200000, 100000, 50000); }
 
 std::string simulate_on_terminal(const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"simulate", "--trace", "us-west1", "-n", std::to_string(simulate_line_replications()),
-                                   "--work", "48h", "--policy", "spot-only", "--threads", "1"};
+  std::vector<std::string> args = {
+      "simulate", "--trace",   "us-west1",  "-n", std::to_string(simulate_line_replications()), "--work", "48h",
+      "--policy", "spot-only", "--threads", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return command_on_terminal(&simulate_command, args);
 }
@@ -191,8 +192,8 @@ TEST(TerminalProgressLine, CampaignCountsJobs) {
   const std::string jobs_line =
       "campaign: " + std::to_string(2 * trials) + "/" + std::to_string(2 * trials) + " jobs (100.0%)";
   const std::string shown = command_on_terminal(
-      &campaign_command, {"campaign", "--trials", std::to_string(trials), "--trial-work", "6h:12h", "-r", "2", "-p", "greedy",
-                          "--managed-catalogue", "none", "--threads", "1"});
+      &campaign_command, {"campaign", "--trials", std::to_string(trials), "--trial-work", "6h:12h", "-r", "2", "-p",
+                          "greedy", "--managed-catalogue", "none", "--threads", "1"});
   if (shown == "no pty") GTEST_SKIP() << "no pseudo-terminal on this machine";
   EXPECT_NE(shown.find(jobs_line), std::string::npos) << shown;
   EXPECT_NE(shown.find("jobs/s, ETA "), std::string::npos) << shown;

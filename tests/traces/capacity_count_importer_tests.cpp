@@ -63,8 +63,8 @@ std::string row(int minutes, const std::string& zone, int created, const std::st
   const int total = 10 + minutes;  // minutes after 17:00 (at most 49 minutes here)
   char time[64];
   std::snprintf(time, sizeof time, "2025-10-03T%02d:%02d:00.002281-07:00", 17 + total / 60, total % 60);
-  return std::string(time) + "," + zone + ",16," + std::to_string(created) + "," + std::to_string(16 - created) +
-         "," + status + "\n";
+  return std::string(time) + "," + zone + ",16," + std::to_string(created) + "," + std::to_string(16 - created) + "," +
+         status + "\n";
 }
 
 double at_round(const Zone& zone, int round) { return zone.spot.available->at(round * 600 * kMillisPerSecond + 1); }
@@ -94,7 +94,7 @@ TEST(SkyNomadGcpCounts, CountPerRoundOnTheUtcClockWithTheBinaryTracesPrices) {
     EXPECT_EQ(z.gpu, "H100");
     EXPECT_EQ(z.gpus_per_instance, 1);
     EXPECT_DOUBLE_EQ(z.spot.price_per_hour.values().front(), 2.0);  // 16 / 8
-    EXPECT_DOUBLE_EQ(z.on_demand_price_per_hour, 10.0);            // 80 / 8
+    EXPECT_DOUBLE_EQ(z.on_demand_price_per_hour, 10.0);             // 80 / 8
     EXPECT_EQ(z.spot.notice, 30 * kMillisPerSecond);
   }
   EXPECT_NE(m.provenance.notes.find("0 of 6 zone-rounds"), std::string::npos) << m.provenance.notes;
@@ -123,17 +123,19 @@ TEST(SkyNomadGcpCounts, AMissingRoundCarriesThePreviousCount) {
   EXPECT_NE(m.provenance.notes.find("2 of 8 zone-rounds had no successful probe"), std::string::npos)
       << m.provenance.notes;
   EXPECT_NE(m.provenance.notes.find("longest run: 2 rounds, in us-east4-a after the round of 2025-10-03T17:10"),
-            std::string::npos) << m.provenance.notes;
+            std::string::npos)
+      << m.provenance.notes;
 }
 
 TEST(SkyNomadGcpCounts, AFailedProbeCountsAsMissing) {
   const ProbeFolder folder("failed");
-  const std::string rows = kHeader + row(0, "us-east4-a", 12) + row(10, "us-east4-a", 0, "quota_exceeded") +
-                           row(20, "us-east4-a", 3);
+  const std::string rows =
+      kHeader + row(0, "us-east4-a", 12) + row(10, "us-east4-a", 0, "quota_exceeded") + row(20, "us-east4-a", 3);
   const SpotMarket m = folder.import(rows).market;
   EXPECT_EQ(at_round(m.zones[0], 1), 12);  // not the failed probe's 0
   EXPECT_NE(m.provenance.notes.find("status other than success (counted as missing): quota_exceeded 1"),
-            std::string::npos) << m.provenance.notes;
+            std::string::npos)
+      << m.provenance.notes;
 }
 
 TEST(SkyNomadGcpCounts, TheLastRoundsMissingCarryToTheEnd) {
@@ -159,7 +161,8 @@ TEST(SkyNomadGcpCounts, RefusesMalformedRowsNamingLineAndField) {
   expect(kHeader + "2025-13-03T17:10:00-07:00,us-east4-a,16,3,13,success\n", "probes.csv:2: scheduled_at");
   expect(kHeader + "2025-10-03T17:10:00-07:00,useast4a,16,3,13,success\n", "probes.csv:2: zone: expected a GCP zone");
   expect(kHeader + "2025-10-03T17:10:00-07:00,mars-west1-a,16,3,13,success\n", "probes.csv:2: zone");
-  expect(kHeader + "2025-10-03T17:10:00-07:00,us-east4-a,0,0,0,success\n", "probes.csv:2: requested: expected an integer in [1,");
+  expect(kHeader + "2025-10-03T17:10:00-07:00,us-east4-a,0,0,0,success\n",
+         "probes.csv:2: requested: expected an integer in [1,");
   expect(kHeader + row(0, "us-east4-a", 3) + "2025-10-03T17:10:00-07:00,us-east4-b,8,3,5,success\n",
          "probes.csv:3: requested: expected the first row's 16 in every row, got '8'");
   expect(kHeader + "2025-10-03T17:10:00-07:00,us-east4-a,16,17,0,success\n",
@@ -211,7 +214,9 @@ SpotMarket real_counts() {
   return import_trace_file(testing::shared_path(kData + "gcp-h100-probe-counts.csv"), "skynomad-gcp-counts", {}).market;
 }
 
-double mean_count(const Zone& z) { return z.spot.available->integrate_hours(0, z.spot.available->span()) / to_hours(z.spot.available->span()); }
+double mean_count(const Zone& z) {
+  return z.spot.available->integrate_hours(0, z.spot.available->span()) / to_hours(z.spot.available->span());
+}
 
 TEST(SkyNomadGcpCountsRealData, ThirteenZonesOn2114TicksWithTheBinaryTracesPlacesAndPrices) {
   SPOTSIM_REQUIRE_SHARED_DATA();

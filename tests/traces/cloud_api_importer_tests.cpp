@@ -15,7 +15,7 @@ TEST(Timestamps, Iso8601WithOffsetsAndFractions) {
   EXPECT_EQ(parse_timestamp("2019-03-25T12:22:36.614-07:00"), 1553541756614);
   EXPECT_EQ(parse_timestamp("1970-01-01T00:00:00Z"), 0);
   EXPECT_EQ(parse_timestamp("2024-02-29 23:59:59"), 1709251199000);  // leap day, space separator, no offset = UTC
-  EXPECT_FALSE(parse_timestamp("2023-02-29T00:00:00Z"));  // not a leap year
+  EXPECT_FALSE(parse_timestamp("2023-02-29T00:00:00Z"));             // not a leap year
   EXPECT_FALSE(parse_timestamp("2023-13-01T00:00:00Z"));
   EXPECT_FALSE(parse_timestamp("2023-01-01T00:00:00+0700"));
   EXPECT_FALSE(parse_timestamp("yesterday"));
@@ -46,7 +46,8 @@ TEST(GcpPreemptionImporter, SortsEventsPerZoneAndSkipsOtherOperations) {
   const Zone& central = t.market.zones[0];
   EXPECT_EQ(central.name, "us-central1-a");
   // 01:05 and 03:20:11.412 (-07:00): relative to the first preemption of the file.
-  EXPECT_EQ(central.spot.preemption_times, (std::vector<Millis>{0, 2 * kMillisPerHour + 15 * kMillisPerMinute + 11412}));
+  EXPECT_EQ(central.spot.preemption_times,
+            (std::vector<Millis>{0, 2 * kMillisPerHour + 15 * kMillisPerMinute + 11412}));
   EXPECT_EQ(t.market.zones[1].spot.preemption_times, (std::vector<Millis>{55 * kMillisPerMinute}));
   // Span: the last preemption plus the mean interval between the three preemptions.
   const Millis last = 2 * kMillisPerHour + 15 * kMillisPerMinute + 11412;
@@ -65,7 +66,9 @@ TEST(FormatDetection, NamesEveryRealFormat) {
   EXPECT_EQ(detect_trace_format("2021-12-11, 11:11:30, 55\n", "x"), "instance-counts");
   EXPECT_EQ(detect_trace_format("0,5\n", "x"), "instance-counts");
   EXPECT_EQ(detect_trace_format("name,lifetime_s,preempted\n", "x"), "lifetime-csv");
-  EXPECT_NE(testing::error_of([] { detect_trace_format("hello world\n", "notes.txt"); }).find("notes.txt: cannot tell the format"),
+  EXPECT_NE(testing::error_of([] {
+              detect_trace_format("hello world\n", "notes.txt");
+            }).find("notes.txt: cannot tell the format"),
             std::string::npos);
 }
 

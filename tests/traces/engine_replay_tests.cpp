@@ -20,7 +20,8 @@ SimulationReport run_on_converted(Millis work) {
   options.zone_name = "z";
   options.on_demand_price_per_hour = 10.0;
   const ImportedTrace imported = import_trace_content(kRecording, "recording.json", "auto", options);
-  const auto path = std::filesystem::temp_directory_path() / ("spotsim-engine-replay-" + std::to_string(work) + ".json");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("spotsim-engine-replay-" + std::to_string(work) + ".json");
   std::ofstream(path) << trace_to_json(imported.market).dump();
   SimulationRequest request;
   request.trace = path.string();

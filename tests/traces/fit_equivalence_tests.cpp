@@ -195,8 +195,8 @@ TEST(LifetimeFits, ProgressNamesEachStepAndReachesItsEnd) {
   std::map<std::string, std::vector<double>> seen;
   const FitProgress progress = [&](const std::string& step, double fraction) { seen[step].push_back(fraction); };
   fit_lifetime_models(random_records(300, 4), {FitMethod::kLeastSquaresEcdf, FitMethod::kMaximumLikelihood}, progress);
-  for (const char* step : {"bathtub least squares on the ECDF", "bathtub least squares on 1 - Kaplan-Meier",
-                           "bathtub likelihood"}) {
+  for (const char* step :
+       {"bathtub least squares on the ECDF", "bathtub least squares on 1 - Kaplan-Meier", "bathtub likelihood"}) {
     ASSERT_TRUE(seen.count(step)) << step;
     const auto& f = seen[step];
     EXPECT_EQ(f.front(), 0.0) << step;

@@ -1,16 +1,15 @@
 // Hostile JSON: documents nested 100,000 levels deep, files beyond the size bound and values that would make an
 // error message huge are refused (or shown cut) with an InputError naming the file, never a stack overflow.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
-#include "trace_test_paths.hpp"
-#include "traces/importers/trace_importer.hpp"
 #include "base/input_file.hpp"
 #include "base/json_fields.hpp"
+#include "trace_test_paths.hpp"
+#include "traces/importers/trace_importer.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -21,7 +20,8 @@ std::string nested(std::size_t depth, char open, char close, const std::string& 
 }
 
 std::filesystem::path temp_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / (std::string("spotsim-hostile-") + std::to_string(::getpid()) + "-" + name);
+  const auto path = std::filesystem::temp_directory_path() /
+                    (std::string("spotsim-hostile-") + std::to_string(::getpid()) + "-" + name);
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -61,7 +61,8 @@ TEST(HostileJson, EveryReaderGoesThroughTheDepthCheck) {
   const auto path = temp_file("deep.json", nested(100000, '[', ']'));
   expect_fragment(testing::error_of([&] { read_trace_file(path.string()); }), "deep.json: JSON nested deeper than 512");
   expect_fragment(testing::error_of([&] { read_json_file(path.string()); }), "nested deeper");
-  for (const char* format : {"auto", "spotsim", "cant-be-late", "aws-spot-prices", "gcp-preemptions", "gcp-lifetime-json"}) {
+  for (const char* format :
+       {"auto", "spotsim", "cant-be-late", "aws-spot-prices", "gcp-preemptions", "gcp-lifetime-json"}) {
     expect_fragment(testing::error_of([&] { import_trace_file(path.string(), format, {}); }), "nested deeper than 512");
   }
   std::filesystem::remove(path);
@@ -70,15 +71,18 @@ TEST(HostileJson, EveryReaderGoesThroughTheDepthCheck) {
 TEST(HostileJson, FilesBeyondTheSizeBoundAreRefused) {
   const auto path = temp_file("big.json", std::string("[") + std::string(2000, ' ') + "]");
   EXPECT_EQ(read_input_file(path.string(), 4096).size(), 2002u);
-  expect_fragment(testing::error_of([&] { read_input_file(path.string(), 1024); }), "big.json: the file is larger than");
+  expect_fragment(testing::error_of([&] { read_input_file(path.string(), 1024); }),
+                  "big.json: the file is larger than");
   std::filesystem::remove(path);
   // An endless device is read no further than the bound.
-  expect_fragment(testing::error_of([] { read_input_file("/dev/zero", 1 << 20); }), "/dev/zero: the file is larger than 1 MiB");
+  expect_fragment(testing::error_of([] { read_input_file("/dev/zero", 1 << 20); }),
+                  "/dev/zero: the file is larger than 1 MiB");
   EXPECT_EQ(kMaxInputBytes, std::size_t{256} << 20);
 }
 
 TEST(HostileJson, MissingFileAndDirectoryAreInputErrors) {
-  expect_fragment(testing::error_of([] { read_json_file("/nonexistent/x.json"); }), "/nonexistent/x.json: no such file");
+  expect_fragment(testing::error_of([] { read_json_file("/nonexistent/x.json"); }),
+                  "/nonexistent/x.json: no such file");
   const std::string dir = std::filesystem::temp_directory_path().string();
   EXPECT_NE(testing::error_of([&] { read_json_file(dir); }), "");
 }

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "base/json_fields.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 namespace {
@@ -30,7 +30,7 @@ TEST(CantBeLateImporter, SingleNodeAvailabilityReplaysEveryTick) {
   EXPECT_EQ(t.format, "cant-be-late");
   ASSERT_EQ(t.market.zones.size(), 1u);
   const Zone& zone = t.market.zones.front();
-  EXPECT_EQ(zone.name, "us-west-2a");  // from the file name
+  EXPECT_EQ(zone.name, "us-west-2a");                   // from the file name
   EXPECT_EQ(zone.spot.notice, 120 * kMillisPerSecond);  // an AWS zone
   const nlohmann::json raw = read_json_file(path);
   expect_ticks_replayed(*zone.spot.available, raw["data"], 600 * kMillisPerSecond);
@@ -41,13 +41,15 @@ TEST(CantBeLateImporter, SingleNodeAvailabilityReplaysEveryTick) {
 
 TEST(CantBeLateImporter, MultiNodeCountsAndPerTickPrices) {
   SPOTSIM_REQUIRE_SHARED_DATA();
-  const std::string counts = shared_path("aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/us-west-2a_v100_1.json");
+  const std::string counts =
+      shared_path("aws-gcp-spot-availability/availability/16-node/aws-08-27-2023/us-west-2a_v100_1.json");
   const ImportedTrace multi = import_trace_file(counts, "cant-be-late", {});
   const nlohmann::json raw = read_json_file(counts);
   expect_ticks_replayed(*multi.market.zones.front().spot.available, raw["data"], 300 * kMillisPerSecond);
   EXPECT_EQ(multi.market.zones.front().spot.available->max_value(), 16.0);
 
-  const std::string priced = shared_path("aws-gcp-spot-availability/preemption/1-node/aws-04-19-2023/us-east-1b_intel_64.json");
+  const std::string priced =
+      shared_path("aws-gcp-spot-availability/preemption/1-node/aws-04-19-2023/us-east-1b_intel_64.json");
   const ImportedTrace t = import_trace_file(priced, "auto", {});
   ASSERT_TRUE(t.records_spot_prices);
   const nlohmann::json prices = read_json_file(priced)["prices"];
@@ -74,7 +76,8 @@ TEST(NodeEventImporter, BambooP3LogCountsNodesAndLifetimes) {
   // minute-aligned, so the recording runs one minute past it.
   EXPECT_EQ(t.market.span, 40'920'000 + 60'000);
   EXPECT_EQ(a.at(t.market.span - 1), 10.0);
-  const auto preempted = std::count_if(t.lifetimes.begin(), t.lifetimes.end(), [](const auto& l) { return l.record.preempted; });
+  const auto preempted =
+      std::count_if(t.lifetimes.begin(), t.lifetimes.end(), [](const auto& l) { return l.record.preempted; });
   EXPECT_EQ(preempted, 167);
   EXPECT_EQ(t.lifetimes.size(), 177u);  // 10 still running at the end: censored
 }
@@ -94,9 +97,10 @@ TEST(InstanceCountImporter, ParcaeCountsEqualBambooLogTheyWereDerivedFrom) {
 
 TEST(InstanceCountImporter, GcloudRunningCounts) {
   SPOTSIM_REQUIRE_SHARED_DATA();
-  const ImportedTrace t = import_trace_file(shared_path("bamboo-node-events/traces/gcloud/a100x1-east1b.txt"), "auto", {});
+  const ImportedTrace t =
+      import_trace_file(shared_path("bamboo-node-events/traces/gcloud/a100x1-east1b.txt"), "auto", {});
   const StepSeries& a = *t.market.zones.front().spot.available;
-  EXPECT_EQ(a.at(0), 55.0);  // "2021-12-11, 11:11:30, 55"
+  EXPECT_EQ(a.at(0), 55.0);                                     // "2021-12-11, 11:11:30, 55"
   EXPECT_EQ(a.at((4 * 60 + 20) * kMillisPerSecond + 1), 54.0);  // "11:15:50, 54" is 4 min 20 s in
   EXPECT_EQ(t.market.zones.front().spot.notice, 30 * kMillisPerSecond);
 }
@@ -106,7 +110,8 @@ TEST(InstanceCountImporter, BambooPlotFileInSeconds) {
   ImportOptions seconds;
   seconds.time_unit = kMillisPerSecond;
   const ImportedTrace t = import_trace_file(
-      shared_path("bamboo-node-events/doc/data/aws-spot-instances-p2-xlarge-us-east-1e-2020-11-23-1700-to-2020-11-24-0700.csv"),
+      shared_path(
+          "bamboo-node-events/doc/data/aws-spot-instances-p2-xlarge-us-east-1e-2020-11-23-1700-to-2020-11-24-0700.csv"),
       "auto", seconds);
   const StepSeries& a = *t.market.zones.front().spot.available;
   EXPECT_EQ(a.at(0), 10.0);
@@ -137,7 +142,8 @@ TEST(LifetimeImporters, CsvAndPublishedJsonAgreeVmForVm) {
       EXPECT_EQ(records[i].second, b.at(zone)[i].second) << zone;
     }
   }
-  const auto preempted = std::count_if(csv.lifetimes.begin(), csv.lifetimes.end(), [](const auto& l) { return l.record.preempted; });
+  const auto preempted =
+      std::count_if(csv.lifetimes.begin(), csv.lifetimes.end(), [](const auto& l) { return l.record.preempted; });
   EXPECT_EQ(preempted, 717);  // the other 725 were stopped by their user: censored
   EXPECT_EQ(csv.market.zones.size(), 6u);
   for (const Zone& z : csv.market.zones) EXPECT_TRUE(z.spot.lifetime.has_value()) << z.name;
@@ -182,8 +188,9 @@ TEST(MergeImported, SameZoneTwiceIsAnError) {
   std::vector<ImportedTrace> parts;
   parts.push_back(import_trace_file(shared_path(kAvailability2022 + "us-west-2a_v100_1.json"), "auto", {}));
   parts.push_back(import_trace_file(shared_path(kAvailability2022 + "us-west-2a_k80_1.json"), "auto", {}));
-  EXPECT_NE(testing::error_of([&] { merge_imported(std::move(parts)); }).find("zone 'us-west-2a' comes from two inputs"),
-            std::string::npos);
+  EXPECT_NE(
+      testing::error_of([&] { merge_imported(std::move(parts)); }).find("zone 'us-west-2a' comes from two inputs"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 #include <cmath>
 
 #include "model/market/empirical_lifetime.hpp"
+#include "model/market/kaplan_meier.hpp"
 #include "model/market/lifetime_distribution.hpp"
 #include "traces/fit/goodness_of_fit.hpp"
-#include "model/market/kaplan_meier.hpp"
 
 namespace spotsim {
 namespace {

@@ -101,7 +101,8 @@ TEST(BathtubFit, WholeGcpDatasetReproducesTheLeadsLeastSquaresFit) {
   SPOTSIM_REQUIRE_SHARED_DATA();
   // docs/traces.md reports A = 0.4198, tau1 = 0.975 h, tau2 = 0.372 h, b = 24.33 h, R^2 = 0.978 for least squares
   // on the ECDF of the 717 preempted VMs; this pins that result.
-  const ImportedTrace t = import_trace_file(testing::shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
+  const ImportedTrace t =
+      import_trace_file(testing::shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
   std::vector<LifetimeRecord> r;
   for (const auto& l : t.lifetimes) r.push_back(l.record);
   const LifetimeFitReport report = fit_lifetime_models(r, FitMethod::kLeastSquaresEcdf);
@@ -117,7 +118,8 @@ TEST(BathtubFit, WholeGcpDatasetReproducesTheLeadsLeastSquaresFit) {
 
 TEST(BathtubFit, StableAndBoundedOnEveryGcpGroup) {
   SPOTSIM_REQUIRE_SHARED_DATA();
-  const ImportedTrace t = import_trace_file(testing::shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
+  const ImportedTrace t =
+      import_trace_file(testing::shared_path("gcp-preemptible-lifetimes/lifetimes.csv"), "auto", {});
   std::map<std::string, std::vector<LifetimeRecord>> groups;
   for (const auto& l : t.lifetimes) {
     groups["zone " + l.zone].push_back(l.record);
@@ -127,7 +129,8 @@ TEST(BathtubFit, StableAndBoundedOnEveryGcpGroup) {
   for (const auto& [name, records] : groups) {
     if (std::none_of(records.begin(), records.end(), [](const auto& r) { return r.preempted; })) continue;
     const double longest = longest_event(records);
-    for (FitMethod m : {FitMethod::kLeastSquaresEcdf, FitMethod::kLeastSquaresKaplanMeier, FitMethod::kMaximumLikelihood}) {
+    for (FitMethod m :
+         {FitMethod::kLeastSquaresEcdf, FitMethod::kLeastSquaresKaplanMeier, FitMethod::kMaximumLikelihood}) {
       const LifetimeFitReport report = fit_lifetime_models(records, m);
       for (const ModelFit& fit : report.fits) {
         SCOPED_TRACE(name + " " + fit_method_name(m) + " " + fit.model);

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/json_fields.hpp"
+#include "base/shipped_library.hpp"
 #include "trace_test_paths.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/trace_importer.hpp"
-#include "base/json_fields.hpp"
-#include "base/shipped_library.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_writer.hpp"
 
@@ -109,10 +109,10 @@ TEST(ShippedMultiRegionTraces, EqualAFreshImport) {
   struct Shipped {
     std::string format, input, trace;
   };
-  for (const auto& [format, input, trace] : std::vector<Shipped>{
-           {"skynomad-gcp", "gcp-h100-13-zones", "gcp-h100-13-zones"},
-           {"skynomad-aws", "aws-v100-9-zones", "aws-v100-9-zones"},
-           {"skynomad-gcp-counts", "gcp-h100-probe-counts.csv", "gcp-h100-capacity-13-zones"}}) {
+  for (const auto& [format, input, trace] :
+       std::vector<Shipped>{{"skynomad-gcp", "gcp-h100-13-zones", "gcp-h100-13-zones"},
+                            {"skynomad-aws", "aws-v100-9-zones", "aws-v100-9-zones"},
+                            {"skynomad-gcp-counts", "gcp-h100-probe-counts.csv", "gcp-h100-capacity-13-zones"}}) {
     SCOPED_TRACE(trace);
     const SpotMarket fresh = import_folder(format, input);
     const SpotMarket shipped = read_trace_file(testing::repo_path("traces/library/" + trace + ".json"));
@@ -132,7 +132,7 @@ TEST(ShippedMultiRegionTraces, BareNamesFindThem) {
 
 TEST(EgressTables, AwsHoldsTheArtifactsPairsAndGcpEveryPairOfItsRegions) {
   EXPECT_EQ(read_egress_table(testing::repo_path("traces/library/catalogue/egress/aws.csv")).size(), 1122u);
-  const std::vector<std::string> gcp = {"us-central1", "us-east4", "us-east5", "us-west1",
+  const std::vector<std::string> gcp = {"us-central1",  "us-east4",     "us-east5",        "us-west1",
                                         "europe-west1", "europe-west3", "asia-southeast1", "asia-south2"};
   EXPECT_EQ(shipped_egress_prices("gcp", gcp).size(), 56u);
   const std::string missing = testing::error_of([] { shipped_egress_prices("gcp", {"us-central1", "me-west1"}); });
@@ -144,17 +144,23 @@ TEST(CloudGeography, RegionsAndContinentsFromZoneNames) {
   EXPECT_EQ(aws_region_of_zone("us-east-1f"), "us-east-1");
   EXPECT_EQ(continent_of_region("europe-west3"), "europe");
   EXPECT_EQ(continent_of_region("ap-south-1"), "asia");
-  EXPECT_NE(testing::error_of([] { continent_of_region("mars-1"); }).find("cannot tell its continent"), std::string::npos);
+  EXPECT_NE(testing::error_of([] { continent_of_region("mars-1"); }).find("cannot tell its continent"),
+            std::string::npos);
   EXPECT_NE(testing::error_of([] { aws_region_of_zone("us-east-1"); }).find("AWS zone name"), std::string::npos);
 }
 
 TEST(SkyNomadImporters, RefuseAFileOrAFolderWithoutTheirFiles) {
   const std::string file = testing::repo_path("traces/library/us-west1.json");
-  EXPECT_NE(testing::error_of([&] { import_trace_file(file, "skynomad-gcp", {}); }).find("expected a folder"), std::string::npos);
-  const std::string folder = testing::repo_path("traces/library");
-  EXPECT_NE(testing::error_of([&] { import_trace_file(folder, "skynomad-aws", {}); }).find("no file named *_v100_1.csv"),
+  EXPECT_NE(testing::error_of([&] { import_trace_file(file, "skynomad-gcp", {}); }).find("expected a folder"),
             std::string::npos);
-  EXPECT_NE(testing::error_of([&] { import_trace_file(folder, "auto", {}); }).find("is a directory; only --from skynomad-gcp"), std::string::npos);
+  const std::string folder = testing::repo_path("traces/library");
+  EXPECT_NE(
+      testing::error_of([&] { import_trace_file(folder, "skynomad-aws", {}); }).find("no file named *_v100_1.csv"),
+      std::string::npos);
+  EXPECT_NE(testing::error_of([&] {
+              import_trace_file(folder, "auto", {});
+            }).find("is a directory; only --from skynomad-gcp"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -13,7 +13,9 @@ TEST(TextEscape, ControlCharactersBecomeEscapes) {
   EXPECT_EQ(escape_control_characters("zone\x1b[31mred\x1b[0m"), "zone\\x1b[31mred\\x1b[0m");
   EXPECT_EQ(escape_control_characters("a\0b"s), "a\\x00b");
   EXPECT_EQ(escape_control_characters("line\nbreak\ttab\rcr\x7f"), "line\\x0abreak\\x09tab\\x0dcr\\x7f");
-  EXPECT_EQ(escape_control_characters("\xc2\x9b" "2J"), "\\u009b2J");  // C1 CSI
+  EXPECT_EQ(escape_control_characters("\xc2\x9b"
+                                      "2J"),
+            "\\u009b2J");  // C1 CSI
 }
 
 TEST(TextEscape, BidiControlsBecomeEscapes) {
@@ -27,8 +29,10 @@ TEST(TextEscape, BidiControlsBecomeEscapes) {
 }
 
 TEST(TextEscape, BytesThatAreNotUtf8BecomeEscapes) {
-  EXPECT_EQ(escape_control_characters("a\x9b" "b"), "a\\x9bb");          // a lone C1 byte (CSI on 8-bit terminals)
-  EXPECT_EQ(escape_control_characters("\xc0\x9b"), "\\xc0\\x9b");         // overlong
+  EXPECT_EQ(escape_control_characters("a\x9b"
+                                      "b"),
+            "a\\x9bb");                                                     // a lone C1 byte (CSI on 8-bit terminals)
+  EXPECT_EQ(escape_control_characters("\xc0\x9b"), "\\xc0\\x9b");           // overlong
   EXPECT_EQ(escape_control_characters("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
   EXPECT_EQ(escape_control_characters("cut\xe2\x80"), "cut\\xe2\\x80");     // truncated sequence
 }
@@ -41,9 +45,7 @@ TEST(TextEscape, OrdinaryTextIsUnchangedAndEscapingTwiceChangesNothing) {
   EXPECT_EQ(escape_control_characters(once), once);
 }
 
-TEST(TextEscape, MarkdownCellsEscapePipes) {
-  EXPECT_EQ(escape_markdown_cell("a|b\x1b"), "a\\|b\\x1b");
-}
+TEST(TextEscape, MarkdownCellsEscapePipes) { EXPECT_EQ(escape_markdown_cell("a|b\x1b"), "a\\|b\\x1b"); }
 
 TEST(TextEscape, CsvFieldsWithControlCharactersAreQuoted) {
   EXPECT_FALSE(csv_needs_quoting("us-west1"));
@@ -57,7 +59,12 @@ TEST(TextEscape, CsvFieldsWithControlCharactersAreQuoted) {
 TEST(EscapeMarkup, EntitiesTheChosenApostropheAndReplacementOfWhatXmlAndHtmlCannotCarry) {
   EXPECT_EQ(escape_markup("<a href=\"x\">&'</a>", "&apos;"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
   EXPECT_EQ(escape_markup("it's", "&#39;"), "it&#39;s");
-  EXPECT_EQ(escape_markup(std::string("t\tn\nr\r" "\x01" "\x7f", 8), "'"), "t\tn\nr\r\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(escape_markup(std::string("t\tn\nr\r"
+                                      "\x01"
+                                      "\x7f",
+                                      8),
+                          "'"),
+            "t\tn\nr\r\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 }  // namespace spotsim

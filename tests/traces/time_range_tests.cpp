@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "base/duration.hpp"
-#include "trace_test_paths.hpp"
 #include "base/json_fields.hpp"
+#include "trace_test_paths.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -29,8 +29,9 @@ void expect_error(const std::string& text, const std::string& fragment) {
 
 TEST(TimeRanges, IntervalEndsFarBeyondTheSpanAreRefused) {
   for (const char* end : {"1e300", "1e19", "9.3e15", "1e11", "3601"}) {
-    expect_error(trace_with(std::string(R"({"price_per_hour":1,"availability_intervals_s":[[0,10],[20,)") + end + "]]}"),
-                 "t.json: field 'zones[0].spot.availability_intervals_s[1]': expected intervals within [0, span_s]");
+    expect_error(
+        trace_with(std::string(R"({"price_per_hour":1,"availability_intervals_s":[[0,10],[20,)") + end + "]]}"),
+        "t.json: field 'zones[0].spot.availability_intervals_s[1]': expected intervals within [0, span_s]");
   }
   expect_error(trace_with(R"({"price_per_hour":1,"availability_intervals_s":[[1e300,1e301]]})"),
                "field 'zones[0].spot.availability_intervals_s[0]'");
@@ -41,8 +42,9 @@ TEST(TimeRanges, StepSeriesReachingPastTheLimitIsRefusedBeforeMultiplying) {
   // 3 values 9e9 s apart reach 1.8e10 s, beyond the 1e10 s limit: refused, not wrapped round to negative times.
   expect_error(trace_with(R"({"price_series":{"step_s":9e9,"values":[1,2,3]}})", R"("span_s":1e10,)"),
                "field 'zones[0].spot.price_series.step_s': expected step_s x (number of values - 1) of at most 1e10 s");
-  expect_error(trace_with(R"({"price_per_hour":1,"availability":{"step_s":1e10,"counts":[1,0,1]}})", R"("span_s":1e10,)"),
-               "field 'zones[0].spot.availability.step_s'");
+  expect_error(
+      trace_with(R"({"price_per_hour":1,"availability":{"step_s":1e10,"counts":[1,0,1]}})", R"("span_s":1e10,)"),
+      "field 'zones[0].spot.availability.step_s'");
   EXPECT_EQ(reader_error(trace_with(R"({"price_series":{"step_s":1200,"values":[1,2,3]}})")), "");
 }
 
@@ -63,15 +65,18 @@ TEST(TimeRanges, EveryTimeFieldIsBounded) {
 }
 
 TEST(TimeRanges, DurationsAreBoundedBeforeConversion) {
-  EXPECT_NE(testing::error_of([] { parse_duration("1e30h", "--work"); }).find("--work: expected a duration"), std::string::npos);
+  EXPECT_NE(testing::error_of([] { parse_duration("1e30h", "--work"); }).find("--work: expected a duration"),
+            std::string::npos);
   EXPECT_NE(testing::error_of([] { parse_duration("nan", "--work"); }), "");
   EXPECT_NE(testing::error_of([] { parse_duration("infh", "--work"); }), "");
   EXPECT_EQ(parse_duration("1000000d", "--deadline"), 1000000LL * kMillisPerDay);
   EXPECT_EQ(checked_millis(1.5e3, "x"), 1500);
   EXPECT_EQ(checked_millis(kMaxDurationMs, "x"), static_cast<Millis>(kMaxDurationMs));
-  for (const double bad : {1e30, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
-    EXPECT_NE(testing::error_of([&] { checked_millis(bad, "--steps x --step-time"); })
-                  .find("--steps x --step-time: expected a duration of at most 1e15 ms"),
+  for (const double bad :
+       {1e30, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    EXPECT_NE(testing::error_of([&] {
+                checked_millis(bad, "--steps x --step-time");
+              }).find("--steps x --step-time: expected a duration of at most 1e15 ms"),
               std::string::npos);
   }
 }

@@ -13,7 +13,8 @@ namespace {
 std::string v2_trace(const std::string& migration, const std::string& zone_b = R"("region":"r2","continent":"c1")") {
   return R"({"format":"spotsim-trace","version":2,"name":"t",)" + migration +
          R"("zones":[{"name":"a","region":"r1","continent":"c1","on_demand_price_per_hour":3,"spot":{"price_per_hour":1}},)"
-         R"({"name":"b",)" + zone_b + R"(,"on_demand_price_per_hour":3,"spot":{"price_per_hour":1}}]})";
+         R"({"name":"b",)" +
+         zone_b + R"(,"on_demand_price_per_hour":3,"spot":{"price_per_hour":1}}]})";
 }
 const std::string kBothPairs =
     R"("migration":{"egress":[{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r2","to":"r1","usd_per_gb":0.05}]},)";
@@ -29,8 +30,10 @@ void expect_error(const std::string& text, const std::string& fragment) {
 }
 
 TEST(TraceFormatV2, ReadsRegionsContinentsAndMigration) {
-  const SpotMarket m = parse_trace(nlohmann::json::parse(v2_trace(
-      R"("migration":{"same_continent_gbps":5,"cross_continent_gbps":1.5,"egress":[{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r2","to":"r1","usd_per_gb":0.05}]},)")), "t.json");
+  const SpotMarket m = parse_trace(
+      nlohmann::json::parse(v2_trace(
+          R"("migration":{"same_continent_gbps":5,"cross_continent_gbps":1.5,"egress":[{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r2","to":"r1","usd_per_gb":0.05}]},)")),
+      "t.json");
   ASSERT_EQ(m.zones.size(), 2u);
   EXPECT_EQ(m.zones[0].region, "r1");
   EXPECT_EQ(m.zones[1].region, "r2");
@@ -55,28 +58,40 @@ TEST(TraceFormatV2, RefusesWhatV2Requires) {
   expect_error(v2_trace(kBothPairs, R"("continent":"c1")"), "field 'zones[1].region'");
   expect_error(v2_trace(kBothPairs, R"("region":"","continent":"c1")"), "zones[1].region");
   expect_error(v2_trace(kBothPairs, R"("region":"r2","continent":"")"), "zones[1].continent");
-  expect_error(v2_trace(kBothPairs, R"("region":"r1","continent":"c2")"), "the continent of the other zones of region 'r1'");
+  expect_error(v2_trace(kBothPairs, R"("region":"r1","continent":"c2")"),
+               "the continent of the other zones of region 'r1'");
   expect_error(v2_trace(""), "missing r1 -> r2");
   expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r2","usd_per_gb":0.02}]},)"), "missing r2 -> r1");
-  expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r2","usd_per_gb":-1},{"from":"r2","to":"r1","usd_per_gb":0}]},)"),
-               "migration.egress[0].usd_per_gb");
-  expect_error(v2_trace(R"("migration":{"same_continent_gbps":0,)" + kBothPairs.substr(13)), "migration.same_continent_gbps");
-  expect_error(v2_trace(R"("migration":{"cross_continent_gbps":-2,)" + kBothPairs.substr(13)), "migration.cross_continent_gbps");
-  expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r9","usd_per_gb":0.02},{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r2","to":"r1","usd_per_gb":0.02}]},)"),
-               "regions of the trace's zones, got 'r9'");
-  expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r1","to":"r2","usd_per_gb":0.03},{"from":"r2","to":"r1","usd_per_gb":0.02}]},)"),
-               "one price per ordered pair");
-  expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r1","usd_per_gb":0.02}]},)"), "a region other than 'from'");
+  expect_error(
+      v2_trace(
+          R"("migration":{"egress":[{"from":"r1","to":"r2","usd_per_gb":-1},{"from":"r2","to":"r1","usd_per_gb":0}]},)"),
+      "migration.egress[0].usd_per_gb");
+  expect_error(v2_trace(R"("migration":{"same_continent_gbps":0,)" + kBothPairs.substr(13)),
+               "migration.same_continent_gbps");
+  expect_error(v2_trace(R"("migration":{"cross_continent_gbps":-2,)" + kBothPairs.substr(13)),
+               "migration.cross_continent_gbps");
+  expect_error(
+      v2_trace(
+          R"("migration":{"egress":[{"from":"r1","to":"r9","usd_per_gb":0.02},{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r2","to":"r1","usd_per_gb":0.02}]},)"),
+      "regions of the trace's zones, got 'r9'");
+  expect_error(
+      v2_trace(
+          R"("migration":{"egress":[{"from":"r1","to":"r2","usd_per_gb":0.02},{"from":"r1","to":"r2","usd_per_gb":0.03},{"from":"r2","to":"r1","usd_per_gb":0.02}]},)"),
+      "one price per ordered pair");
+  expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r1","usd_per_gb":0.02}]},)"),
+               "a region other than 'from'");
   expect_error(v2_trace(R"("migration":{"bandwidth":1},)"), "bandwidth");
   expect_error(v2_trace(R"("migration":{"egress":[{"from":"r1","to":"r2","usd":1}]},)"), "usd");
 }
 
 TEST(TraceFormatV2, Version1RefusesTheV2Fields) {
-  const std::string v1 = R"({"format":"spotsim-trace","version":1,"name":"t",)"
-                         R"("zones":[{"name":"a","region":"r1","on_demand_price_per_hour":3,"spot":{"price_per_hour":1}}]})";
+  const std::string v1 =
+      R"({"format":"spotsim-trace","version":1,"name":"t",)"
+      R"("zones":[{"name":"a","region":"r1","on_demand_price_per_hour":3,"spot":{"price_per_hour":1}}]})";
   expect_error(v1, "region");
-  expect_error(R"({"format":"spotsim-trace","version":1,"name":"t","migration":{},"zones":[{"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":1}}]})",
-               "migration");
+  expect_error(
+      R"({"format":"spotsim-trace","version":1,"name":"t","migration":{},"zones":[{"name":"a","on_demand_price_per_hour":3,"spot":{"price_per_hour":1}}]})",
+      "migration");
   expect_error(R"({"format":"spotsim-trace","version":3,"name":"t","zones":[]})", "1 or 2");
 }
 

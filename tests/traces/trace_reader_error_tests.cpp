@@ -51,20 +51,25 @@ TEST(TraceReaderErrors, NumberBeyondDoubleRangeIsAnInputError) {
 }
 
 TEST(TraceReaderErrors, WrongTypes) {
-  expect_reader_error(trace_with(R"({"price_per_hour":"cheap"})"), "t.json: field 'zones[0].spot.price_per_hour': expected a number");
-  expect_reader_error(R"({"format":"spotsim-trace","version":"1","name":"t","zones":[]})", "field 'version': expected an integer");
-  expect_reader_error(R"({"format":"spotsim-trace","version":1,"name":"t","zones":{}})", "field 'zones': expected a JSON array");
+  expect_reader_error(trace_with(R"({"price_per_hour":"cheap"})"),
+                      "t.json: field 'zones[0].spot.price_per_hour': expected a number");
+  expect_reader_error(R"({"format":"spotsim-trace","version":"1","name":"t","zones":[]})",
+                      "field 'version': expected an integer");
+  expect_reader_error(R"({"format":"spotsim-trace","version":1,"name":"t","zones":{}})",
+                      "field 'zones': expected a JSON array");
   expect_reader_error(R"([1,2])", "t.json: the document: expected a JSON object");
 }
 
 TEST(TraceReaderErrors, OutOfRange) {
-  expect_reader_error(trace_with(R"({"price_per_hour":-1})"), "field 'zones[0].spot.price_per_hour': expected a number in [0, 1e+06]");
+  expect_reader_error(trace_with(R"({"price_per_hour":-1})"),
+                      "field 'zones[0].spot.price_per_hour': expected a number in [0, 1e+06]");
   expect_reader_error(trace_with(R"({"price_per_hour":1,"notice_s":7200})"), "field 'zones[0].spot.notice_s'");
   expect_reader_error(trace_with(R"({"price_per_hour":1,"availability":{"times_s":[0,10],"counts":[1,-1]}})"),
                       "field 'zones[0].spot.availability.counts[1]'");
   expect_reader_error(trace_with(R"({"price_per_hour":1,"lifetime":{"model":"weibull","shape":0,"scale_hours":3}})"),
                       "field 'zones[0].spot.lifetime.shape'");
-  expect_reader_error(R"({"format":"spotsim-trace","version":3,"name":"t","zones":[]})", "field 'version': expected 1 or 2");
+  expect_reader_error(R"({"format":"spotsim-trace","version":3,"name":"t","zones":[]})",
+                      "field 'version': expected 1 or 2");
 }
 
 TEST(TraceReaderErrors, UnsortedAndOverlapping) {
@@ -74,8 +79,9 @@ TEST(TraceReaderErrors, UnsortedAndOverlapping) {
                       "expected the first time to be 0");
   expect_reader_error(trace_with(R"({"price_per_hour":1,"availability":{"times_s":[0,4000],"counts":[1,0]}})"),
                       "expected every time below the trace's span_s");
-  expect_reader_error(trace_with(R"({"price_per_hour":1,"availability_intervals_s":[[0,100],[50,200]]})"),
-                      "field 'zones[0].spot.availability_intervals_s[1]': expected intervals sorted by start and not overlapping");
+  expect_reader_error(
+      trace_with(R"({"price_per_hour":1,"availability_intervals_s":[[0,100],[50,200]]})"),
+      "field 'zones[0].spot.availability_intervals_s[1]': expected intervals sorted by start and not overlapping");
   expect_reader_error(trace_with(R"({"price_per_hour":1,"preemptions_s":[100,50]})"),
                       "field 'zones[0].spot.preemptions_s[1]': expected times in strictly increasing order");
 }
@@ -96,9 +102,9 @@ TEST(TraceReaderErrors, TickMustDivideTheSpanAndEveryChange) {
   EXPECT_EQ(reader_error(trace_with(on_ticks, R"("tick_s":600,)")), "");
   expect_reader_error(trace_with(on_ticks, R"("tick_s":700,)"),
                       "field 'tick_s': expected a tick that divides span_s (a recording sampled on a regular clock)");
-  expect_reader_error(trace_with(R"({"price_per_hour":1,"availability":{"times_s":[0,900],"counts":[1,0]}})",
-                                 R"("tick_s":600,)"),
-                      "expected a tick on which every series of the trace changes (zones[0] changes at 900");
+  expect_reader_error(
+      trace_with(R"({"price_per_hour":1,"availability":{"times_s":[0,900],"counts":[1,0]}})", R"("tick_s":600,)"),
+      "expected a tick on which every series of the trace changes (zones[0] changes at 900");
   expect_reader_error(trace_with(on_ticks, R"("tick_s":0,)"), "field 'tick_s'");
 }
 

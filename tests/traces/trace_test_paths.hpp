@@ -4,11 +4,11 @@
 #include <string>
 
 // Tests on the real shared data skip (rather than fail) on a machine without ../shared.
-#define SPOTSIM_REQUIRE_SHARED_DATA()                                                              \
-  do {                                                                                             \
-    if (!std::filesystem::is_directory(SPOTSIM_SHARED_DIR "/data/preemption")) {                   \
-      GTEST_SKIP() << "no shared data at " SPOTSIM_SHARED_DIR;                                      \
-    }                                                                                              \
+#define SPOTSIM_REQUIRE_SHARED_DATA()                                            \
+  do {                                                                           \
+    if (!std::filesystem::is_directory(SPOTSIM_SHARED_DIR "/data/preemption")) { \
+      GTEST_SKIP() << "no shared data at " SPOTSIM_SHARED_DIR;                   \
+    }                                                                            \
   } while (false)
 
 namespace spotsim::testing {

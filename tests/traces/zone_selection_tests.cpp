@@ -12,7 +12,10 @@ namespace {
 
 SpotMarket three_region_market() {
   return testing::MarketBuilder("m")
-      .zone("a1", "ra", "x").zone("b1", "rb", "x").zone("a2", "ra", "x").zone("c1", "rc", "x")
+      .zone("a1", "ra", "x")
+      .zone("b1", "rb", "x")
+      .zone("a2", "ra", "x")
+      .zone("c1", "rc", "x")
       .egress_between_all_regions(0.02)
       .build();
 }
@@ -38,26 +41,35 @@ TEST(ZoneSelection, ZonesAndAll) {
 }
 
 TEST(ZoneSelection, RefusesUnknownDuplicateAndEmpty) {
-  const auto error = [](ZoneSelection s) { return testing::error_of([&] { select_zones(three_region_market(), s, "--regions"); }); };
-  EXPECT_NE(error({ZoneSelection::By::kRegions, {"rz"}}).find("has no region 'rz'; its regions are: ra, rb, rc"), std::string::npos);
+  const auto error = [](ZoneSelection s) {
+    return testing::error_of([&] { select_zones(three_region_market(), s, "--regions"); });
+  };
+  EXPECT_NE(error({ZoneSelection::By::kRegions, {"rz"}}).find("has no region 'rz'; its regions are: ra, rb, rc"),
+            std::string::npos);
   EXPECT_NE(error({ZoneSelection::By::kZones, {"zz"}}).find("its zones are: a1, b1, a2, c1"), std::string::npos);
   EXPECT_NE(error({ZoneSelection::By::kRegions, {"ra", "ra"}}).find("listed twice"), std::string::npos);
   EXPECT_NE(error({ZoneSelection::By::kRegions, {}}).find("at least one region"), std::string::npos);
   SpotMarket v1 = three_region_market();
   for (Zone& z : v1.zones) z.region.clear();
-  EXPECT_NE(testing::error_of([&] { select_zones(v1, {ZoneSelection::By::kRegions, {"ra"}}, "--regions"); }).find("has no regions"),
+  EXPECT_NE(testing::error_of([&] {
+              select_zones(v1, {ZoneSelection::By::kRegions, {"ra"}}, "--regions");
+            }).find("has no regions"),
             std::string::npos);
 }
 
 TEST(ZoneSelection, SplitsCommaLists) {
-  EXPECT_EQ(split_name_list("us-central1, us-east4", "--regions"), (std::vector<std::string>{"us-central1", "us-east4"}));
+  EXPECT_EQ(split_name_list("us-central1, us-east4", "--regions"),
+            (std::vector<std::string>{"us-central1", "us-east4"}));
   EXPECT_NE(testing::error_of([] { split_name_list("", "--regions"); }).find("--regions ''"), std::string::npos);
-  EXPECT_NE(testing::error_of([] { split_name_list("a,,b", "--zones"); }).find("without empty entries"), std::string::npos);
+  EXPECT_NE(testing::error_of([] { split_name_list("a,,b", "--zones"); }).find("without empty entries"),
+            std::string::npos);
 }
 
 ExperimentSpec spec_with_traces(const std::string& traces) {
   return parse_experiment_spec(nlohmann::json::parse(R"({"format":"spotsim-experiment","version":1,"name":"s",
-      "replications":2,"policies":["adaptive"],"traces":)" + traces + "}"), "s.json");
+      "replications":2,"policies":["adaptive"],"traces":)" +
+                                                     traces + "}"),
+                               "s.json");
 }
 
 TEST(SweepTraceEntries, PlainStringsStayStringsAndObjectsSelect) {
@@ -66,14 +78,16 @@ TEST(SweepTraceEntries, PlainStringsStayStringsAndObjectsSelect) {
   EXPECT_EQ(spec.traces, (std::vector<std::string>{"us-west1", "gcp-h100-13-zones", "gcp-h100-13-zones"}));
   EXPECT_EQ(spec.canonical["traces"][0], "us-west1");
   EXPECT_EQ(spec.canonical["traces"][1]["regions"][0], "us-central1");
-  const SpotMarket m = market_of_entry(spec.trace_entries[2], read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")), "");
+  const SpotMarket m = market_of_entry(
+      spec.trace_entries[2], read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")), "");
   EXPECT_EQ(m.name, "gcp-h100-13-zones/us-east4-a");
   EXPECT_EQ(m.zones.size(), 1u);
 }
 
 TEST(SweepTraceEntries, RefusesBadEntries) {
   const auto error = [](const std::string& t) { return testing::error_of([&] { spec_with_traces(t); }); };
-  EXPECT_NE(error(R"([{"trace":"x","regions":["a"],"zones":["b"]}])").find("either 'regions' or 'zones'"), std::string::npos);
+  EXPECT_NE(error(R"([{"trace":"x","regions":["a"],"zones":["b"]}])").find("either 'regions' or 'zones'"),
+            std::string::npos);
   EXPECT_NE(error(R"([{"trace":"x","regions":[]}])").find("traces[0].regions"), std::string::npos);
   EXPECT_NE(error(R"([{"trace":"x","region":["a"]}])").find("region"), std::string::npos);
   EXPECT_NE(error(R"(["a","a"])").find("each entry once"), std::string::npos);

@@ -95,8 +95,10 @@ BathtubFit fit_bathtub_mle(const std::vector<LifetimeRecord>& records, const std
     // Move the start inside the feasible set: a later deadline rush (larger b), then a lower plateau.
     BathtubParameters p = start;
     for (int i = 0; i < 400 && !std::isfinite(log_likelihood(p)); ++i) {
-      if (p.b_hours + p.tau2_hours < 0.999 * bounds[3].upper) p.b_hours += p.tau2_hours;
-      else p.A = std::max(0.9 * p.A, 2e-4);
+      if (p.b_hours + p.tau2_hours < 0.999 * bounds[3].upper)
+        p.b_hours += p.tau2_hours;
+      else
+        p.A = std::max(0.9 * p.A, 2e-4);
     }
     // Two passes: restarting the simplex at its own optimum guards against a collapsed simplex stopping early.
     const double passes = 2.0 * static_cast<double>(starts.size());

@@ -7,11 +7,10 @@
 // or b only e2. The last two vectors of each exponential are kept (keyed by their parameters), so an iteration
 // costs 5 exponentials per time instead of 10. The kept values are the very doubles a fresh evaluation would give,
 // so every residual is bit-identical to bathtub_formula_cdf(p, t_j) - F_emp(t_j).
+#include <Eigen/Dense>
 #include <array>
 #include <cstdint>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "model/market/bathtub_lifetime.hpp"
 #include "traces/fit/goodness_of_fit.hpp"

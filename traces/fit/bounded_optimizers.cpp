@@ -6,9 +6,7 @@
 
 namespace spotsim {
 
-double to_bounded(double z, const ParameterBounds& b) {
-  return b.lower + (b.upper - b.lower) / (1.0 + std::exp(-z));
-}
+double to_bounded(double z, const ParameterBounds& b) { return b.lower + (b.upper - b.lower) / (1.0 + std::exp(-z)); }
 
 double to_unbounded(double x, const ParameterBounds& b) {
   // Keep the start strictly inside the box: the logit of a bound is infinite.
@@ -110,7 +108,8 @@ OptimizerResult nelder_mead(const ObjectiveFunction& objective, const Eigen::Vec
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
     const std::size_t best = order.front(), worst = order.back(), second = order[vertices - 2];
-    if (std::isfinite(values[worst]) && std::abs(values[worst] - values[best]) <= 1e-11 * (1.0 + std::abs(values[best]))) {
+    if (std::isfinite(values[worst]) &&
+        std::abs(values[worst] - values[best]) <= 1e-11 * (1.0 + std::abs(values[best]))) {
       result.converged = true;
       break;
     }
@@ -124,8 +123,10 @@ OptimizerResult nelder_mead(const ObjectiveFunction& objective, const Eigen::Vec
     if (fr < values[best]) {
       const Eigen::VectorXd expanded = centroid + 2.0 * (centroid - simplex[worst]);
       const double fe = f(expanded);
-      if (fe < fr) simplex[worst] = expanded, values[worst] = fe;
-      else simplex[worst] = reflected, values[worst] = fr;
+      if (fe < fr)
+        simplex[worst] = expanded, values[worst] = fe;
+      else
+        simplex[worst] = reflected, values[worst] = fr;
     } else if (fr < values[second]) {
       simplex[worst] = reflected, values[worst] = fr;
     } else {

@@ -9,10 +9,9 @@
 //
 // Bounds are enforced by optimizing an unbounded z with x = lo + (hi - lo) / (1 + exp(-z)): every trial point is
 // inside the box, so a model is never evaluated at a meaningless parameter (negative time scale, A > 1).
+#include <Eigen/Dense>
 #include <functional>
 #include <vector>
-
-#include <Eigen/Dense>
 
 namespace spotsim {
 

@@ -14,7 +14,8 @@ DistinctLifetimes distinct_lifetimes(const std::vector<LifetimeRecord>& records)
   }
   std::vector<std::uint32_t> order(records.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return records[a].hours < records[b].hours; });
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return records[a].hours < records[b].hours; });
   DistinctLifetimes out;
   out.of_record.resize(records.size());
   for (std::uint32_t i : order) {

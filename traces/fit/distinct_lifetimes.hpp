@@ -12,10 +12,10 @@
 namespace spotsim {
 
 struct DistinctLifetimes {
-  std::vector<double> hours;            // the distinct durations, increasing
-  std::vector<std::uint32_t> of_record; // per record, the position of its duration in `hours`
-  std::vector<char> has_event;          // per distinct duration: some preempted record has it
-  std::vector<char> has_censored;       // per distinct duration: some censored record has it
+  std::vector<double> hours;             // the distinct durations, increasing
+  std::vector<std::uint32_t> of_record;  // per record, the position of its duration in `hours`
+  std::vector<char> has_event;           // per distinct duration: some preempted record has it
+  std::vector<char> has_censored;        // per distinct duration: some censored record has it
 };
 
 // Sorts a permutation of the records: O(n log n). Durations must not be NaN (fit inputs are validated).

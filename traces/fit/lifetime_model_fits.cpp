@@ -19,7 +19,8 @@ std::string fit_method_name(FitMethod method) {
 }
 
 std::optional<FitMethod> parse_fit_method(const std::string& name) {
-  for (FitMethod m : {FitMethod::kLeastSquaresEcdf, FitMethod::kLeastSquaresKaplanMeier, FitMethod::kMaximumLikelihood}) {
+  for (FitMethod m :
+       {FitMethod::kLeastSquaresEcdf, FitMethod::kLeastSquaresKaplanMeier, FitMethod::kMaximumLikelihood}) {
     if (fit_method_name(m) == name) return m;
   }
   return std::nullopt;
@@ -59,7 +60,8 @@ class SharedFits {
   const BathtubFit& bathtub_least_squares(bool censoring_aware) {
     auto& slot = censoring_aware ? bathtub_km_ : bathtub_ecdf_;
     if (!slot) {
-      const std::string step = censoring_aware ? "bathtub least squares on 1 - Kaplan-Meier" : "bathtub least squares on the ECDF";
+      const std::string step =
+          censoring_aware ? "bathtub least squares on 1 - Kaplan-Meier" : "bathtub least squares on the ECDF";
       const EmpiricalCdf& on = target(censoring_aware);
       report(step, 0.0);
       slot = fit_bathtub_least_squares(on, stepper(step));
@@ -87,7 +89,8 @@ LifetimeFitReport fit_one_method(const std::vector<LifetimeRecord>& records, Fit
   LifetimeFitReport report;
   report.method = method;
   report.records = records.size();
-  report.preempted = static_cast<std::size_t>(std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
+  report.preempted = static_cast<std::size_t>(
+      std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
   report.longest_hours = longest_lifetime(records);
   const bool least_squares = method != FitMethod::kMaximumLikelihood;
   const bool censoring_aware = method != FitMethod::kLeastSquaresEcdf;
@@ -104,7 +107,8 @@ LifetimeFitReport fit_one_method(const std::vector<LifetimeRecord>& records, Fit
   e.log_likelihood = censored_log_likelihood(
       records, [&](double t) { return std::exp(-t / exp.mean_hours) / exp.mean_hours; },
       [&](double t) { return 1.0 - exp.cdf(t); });
-  ModelFit w{"weibull", {{"shape", weibull.shape}, {"scale_hours", weibull.scale_hours}}, LifetimeDistribution(weibull)};
+  ModelFit w{
+      "weibull", {{"shape", weibull.shape}, {"scale_hours", weibull.scale_hours}}, LifetimeDistribution(weibull)};
   score(w, target, [&](double t) { return weibull.cdf(t); });
   w.log_likelihood = censored_log_likelihood(
       records, [&](double t) { return weibull.hazard(t) * (1.0 - weibull.cdf(t)); },
@@ -121,7 +125,11 @@ LifetimeFitReport fit_one_method(const std::vector<LifetimeRecord>& records, Fit
   bathtub.parameters.cap_hours = std::max(0.1, std::ceil(report.longest_hours * 10.0) / 10.0);
   const BathtubParameters& p = bathtub.parameters;
   ModelFit b{"bathtub",
-             {{"A", p.A}, {"tau1_hours", p.tau1_hours}, {"tau2_hours", p.tau2_hours}, {"b_hours", p.b_hours}, {"cap_hours", p.cap_hours}},
+             {{"A", p.A},
+              {"tau1_hours", p.tau1_hours},
+              {"tau2_hours", p.tau2_hours},
+              {"b_hours", p.b_hours},
+              {"cap_hours", p.cap_hours}},
              LifetimeDistribution(BathtubLifetime(p))};
   b.converged = bathtub.converged;
   score(b, target, [&](double t) { return bathtub_formula_cdf(p, t); });

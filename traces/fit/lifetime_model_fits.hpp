@@ -25,8 +25,8 @@ struct ModelFit {
   std::string model;  // exponential | weibull | bathtub
   std::vector<std::pair<std::string, double>> parameters;
   std::optional<LifetimeDistribution> distribution;  // ready to put in a trace
-  double r_squared = 0.0;       // against the method's empirical CDF (1 - KM for mle)
-  double ks_distance = 0.0;     // likewise
+  double r_squared = 0.0;                            // against the method's empirical CDF (1 - KM for mle)
+  double ks_distance = 0.0;                          // likewise
   double log_likelihood = 0.0;  // censored log L of all records (-inf if the model excludes some record)
   bool converged = true;
 };
@@ -50,6 +50,7 @@ LifetimeFitReport fit_lifetime_models(const std::vector<LifetimeRecord>& records
 // they have in common (the Kaplan-Meier and ECDF targets, the exponential and Weibull likelihood fits, and the
 // bathtub least-squares fits the likelihood search starts from), so all three cost about as much as mle alone.
 std::vector<LifetimeFitReport> fit_lifetime_models(const std::vector<LifetimeRecord>& records,
-                                                   const std::vector<FitMethod>& methods, const FitProgress& progress = {});
+                                                   const std::vector<FitMethod>& methods,
+                                                   const FitProgress& progress = {});
 
 }  // namespace spotsim

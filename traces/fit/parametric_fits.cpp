@@ -12,7 +12,8 @@ namespace spotsim {
 namespace {
 
 std::size_t event_count(const std::vector<LifetimeRecord>& records) {
-  const auto d = static_cast<std::size_t>(std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
+  const auto d = static_cast<std::size_t>(
+      std::count_if(records.begin(), records.end(), [](const auto& r) { return r.preempted; }));
   if (d == 0) throw InputError("lifetime fit: expected at least one preempted (uncensored) lifetime");
   return d;
 }
@@ -87,11 +88,13 @@ ExponentialLifetime fit_exponential_least_squares(const EmpiricalCdf& target, Ex
   const double t_max = target.times.back() > 0.0 ? target.times.back() : 1.0;
   const auto residuals = [&](const Eigen::VectorXd& p, Eigen::VectorXd& r) {
     const ExponentialLifetime m{p[0]};
-    for (std::size_t j = 0; j < target.times.size(); ++j) r[static_cast<Eigen::Index>(j)] = m.cdf(target.times[j]) - target.after[j];
+    for (std::size_t j = 0; j < target.times.size(); ++j)
+      r[static_cast<Eigen::Index>(j)] = m.cdf(target.times[j]) - target.after[j];
   };
   Eigen::VectorXd x0(1);
   x0 << start.mean_hours;
-  const auto result = levenberg_marquardt(residuals, static_cast<int>(target.times.size()), x0, {{1e-4 * t_max, 1e3 * t_max}});
+  const auto result =
+      levenberg_marquardt(residuals, static_cast<int>(target.times.size()), x0, {{1e-4 * t_max, 1e3 * t_max}});
   return ExponentialLifetime{result.parameters[0]};
 }
 
@@ -99,7 +102,8 @@ WeibullLifetime fit_weibull_least_squares(const EmpiricalCdf& target, WeibullLif
   const double t_max = target.times.back() > 0.0 ? target.times.back() : 1.0;
   const auto residuals = [&](const Eigen::VectorXd& p, Eigen::VectorXd& r) {
     const WeibullLifetime m{p[0], p[1]};
-    for (std::size_t j = 0; j < target.times.size(); ++j) r[static_cast<Eigen::Index>(j)] = m.cdf(target.times[j]) - target.after[j];
+    for (std::size_t j = 0; j < target.times.size(); ++j)
+      r[static_cast<Eigen::Index>(j)] = m.cdf(target.times[j]) - target.after[j];
   };
   Eigen::VectorXd x0(2);
   x0 << std::clamp(start.shape, 0.06, 19.0), std::clamp(start.scale_hours, 2e-4 * t_max, 500.0 * t_max);

@@ -9,8 +9,8 @@
 
 #include "model/market/empirical_lifetime.hpp"
 #include "model/market/exponential_lifetime.hpp"
-#include "traces/fit/goodness_of_fit.hpp"
 #include "model/market/weibull_lifetime.hpp"
+#include "traces/fit/goodness_of_fit.hpp"
 
 namespace spotsim {
 

@@ -11,12 +11,12 @@ namespace spotsim {
 struct ZoneSummary {
   std::string name;
   std::string instance_type;
-  std::string preemption_source;      // availability | recorded preemptions | lifetime model <name> | none
+  std::string preemption_source;       // availability | recorded preemptions | lifetime model <name> | none
   double availability_fraction = 1.0;  // share of the recording with at least `nodes` instances obtainable
   // Preemptions per instance-hour: instances lost (drops of the count) / instance-hours available; recorded
   // preemptions / recorded hours (one instance); 1 / mean lifetime for a model. 0 if never preempted.
   double preemptions_per_instance_hour = 0.0;
-  std::size_t uptimes = 0;     // uptime intervals seen (recordings) or records (empirical model); 0 for a model
+  std::size_t uptimes = 0;           // uptime intervals seen (recordings) or records (empirical model); 0 for a model
   double mean_uptime_hours = 0.0;    // recordings: mean of the intervals, censored ones as observed; models: E[T]
   double median_uptime_hours = 0.0;  // likewise, the median
   double on_demand_price_per_hour = 0.0;

@@ -1,18 +1,17 @@
 #include "traces/importers/aws_spot_price_importer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "base/errors.hpp"
+#include "base/json_fields.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/timestamps.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 
@@ -42,7 +41,8 @@ double spot_price(const JsonFields& entry) {
 
 }  // namespace
 
-ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::string& file, const ImportOptions& options) {
+ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::string& file,
+                                     const ImportOptions& options) {
   const JsonFields top(document, file, "");
   top.reject_unknown({"SpotPriceHistory", "NextToken"});
   const auto& history = top.array("SpotPriceHistory");
@@ -54,24 +54,29 @@ ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::
   Millis start = kNever, last = -kNever;
   for (std::size_t i = 0; i < history.size(); ++i) {
     const JsonFields entry(history[i], file, "SpotPriceHistory[" + std::to_string(i) + "]");
-    entry.reject_unknown({"AvailabilityZone", "AvailabilityZoneId", "InstanceType", "ProductDescription", "SpotPrice", "Timestamp"});
+    entry.reject_unknown(
+        {"AvailabilityZone", "AvailabilityZoneId", "InstanceType", "ProductDescription", "SpotPrice", "Timestamp"});
     const Key key{entry.string("AvailabilityZone"), entry.string("InstanceType")};
     if (key.first.empty()) entry.fail("AvailabilityZone", "a zone name");
     const auto stamp = parse_timestamp(entry.string("Timestamp"));
-    if (!stamp) entry.fail_value("Timestamp", "an ISO-8601 timestamp such as 2023-03-01T12:00:00+00:00", entry.raw("Timestamp"));
+    if (!stamp)
+      entry.fail_value("Timestamp", "an ISO-8601 timestamp such as 2023-03-01T12:00:00+00:00", entry.raw("Timestamp"));
     const std::string product = entry.optional_string("ProductDescription");
     auto [p, fresh] = products.try_emplace(key, product);
     if (fresh) order.push_back(key);
     if (p->second != product) {
-      entry.fail_value("ProductDescription", "one product per zone and instance type (\"" + p->second +
-                                                 "\"; query with --product-descriptions to pick one)", entry.raw("ProductDescription"));
+      entry.fail_value("ProductDescription",
+                       "one product per zone and instance type (\"" + p->second +
+                           "\"; query with --product-descriptions to pick one)",
+                       entry.raw("ProductDescription"));
     }
     series[key].push_back({*stamp, spot_price(entry), i});
     start = std::min(start, *stamp);
     last = std::max(last, *stamp);
   }
   const Millis span = options.span.value_or(last - start + kMillisPerHour);
-  if (span <= last - start) throw InputError(file + ": --span must be longer than the price history (" + std::to_string(last - start) + " ms)");
+  if (span <= last - start)
+    throw InputError(file + ": --span must be longer than the price history (" + std::to_string(last - start) + " ms)");
 
   std::set<std::string> zone_names;
   for (const Key& key : order) zone_names.insert(key.first);
@@ -81,7 +86,8 @@ ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::
   out.records_spot_prices = true;
   for (const Key& key : order) {
     auto& points = series[key];
-    std::stable_sort(points.begin(), points.end(), [](const PricePoint& a, const PricePoint& b) { return a.time < b.time; });
+    std::stable_sort(points.begin(), points.end(),
+                     [](const PricePoint& a, const PricePoint& b) { return a.time < b.time; });
     std::vector<std::pair<Millis, double>> changes;
     for (std::size_t j = 0; j < points.size(); ++j) {
       if (j > 0 && points[j].time == points[j - 1].time && points[j].price != points[j - 1].price) {
@@ -98,7 +104,8 @@ ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::
     if (!options.only_zone.empty() && name != options.only_zone && key.first != options.only_zone) continue;
     out.market.zones.push_back(std::move(zone));
   }
-  if (out.market.zones.empty()) throw InputError(file + ": no zone named '" + options.only_zone + "' in the price history");
+  if (out.market.zones.empty())
+    throw InputError(file + ": no zone named '" + options.only_zone + "' in the price history");
   out.market.name = out.market.zones.size() == 1 ? out.market.zones.front().name : zone_name_from_path(file);
   out.market.span = span;
   return out;

@@ -12,15 +12,15 @@
 // taken to hold from then, as the API returns the price in force at the query's start time) and ends one hour
 // after the latest, unless ImportOptions::span says otherwise. Spot is always obtainable: the history records
 // prices, not capacity.
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"
 
 namespace spotsim {
 
-ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::string& file, const ImportOptions& options);
+ImportedTrace import_aws_spot_prices(const nlohmann::json& document, const std::string& file,
+                                     const ImportOptions& options);
 
 }  // namespace spotsim

@@ -2,8 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "traces/importers/series_building.hpp"
 #include "base/json_fields.hpp"
+#include "traces/importers/series_building.hpp"
 
 namespace spotsim {
 
@@ -11,7 +11,8 @@ bool looks_like_gcp_zone(const std::string& zone) {
   return zone.size() >= 3 && zone[zone.size() - 2] == '-' && zone.back() >= 'a' && zone.back() <= 'z';
 }
 
-ImportedTrace import_cant_be_late(const nlohmann::json& document, const std::string& file, const ImportOptions& options) {
+ImportedTrace import_cant_be_late(const nlohmann::json& document, const std::string& file,
+                                  const ImportOptions& options) {
   const JsonFields top(document, file, "");
   top.reject_unknown({"metadata", "data", "prices"});
   // metadata is open-ended in the published files (start_time, zone, price_info in later releases): only the
@@ -31,7 +32,8 @@ ImportedTrace import_cant_be_late(const nlohmann::json& document, const std::str
       continue;
     }
     if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 1'000'000) {
-      top.fail_value("data[" + std::to_string(i) + "]", "a count of available instances (an integer in [0, 1000000])", v);
+      top.fail_value("data[" + std::to_string(i) + "]", "a count of available instances (an integer in [0, 1000000])",
+                     v);
     }
     counts.push_back(static_cast<double>(v.get<std::int64_t>()));
   }

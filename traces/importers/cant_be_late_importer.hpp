@@ -9,16 +9,16 @@
 // The published JSON files hold availability (1 = obtainable): they match the raw probe CSVs
 // ("date,availability") tick for tick. Note that the authors' simulator works on an inverted copy
 // (1 = preempted); files in that convention must be inverted before import (see docs/traces.md).
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"
 
 namespace spotsim {
 
-ImportedTrace import_cant_be_late(const nlohmann::json& document, const std::string& file, const ImportOptions& options);
+ImportedTrace import_cant_be_late(const nlohmann::json& document, const std::string& file,
+                                  const ImportOptions& options);
 
 // GCP zone names end in "-<letter>" (us-central1-a), AWS ones in "<digit><letter>" (us-west-2a).
 bool looks_like_gcp_zone(const std::string& zone);

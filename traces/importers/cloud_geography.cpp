@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "base/errors.hpp"
-#include "traces/importers/text_lines.hpp"
 #include "base/shipped_library.hpp"
+#include "traces/importers/text_lines.hpp"
 
 namespace spotsim {
 
@@ -28,16 +28,27 @@ std::string aws_region_of_zone(const std::string& zone) {
 
 std::string continent_of_region(const std::string& region) {
   static const std::vector<std::pair<std::string, std::string>> prefixes = {
-      {"us-", "north-america"},         {"northamerica-", "north-america"}, {"ca-", "north-america"},
-      {"mx-", "north-america"},         {"southamerica-", "south-america"}, {"sa-", "south-america"},
-      {"europe-", "europe"},            {"eu-", "europe"},                  {"asia-", "asia"},
-      {"ap-", "asia"},                  {"australia-", "oceania"},          {"me-", "middle-east"},
-      {"il-", "middle-east"},           {"africa-", "africa"},              {"af-", "africa"},
+      {"us-", "north-america"},
+      {"northamerica-", "north-america"},
+      {"ca-", "north-america"},
+      {"mx-", "north-america"},
+      {"southamerica-", "south-america"},
+      {"sa-", "south-america"},
+      {"europe-", "europe"},
+      {"eu-", "europe"},
+      {"asia-", "asia"},
+      {"ap-", "asia"},
+      {"australia-", "oceania"},
+      {"me-", "middle-east"},
+      {"il-", "middle-east"},
+      {"africa-", "africa"},
+      {"af-", "africa"},
   };
   for (const auto& [prefix, continent] : prefixes) {
     if (region.starts_with(prefix)) return continent;
   }
-  throw InputError("region '" + region + "': cannot tell its continent from the name (expected a prefix such as "
+  throw InputError("region '" + region +
+                   "': cannot tell its continent from the name (expected a prefix such as "
                    "us-, europe-, asia-, ap-, eu-)");
 }
 
@@ -56,14 +67,15 @@ std::vector<EgressPrice> read_egress_table(const std::string& path) {
 }
 
 std::vector<EgressPrice> shipped_egress_prices(const std::string& cloud, const std::vector<std::string>& regions) {
-  const std::string path = (std::filesystem::path(shipped_trace_directory()) / "catalogue" / "egress" / (cloud + ".csv")).string();
+  const std::string path =
+      (std::filesystem::path(shipped_trace_directory()) / "catalogue" / "egress" / (cloud + ".csv")).string();
   const std::vector<EgressPrice> table = read_egress_table(path);
   std::vector<EgressPrice> prices;
   for (const std::string& from : regions) {
     for (const std::string& to : regions) {
       if (from == to) continue;
-      const auto it = std::find_if(table.begin(), table.end(),
-                                   [&](const EgressPrice& p) { return p.from == from && p.to == to; });
+      const auto it =
+          std::find_if(table.begin(), table.end(), [&](const EgressPrice& p) { return p.from == from && p.to == to; });
       if (it == table.end()) throw InputError(path + ": no egress price from " + from + " to " + to);
       prices.push_back(*it);
     }

@@ -15,7 +15,8 @@ std::vector<std::string> files_with_suffix(const std::string& dir, const std::st
   std::vector<std::string> paths;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() > suffix.size() && name.ends_with(suffix) && it->is_regular_file(ec)) paths.push_back(it->path().string());
+    if (name.size() > suffix.size() && name.ends_with(suffix) && it->is_regular_file(ec))
+      paths.push_back(it->path().string());
   }
   if (ec) throw InputError(dir + ": cannot list the folder (" + ec.message() + ")");
   if (paths.empty()) throw InputError(dir + ": no file named *" + suffix + " (expected " + what + ")");

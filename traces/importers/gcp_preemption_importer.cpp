@@ -1,14 +1,13 @@
 #include "traces/importers/gcp_preemption_importer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
+#include "base/json_fields.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/timestamps.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 
@@ -17,9 +16,11 @@ std::string last_path_segment(const std::string& url) {
   return slash == std::string::npos ? url : url.substr(slash + 1);
 }
 
-ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::string& file, const ImportOptions& options) {
+ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::string& file,
+                                     const ImportOptions& options) {
   if (!document.is_array()) {
-    throw InputError(file + ": expected a JSON array of operations (gcloud compute operations list --format=json), got " +
+    throw InputError(file +
+                     ": expected a JSON array of operations (gcloud compute operations list --format=json), got " +
                      describe_json(document));
   }
   std::map<std::string, std::vector<Millis>> by_zone;
@@ -33,7 +34,8 @@ ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::
       continue;
     }
     const auto stamp = parse_timestamp(op.string("insertTime"));
-    if (!stamp) op.fail_value("insertTime", "an RFC 3339 timestamp such as 2019-03-25T13:09:53.235-07:00", op.raw("insertTime"));
+    if (!stamp)
+      op.fail_value("insertTime", "an RFC 3339 timestamp such as 2019-03-25T13:09:53.235-07:00", op.raw("insertTime"));
     std::string zone = op.has("zone") ? last_path_segment(op.string("zone")) : "";
     if (zone.empty() && op.has("targetLink")) {
       // .../projects/P/zones/Z/instances/I: the zone is two segments before the instance.
@@ -49,7 +51,8 @@ ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::
     last = std::max(last, *stamp);
   }
   if (order.empty()) {
-    throw InputError(file + ": no operation of type compute.instances.preempted among " + std::to_string(document.size()) +
+    throw InputError(file + ": no operation of type compute.instances.preempted among " +
+                     std::to_string(document.size()) +
                      " operations; expected the output of gcloud compute operations list "
                      "--filter=\"operationType=compute.instances.preempted\" --format=json");
   }
@@ -57,7 +60,8 @@ ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::
   for (const auto& [zone, times] : by_zone) events += times.size();
   const Millis mean_gap = events > 1 ? (last - start) / static_cast<Millis>(events - 1) : kMillisPerHour;
   const Millis span = options.span.value_or(last - start + std::max<Millis>(mean_gap, 1));
-  if (span <= last - start) throw InputError(file + ": --span must be longer than the recording (" + std::to_string(last - start) + " ms)");
+  if (span <= last - start)
+    throw InputError(file + ": --span must be longer than the recording (" + std::to_string(last - start) + " ms)");
 
   ImportedTrace out;
   out.format = "gcp-preemptions";
@@ -66,7 +70,8 @@ ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::
     auto& times = by_zone[name];
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
-    Zone zone = zone_from_options(order.size() == 1 && !options.zone_name.empty() ? options.zone_name : name, options, kGcpNotice);
+    Zone zone = zone_from_options(order.size() == 1 && !options.zone_name.empty() ? options.zone_name : name, options,
+                                  kGcpNotice);
     for (Millis t : times) zone.spot.preemption_times.push_back(t - start);
     zone.spot.preemption_period = span;
     out.market.zones.push_back(std::move(zone));
@@ -75,7 +80,8 @@ ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::
   out.market.name = out.market.zones.size() == 1 ? out.market.zones.front().name : zone_name_from_path(file);
   out.market.span = span;
   if (skipped > 0) {
-    out.market.provenance.notes = std::to_string(skipped) + " operations of other types than compute.instances.preempted skipped.";
+    out.market.provenance.notes =
+        std::to_string(skipped) + " operations of other types than compute.instances.preempted skipped.";
   }
   return out;
 }

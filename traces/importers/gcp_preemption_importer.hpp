@@ -12,16 +12,16 @@
 // (an unfiltered list also holds inserts and stops). The recording starts at the first preemption and ends one
 // mean interval between preemptions after the last (ImportOptions::span overrides), so that the cyclic replay
 // does not glue the last event to the first.
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"
 
 namespace spotsim {
 
-ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::string& file, const ImportOptions& options);
+ImportedTrace import_gcp_preemptions(const nlohmann::json& document, const std::string& file,
+                                     const ImportOptions& options);
 
 // The last path segment of a resource URL: ".../zones/us-central1-c" -> "us-central1-c".
 std::string last_path_segment(const std::string& url);

@@ -20,7 +20,7 @@ struct ImportedTrace {
   std::string format;  // the name of the source format (see trace_format_names())
   SpotMarket market;
   std::vector<LabeledLifetime> lifetimes;
-  bool records_spot_prices = false;  // false: the spot price came from ImportOptions
+  bool records_spot_prices = false;       // false: the spot price came from ImportOptions
   bool records_on_demand_prices = false;  // false: the on-demand price must come from ImportOptions
 };
 

@@ -21,14 +21,16 @@ ImportedTrace import_instance_counts(const std::string& text, const std::string&
     if (first) {
       calendar = fields.size() == 3;
       if (!calendar && !options.time_unit) {
-        throw InputError(file + ": the times of a 'time,count' file carry no unit; give the unit (--time-unit ms, s, "
-                                "min or h)");
+        throw InputError(file +
+                         ": the times of a 'time,count' file carry no unit; give the unit (--time-unit ms, s, "
+                         "min or h)");
       }
     }
     Millis t = 0;
     std::string count_text;
     if (calendar) {
-      if (fields.size() != 3) lines.fail("line", "3 fields: YYYY-MM-DD, HH:MM:SS, count", std::to_string(fields.size()) + " fields");
+      if (fields.size() != 3)
+        lines.fail("line", "3 fields: YYYY-MM-DD, HH:MM:SS, count", std::to_string(fields.size()) + " fields");
       const auto stamp = parse_timestamp(fields[0] + "T" + fields[1]);
       if (!stamp) lines.fail("date and time", "a valid YYYY-MM-DD, HH:MM:SS", fields[0] + ", " + fields[1]);
       t = *stamp;
@@ -40,7 +42,8 @@ ImportedTrace import_instance_counts(const std::string& text, const std::string&
       t = static_cast<Millis>(std::llround(value * unit));
       count_text = fields[1];
     }
-    if (!first && t < times.back()) lines.fail("time", "times in non-decreasing order", calendar ? fields[1] : fields[0]);
+    if (!first && t < times.back())
+      lines.fail("time", "times in non-decreasing order", calendar ? fields[1] : fields[0]);
     const double count = static_cast<double>(lines.integer(count_text, "count", 0, 1'000'000));
     times.push_back(t);
     changes.emplace_back(t, count);

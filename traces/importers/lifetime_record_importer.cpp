@@ -1,15 +1,14 @@
 #include "traces/importers/lifetime_record_importer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
+#include "base/json_fields.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/text_lines.hpp"
 #include "traces/importers/timestamps.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 
@@ -36,13 +35,15 @@ bool preempted_from_end_event(const TextLines& lines, const std::string& event) 
 ImportedTrace import_lifetime_csv(const std::string& text, const std::string& file, const ImportOptions& options) {
   TextLines lines(text, file);
   std::vector<std::string> header, fields;
-  if (!lines.next(header)) throw InputError(file + ": empty file; expected a CSV header naming lifetime_s and preempted");
+  if (!lines.next(header))
+    throw InputError(file + ": empty file; expected a CSV header naming lifetime_s and preempted");
   const auto lifetime_col = column(header, "lifetime_s");
   const auto launch_col = column(header, "launch_time"), end_col = column(header, "end_time");
   const auto preempted_col = column(header, "preempted"), event_col = column(header, "end_event");
   const auto zone_col = column(header, "zone"), type_col = column(header, "machine_type");
   if (!lifetime_col && !(launch_col && end_col)) {
-    lines.fail("header", "a column lifetime_s, or launch_time and end_time", header.empty() ? "" : header.front() + ",...");
+    lines.fail("header", "a column lifetime_s, or launch_time and end_time",
+               header.empty() ? "" : header.front() + ",...");
   }
   if (!preempted_col && !event_col) lines.fail("header", "a column preempted or end_event", header.front() + ",...");
 
@@ -50,7 +51,8 @@ ImportedTrace import_lifetime_csv(const std::string& text, const std::string& fi
   out.format = "lifetime-csv";
   while (lines.next(fields)) {
     if (fields.size() != header.size()) {
-      lines.fail("line", std::to_string(header.size()) + " fields as in the header", std::to_string(fields.size()) + " fields");
+      lines.fail("line", std::to_string(header.size()) + " fields as in the header",
+                 std::to_string(fields.size()) + " fields");
     }
     double seconds = 0.0;
     if (lifetime_col) {
@@ -65,9 +67,12 @@ ImportedTrace import_lifetime_csv(const std::string& text, const std::string& fi
     bool preempted = false;
     if (preempted_col) {
       const std::string& flag = fields[*preempted_col];
-      if (flag == "1" || flag == "true" || flag == "True") preempted = true;
-      else if (flag == "0" || flag == "false" || flag == "False") preempted = false;
-      else lines.fail("preempted", "0 or 1", flag);
+      if (flag == "1" || flag == "true" || flag == "True")
+        preempted = true;
+      else if (flag == "0" || flag == "false" || flag == "False")
+        preempted = false;
+      else
+        lines.fail("preempted", "0 or 1", flag);
     } else {
       preempted = preempted_from_end_event(lines, fields[*event_col]);
     }
@@ -83,10 +88,13 @@ ImportedTrace import_lifetime_csv(const std::string& text, const std::string& fi
   return out;
 }
 
-ImportedTrace import_gcp_lifetime_json(const nlohmann::json& document, const std::string& file, const ImportOptions& options) {
+ImportedTrace import_gcp_lifetime_json(const nlohmann::json& document, const std::string& file,
+                                       const ImportOptions& options) {
   if (!document.is_object() || document.empty()) {
-    throw InputError(file + ": expected a JSON object of VM records {\"<name>\": {\"instance_data\": ..., "
-                            "\"time_in_sec\": ...}}, got " + describe_json(document));
+    throw InputError(file +
+                     ": expected a JSON object of VM records {\"<name>\": {\"instance_data\": ..., "
+                     "\"time_in_sec\": ...}}, got " +
+                     describe_json(document));
   }
   ImportedTrace out;
   out.format = "gcp-lifetime-json";
@@ -127,7 +135,8 @@ SpotMarket market_from_lifetimes(const std::vector<LabeledLifetime>& lifetimes, 
       skipped += (skipped.empty() ? "" : ", ") + name;
       continue;
     }
-    Zone zone = zone_from_options(order.size() == 1 && !options.zone_name.empty() ? options.zone_name : name, options, kGcpNotice);
+    Zone zone = zone_from_options(order.size() == 1 && !options.zone_name.empty() ? options.zone_name : name, options,
+                                  kGcpNotice);
     zone.spot.lifetime = EmpiricalLifetime(std::move(records));
     market.zones.push_back(std::move(zone));
   }

@@ -12,9 +12,8 @@
 //
 // A VM its user stopped is right-censored (it survived at least that long), never a preemption. Each zone
 // becomes a zone of the market with the Kaplan-Meier (empirical) lifetime model of its records.
-#include <string>
-
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"
@@ -22,7 +21,8 @@
 namespace spotsim {
 
 ImportedTrace import_lifetime_csv(const std::string& text, const std::string& file, const ImportOptions& options);
-ImportedTrace import_gcp_lifetime_json(const nlohmann::json& document, const std::string& file, const ImportOptions& options);
+ImportedTrace import_gcp_lifetime_json(const nlohmann::json& document, const std::string& file,
+                                       const ImportOptions& options);
 
 // The market of a set of lifetime records: one zone per distinct zone label (in order of first appearance),
 // each with an EmpiricalLifetime of its records. Zones with no preemption at all are left out.

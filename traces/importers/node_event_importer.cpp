@@ -3,7 +3,6 @@
 #include <map>
 
 #include "base/errors.hpp"
-
 #include "traces/importers/cant_be_late_importer.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/text_lines.hpp"
@@ -18,10 +17,13 @@ ImportedTrace import_node_events(const std::string& text, const std::string& fil
   std::vector<Millis> times;
   std::vector<LifetimeRecord> lifetimes;
   while (lines.next(fields)) {
-    if (fields.size() != 3) lines.fail("line", "3 comma-separated fields: time_ms,add|remove,node", std::to_string(fields.size()) + " fields");
+    if (fields.size() != 3)
+      lines.fail("line", "3 comma-separated fields: time_ms,add|remove,node",
+                 std::to_string(fields.size()) + " fields");
     const Millis t = lines.integer(fields[0], "time_ms", 0, 10'000'000'000'000LL);
     if (!times.empty() && t < times.back()) {
-      lines.fail("time_ms", "times in non-decreasing order (previous event at " + std::to_string(times.back()) + ")", fields[0]);
+      lines.fail("time_ms", "times in non-decreasing order (previous event at " + std::to_string(times.back()) + ")",
+                 fields[0]);
     }
     const std::string& node = fields[2];
     if (node.empty()) lines.fail("node", "a node name", node);
@@ -29,7 +31,8 @@ ImportedTrace import_node_events(const std::string& text, const std::string& fil
       if (!running.emplace(node, t).second) lines.fail("node", "a node not already running (it was added twice)", node);
     } else if (fields[1] == "remove") {
       const auto it = running.find(node);
-      if (it == running.end()) lines.fail("node", "a node that is running (it was never added or already removed)", node);
+      if (it == running.end())
+        lines.fail("node", "a node that is running (it was never added or already removed)", node);
       lifetimes.push_back({to_hours(t - it->second), true});
       running.erase(it);
     } else {
@@ -43,7 +46,8 @@ ImportedTrace import_node_events(const std::string& text, const std::string& fil
   for (auto& c : changes) c.first -= start;
   for (auto& t : times) t -= start;
   const Millis span = span_after_last_event(times, options.span);
-  if (span <= times.back()) throw InputError(file + ": --span must be longer than the log (" + std::to_string(times.back()) + " ms)");
+  if (span <= times.back())
+    throw InputError(file + ": --span must be longer than the log (" + std::to_string(times.back()) + " ms)");
 
   ImportedTrace out;
   out.format = "node-events";

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "traces/importers/import_options.hpp"
 #include "model/market/spot_market.hpp"
+#include "traces/importers/import_options.hpp"
 
 namespace spotsim {
 

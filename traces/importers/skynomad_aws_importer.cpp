@@ -1,15 +1,14 @@
 #include "traces/importers/skynomad_aws_importer.hpp"
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-
 #include "base/errors.hpp"
+#include "base/json_fields.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/directory_files.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/text_lines.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 
@@ -58,7 +57,8 @@ ImportedTrace import_skynomad_aws(const std::string& dir, const ImportOptions& o
     Availability a = read_availability(paths[i]);
     if (i == 0) first = a;
     if (a.dates != first.dates) {
-      throw InputError(paths[i] + ": expected the rows of " + paths.front() + " (same dates: the zones must be "
+      throw InputError(paths[i] + ": expected the rows of " + paths.front() +
+                       " (same dates: the zones must be "
                        "recorded on one aligned clock)");
     }
     const std::string key = name_before_suffix(paths[i], ".csv");  // "us-east-1a_v100_1"
@@ -76,7 +76,8 @@ ImportedTrace import_skynomad_aws(const std::string& dir, const ImportOptions& o
     zone.instance_type = "p3.2xlarge";
     zone.gpu = "V100";
     zone.gpus_per_instance = 1;
-    zone.on_demand_price_per_hour = options.on_demand_price_per_hour > 0.0 ? options.on_demand_price_per_hour : kOnDemandPerHour;
+    zone.on_demand_price_per_hour =
+        options.on_demand_price_per_hour > 0.0 ? options.on_demand_price_per_hour : kOnDemandPerHour;
     zone.spot.notice = options.notice.value_or(kAwsNotice);
     zone.spot.available = series_from_ticks(a.available, kTick);
     zone.spot.price_per_hour = series_from_ticks(spot, kTick);

@@ -69,7 +69,8 @@ Probe read_probe(const TextLines& lines, const std::vector<std::string>& f, Prob
   const long long exhausted = lines.integer(f[4], "capacity_exhausted_detected", 0, requested);
   if (created + exhausted > requested) {
     lines.fail("capacity_exhausted_detected",
-               "at most requested - created = " + std::to_string(requested - created) + " (instances not created)", f[4]);
+               "at most requested - created = " + std::to_string(requested - created) + " (instances not created)",
+               f[4]);
   }
   if (f[5].empty()) lines.fail("status", "a probe status such as success", f[5]);
   Probe probe{*time, f[0], f[1], std::nullopt, lines.line_number()};
@@ -111,16 +112,20 @@ Clock align_rounds(const ProbeFile& probes, const std::string& file, std::map<st
     if (!clock.last || p.time > clock.last->time) clock.last = &p;
   }
   if (static_cast<double>(clock.last->time - clock.first->time) / kMillisPerSecond > kMaxSpanSeconds) {
-    throw InputError(file + ":" + std::to_string(clock.last->line) + ": scheduled_at: expected at most 1e10 s after "
-                     "the first round (" + clock.first->scheduled_at + "), got '" + clock.last->scheduled_at + "'");
+    throw InputError(file + ":" + std::to_string(clock.last->line) +
+                     ": scheduled_at: expected at most 1e10 s after "
+                     "the first round (" +
+                     clock.first->scheduled_at + "), got '" + clock.last->scheduled_at + "'");
   }
   std::map<std::pair<std::string, std::size_t>, std::size_t> seen;  // (zone, round) -> line
   for (const Probe& p : probes.probes) {
     const Millis offset = p.time - clock.first->time;
     const Millis round = (offset + kRound / 2) / kRound;
     if (std::abs(offset - round * kRound) > kRoundTolerance) {
-      throw InputError(file + ":" + std::to_string(p.line) + ": scheduled_at: expected a round 600 s apart from the "
-                       "first one (" + clock.first->scheduled_at + ") within 60 s, got '" + p.scheduled_at + "'");
+      throw InputError(file + ":" + std::to_string(p.line) +
+                       ": scheduled_at: expected a round 600 s apart from the "
+                       "first one (" +
+                       clock.first->scheduled_at + ") within 60 s, got '" + p.scheduled_at + "'");
     }
     const auto index = static_cast<std::size_t>(round);
     const auto [it, inserted] = seen.emplace(std::make_pair(p.zone, index), p.line);
@@ -142,12 +147,13 @@ struct CarriedRounds {
 };
 
 // The zone's count per round as change points, each missing round carrying the previous count.
-StepSeries count_series(const std::string& file, const std::string& zone, const RoundCounts& counts,
-                        std::size_t rounds, CarriedRounds& carried) {
+StepSeries count_series(const std::string& file, const std::string& zone, const RoundCounts& counts, std::size_t rounds,
+                        CarriedRounds& carried) {
   if (counts.empty() || counts.begin()->first != 0) {
-    throw InputError(file + ": zone " + zone + ": expected a successful probe in the first round, got " +
-                     (counts.empty() ? std::string("none at all") : "the first at " + counts.begin()->second->scheduled_at) +
-                     " (a missing round carries the previous count, and the first has none)");
+    throw InputError(
+        file + ": zone " + zone + ": expected a successful probe in the first round, got " +
+        (counts.empty() ? std::string("none at all") : "the first at " + counts.begin()->second->scheduled_at) +
+        " (a missing round carries the previous count, and the first has none)");
   }
   std::vector<std::pair<Millis, double>> changes;
   const Probe* previous = nullptr;
@@ -228,8 +234,8 @@ ImportedTrace import_skynomad_gcp_counts(const std::string& content, const std::
   const std::size_t n = market.zones.size();
   market.name = "gcp-h100-capacity-" + std::to_string(n) + (n == 1 ? "-zone" : "-zones");
   market.description = "GCP 1xH100 spot (a3-highgpu-1g) capacity: how many of " + std::to_string(probes.requested) +
-                       " requested instances launched (" + std::to_string(probes.requested) + " = at least that many), " +
-                       "probed every 600 s in " + std::to_string(n) + " zones of " +
+                       " requested instances launched (" + std::to_string(probes.requested) +
+                       " = at least that many), " + "probed every 600 s in " + std::to_string(n) + " zones of " +
                        std::to_string(market_regions(market).size()) + " regions from " + clock.first->scheduled_at;
   market.span = static_cast<Millis>(clock.rounds) * kRound;
   market.tick = kRound;
@@ -242,9 +248,11 @@ ImportedTrace import_skynomad_gcp_counts(const std::string& content, const std::
   market.provenance.notes =
       "Imported by: spotsim trace convert --from skynomad-gcp-counts ../shared/data/preemption/skynomad-multi-region/"
       "gcp-h100-probe-counts.csv -o traces/library/gcp-h100-capacity-13-zones.json. Availability is the COUNT of "
-      "spot instances that launched out of " + std::to_string(probes.requested) + " requested per round (censored: " +
-      std::to_string(probes.requested) + " means at least that many), held for the round; rounds aligned on "
-      "scheduled_at in UTC. " + carried_note(carried, n * clock.rounds, probes) +
+      "spot instances that launched out of " +
+      std::to_string(probes.requested) + " requested per round (censored: " + std::to_string(probes.requested) +
+      " means at least that many), held for the round; rounds aligned on "
+      "scheduled_at in UTC. " +
+      carried_note(carried, n * clock.rounds, probes) +
       " Spot and on-demand prices are the recorded a3-highgpu-8g prices divided by 8 (one H100), as in "
       "gcp-h100-13-zones. Region = zone without its last '-x'; egress from traces/library/catalogue/egress/gcp.csv "
       "(published inter-region tiers, see its README). Transfer bandwidths: SkyNomad's measured defaults.";

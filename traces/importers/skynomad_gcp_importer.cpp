@@ -21,7 +21,8 @@ ImportedTrace import_skynomad_gcp(const std::string& dir, const ImportOptions& o
     if (i == 0) first = z;
     // One aligned clock: the simulator moves a job between zones at the same instant of the recording.
     if (z.tick != first.tick || z.start_time != first.start_time || z.ticks != first.ticks) {
-      throw InputError(paths[i] + ": expected the clock of " + paths.front() + " (same gap_seconds, start_time and "
+      throw InputError(paths[i] + ": expected the clock of " + paths.front() +
+                       " (same gap_seconds, start_time and "
                        "number of ticks: the zones must be recorded on one aligned clock)");
     }
     if (!options.only_zone.empty() && z.zone.name != options.only_zone) continue;

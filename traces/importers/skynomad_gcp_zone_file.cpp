@@ -1,12 +1,11 @@
 #include "traces/importers/skynomad_gcp_zone_file.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-
+#include "base/json_fields.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/series_building.hpp"
-#include "base/json_fields.hpp"
 
 namespace spotsim {
 

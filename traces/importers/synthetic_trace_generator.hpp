@@ -9,9 +9,9 @@
 // instead (a renewal process with the model's lifetimes).
 #include <cstdint>
 
+#include "model/market/lifetime_distribution.hpp"
 #include "traces/importers/import_options.hpp"
 #include "traces/importers/imported_trace.hpp"
-#include "model/market/lifetime_distribution.hpp"
 
 namespace spotsim {
 

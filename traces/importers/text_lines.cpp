@@ -33,7 +33,8 @@ bool TextLines::next(std::vector<std::string>& fields) {
     std::size_t start = 0;
     while (true) {
       const auto comma = line.find(',', start);
-      fields.emplace_back(trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+      fields.emplace_back(
+          trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
       if (comma == std::string_view::npos) break;
       start = comma + 1;
     }

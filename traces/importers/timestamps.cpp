@@ -8,7 +8,7 @@ long long days_from_civil(long long year, unsigned month, unsigned day) {
   // Shift the year to start in March so that the leap day is the last day of the year.
   year -= month <= 2 ? 1 : 0;
   const long long era = (year >= 0 ? year : year - 399) / 400;
-  const long long year_of_era = year - era * 400;                                    // [0, 399]
+  const long long year_of_era = year - era * 400;                                          // [0, 399]
   const long long day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;  // [0, 365]
   const long long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * 146097 + day_of_era - 719468;

@@ -1,14 +1,14 @@
 #include "traces/importers/trace_importer.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "base/errors.hpp"
-#include "model/market/zone_selection.hpp"
+#include "base/json_fields.hpp"
 #include "base/text_format.hpp"
+#include "model/market/zone_selection.hpp"
 #include "traces/importers/aws_spot_price_importer.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
 #include "traces/importers/gcp_preemption_importer.hpp"
@@ -19,7 +19,6 @@
 #include "traces/importers/skynomad_gcp_counts_importer.hpp"
 #include "traces/importers/skynomad_gcp_importer.hpp"
 #include "traces/importers/text_lines.hpp"
-#include "base/json_fields.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -29,14 +28,21 @@ const std::vector<TraceFormatInfo>& trace_formats() {
       {"spotsim", "spotsim trace format v1 or v2 (docs/trace-format.md)"},
       {"cant-be-late", "{\"metadata\":{\"gap_seconds\":G},\"data\":[counts],\"prices\":[...]} (Wu et al., NSDI'24)"},
       {"aws-spot-prices", "aws ec2 describe-spot-price-history --output json"},
-      {"gcp-preemptions", "gcloud compute operations list --filter=operationType=compute.instances.preempted --format=json"},
+      {"gcp-preemptions",
+       "gcloud compute operations list --filter=operationType=compute.instances.preempted --format=json"},
       {"gcp-lifetime-json", "per-VM records of the GCP preemptible dataset (Kadupitiya et al., HPDC'20), data.json"},
       {"node-events", "time_ms,add|remove,node (Bamboo, Parcae)"},
       {"instance-counts", "YYYY-MM-DD, HH:MM:SS, count, or time,count with --time-unit"},
-      {"lifetime-csv", "CSV of per-VM lifetimes with a header: lifetime_s (or launch_time,end_time), preempted (or end_event), zone, machine_type"},
-      {"skynomad-gcp-counts", "CSV scheduled_at,zone,requested,created,capacity_exhausted_detected,status (SkyNomad GCP H100 capacity probes; prices from gcp-h100-13-zones/ beside it)"},
-      {"skynomad-gcp", "a FOLDER of <zone>_h100_16.json (SkyNomad, NSDI'27: GCP H100, 13 zones, 8 regions; never detected)"},
-      {"skynomad-aws", "a FOLDER of <zone>_v100_1.csv + v100_spot_prices.json (SkyNomad: AWS V100, 9 zones; never detected)"},
+      {"lifetime-csv",
+       "CSV of per-VM lifetimes with a header: lifetime_s (or launch_time,end_time), preempted (or end_event), zone, "
+       "machine_type"},
+      {"skynomad-gcp-counts",
+       "CSV scheduled_at,zone,requested,created,capacity_exhausted_detected,status (SkyNomad GCP H100 capacity probes; "
+       "prices from gcp-h100-13-zones/ beside it)"},
+      {"skynomad-gcp",
+       "a FOLDER of <zone>_h100_16.json (SkyNomad, NSDI'27: GCP H100, 13 zones, 8 regions; never detected)"},
+      {"skynomad-aws",
+       "a FOLDER of <zone>_v100_1.csv + v100_spot_prices.json (SkyNomad: AWS V100, 9 zones; never detected)"},
   };
   return formats;
 }
@@ -73,14 +79,16 @@ std::string text_format(const std::string& content, const std::string& file) {
   TextLines lines(content.substr(0, std::min<std::size_t>(content.size(), 4096)), file);
   std::vector<std::string> f;
   if (!lines.next(f)) return "";
-  if (f == std::vector<std::string>{"scheduled_at", "zone", "requested", "created", "capacity_exhausted_detected", "status"}) {
+  if (f == std::vector<std::string>{"scheduled_at", "zone", "requested", "created", "capacity_exhausted_detected",
+                                    "status"}) {
     return "skynomad-gcp-counts";
   }
   if (f.size() == 3 && (f[1] == "add" || f[1] == "remove")) return "node-events";
   if (f.size() == 3 && f[0].size() == 10 && f[0][4] == '-' && f[0][7] == '-') return "instance-counts";
   if (f.size() == 2 && is_number(f[0]) && is_number(f[1])) return "instance-counts";
   for (const std::string& name : f) {
-    if (name == "lifetime_s" || name == "launch_time" || name == "end_event" || name == "preempted") return "lifetime-csv";
+    if (name == "lifetime_s" || name == "launch_time" || name == "end_event" || name == "preempted")
+      return "lifetime-csv";
   }
   return "";
 }
@@ -96,8 +104,8 @@ ImportedTrace import_spotsim(const nlohmann::json& doc, const std::string& file,
   out.market = parse_trace(doc, file);
   // --only-zone keeps one zone here as in every other multi-zone format (with its region's egress prices only).
   if (!options.only_zone.empty()) {
-    out.market = select_zones(out.market, ZoneSelection{ZoneSelection::By::kZones, {options.only_zone}},
-                              file + ": --only-zone");
+    out.market =
+        select_zones(out.market, ZoneSelection{ZoneSelection::By::kZones, {options.only_zone}}, file + ": --only-zone");
   }
   out.records_spot_prices = true;
   for (const Zone& zone : out.market.zones) {
@@ -149,7 +157,8 @@ ImportedTrace import_trace_file(const std::string& path, const std::string& form
   if (format == "skynomad-aws") return import_skynomad_aws(path, options);
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path + ": is a directory; only --from skynomad-gcp and --from skynomad-aws read a folder, "
+    throw InputError(path +
+                     ": is a directory; only --from skynomad-gcp and --from skynomad-aws read a folder, "
                      "every other format is one file");
   }
   return import_trace_content(read_text_file(path), path, format, options);
@@ -188,7 +197,8 @@ ImportedTrace merge_imported(std::vector<ImportedTrace> parts) {
     for (Zone& zone : p.market.zones) {
       for (const Zone& other : out.market.zones) {
         if (other.name == zone.name) {
-          throw InputError("zone '" + zone.name + "' comes from two inputs; give each input its own zone name (--zone-name)");
+          throw InputError("zone '" + zone.name +
+                           "' comes from two inputs; give each input its own zone name (--zone-name)");
         }
       }
       zone.spot.price_per_hour = truncate_series(zone.spot.price_per_hour, span);
@@ -213,8 +223,8 @@ ImportedTrace merge_imported(std::vector<ImportedTrace> parts) {
   for (const auto& p : parts) tick = p.market.tick == tick ? tick : 0;
   if (tick > 0 && span != kNever && span % tick == 0) out.market.tick = tick;
   if (spans_differ) {
-    out.market.provenance.notes += "Inputs of different lengths were cut to the shortest (" +
-                                   format_fixed(to_hours(span), 2) + " h).";
+    out.market.provenance.notes +=
+        "Inputs of different lengths were cut to the shortest (" + format_fixed(to_hours(span), 2) + " h).";
   }
   return out;
 }
