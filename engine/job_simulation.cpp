@@ -84,9 +84,7 @@ void JobSimulation::begin(std::uint64_t seed, std::uint64_t replication, Millis 
   migration_costs_ = scenario_.has_migration_costs();
   preempt_at_ = kNever;
   spot_time_ = 0;
-  instance_booked_ = uncommitted_cost_ = 0.0;
-  varying_price_ = nullptr;
-  phase_cost_ = {};
+  ledger_.reset();
   interval_known_ = false;
   selection_.reset();
   checkpoint_.reset();
@@ -181,16 +179,12 @@ void JobSimulation::stop(Millis at) {
 double JobSimulation::spend_at(Millis t) const {
   double spent = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
   if (purchase_ == Purchase::kNone) return spent;
-  if (varying_price_ != nullptr)
-    return spent + scenario_.job().nodes * varying_price_->integrate_hours(acquired_at_, t);
-  return spent + price_per_ms_ * static_cast<double>(t - acquired_at_);
+  return spent + ledger_.held_cost(acquired_at_, t);
 }
 
 double JobSimulation::spend_rate_per_ms(Millis t) const {
   if (purchase_ == Purchase::kNone) return 0.0;
-  if (varying_price_ != nullptr)
-    return scenario_.job().nodes * varying_price_->at(t) / static_cast<double>(kMillisPerHour);
-  return price_per_ms_;
+  return ledger_.rate_per_ms(t);
 }
 
 int JobSimulation::spot_held_by_others(int zone) const {
@@ -230,27 +224,14 @@ void JobSimulation::enter(Phase phase) {
   phase_entered_ = now_;
   // One test and a tail call for both rare cases (an observer, a varying price): the common path stays a leaf
   // function with no register saves.
-  if (observer_ != nullptr || (varying_price_ != nullptr && spent > 0)) [[unlikely]]
+  if (observer_ != nullptr || (ledger_.price_varies() && spent > 0)) [[unlikely]]
     entered_rare_cases(left, from, spent);
 }
 
 void JobSimulation::entered_rare_cases(Phase left, Millis from, Millis spent) {
   notify(TimelineEventKind::kPhaseEntered);
-  if (varying_price_ != nullptr && spent > 0) book_varying_price_stretch(left, from);
-}
-
-// The cost ledger's share of the stretch just ended on a spot instance whose price varies: its integral over the
-// stretch. (At a constant price the ledger is priced once per instance, in release(), from its time per phase.)
-void JobSimulation::book_varying_price_stretch(Phase left, Millis from) {
-  const double cost = scenario_.job().nodes * varying_price_->integrate_hours(from, now_);
-  instance_booked_ += cost;
-  if (left != Phase::kComputing) {
-    phase_cost_[static_cast<std::size_t>(left)] += cost;
-  } else if (continuous_) {
-    result_.ledger_compute += cost;  // saved as it is made
-  } else {
-    uncommitted_cost_ += cost;
-  }
+  // (At a constant price the ledger prices the instance once, at its release, from its time per phase.)
+  if (ledger_.price_varies() && spent > 0) ledger_.book_varying_stretch(left, from, now_, continuous_, result_);
 }
 
 // The instance is up: move the saved state here first if it lies in another region (docs/migration.md), else
@@ -402,13 +383,10 @@ void JobSimulation::acquire(Purchase purchase, int zone) {
   const Zone& market_zone = scenario_.market().zones[static_cast<std::size_t>(zone)];
   const bool spot = purchase == Purchase::kSpot;
   const bool varies = spot && market_zone.spot.price_per_hour.times().size() > 1;
-  varying_price_ = varies ? &market_zone.spot.price_per_hour : nullptr;
   const double hourly =
       spot ? (varies ? 0.0 : market_zone.spot.price_per_hour.values().front()) : market_zone.on_demand_price_per_hour;
-  price_per_ms_ = scenario_.job().nodes * hourly / static_cast<double>(kMillisPerHour);
-  instance_booked_ = 0.0;
-  instance_phase_start_ = phase_time_;
-  instance_lost_ = 0;
+  ledger_.acquire(scenario_.job().nodes * hourly / static_cast<double>(kMillisPerHour),
+                  varies ? &market_zone.spot.price_per_hour : nullptr, scenario_.job().nodes, phase_time_);
   schedule_timeline(now_ + scenario_.job().startup, EventKind::kInstanceReady);
   notify(TimelineEventKind::kInstanceAcquired);
   preempt_at_ = kNever;
@@ -480,19 +458,18 @@ void JobSimulation::release() {
     result_.spot_hours += to_hours(held);
     result_.spot_node_hours += nodes * to_hours(held);
     spot_time_ += held;
-    book_instance(cost);
+    ledger_.release(cost, phase_time_, result_);
   } else {
     const double cost =
         nodes * zone.on_demand_price_per_hour * to_hours(billed_duration(held, scenario_.market().billing));
     result_.cost_on_demand += cost;
     result_.on_demand_hours += to_hours(held);
     result_.on_demand_node_hours += nodes * to_hours(held);
-    book_instance(cost);
+    ledger_.release(cost, phase_time_, result_);
   }
   notify(TimelineEventKind::kInstanceReleased);  // billed, still naming the instance released
   const Purchase released = purchase_;
   const int released_zone = zone_;
-  varying_price_ = nullptr;
   purchase_ = Purchase::kNone;
   zone_ = -1;
   preempt_at_ = kNever;
@@ -500,29 +477,6 @@ void JobSimulation::release() {
   timeline_.active = false;
   if (capacity_ != nullptr && released == Purchase::kSpot)
     capacity_->on_spot_released(job_index_, released_zone, nodes, now_);
-}
-
-// The released instance's share of the ledger. At a constant price: its time in each phase since it was acquired
-// at that price, compute split into what was thrown away (instance_lost_) and what counted; whatever the bill
-// holds beyond that is billing rounding.
-void JobSimulation::book_instance(double billed) {
-  if (varying_price_ != nullptr) {
-    result_.ledger_rounding += billed - instance_booked_;
-    return;
-  }
-  double booked = 0.0;
-  for (std::size_t p = 0; p < phase_time_.size(); ++p) {
-    const double cost = price_per_ms_ * static_cast<double>(phase_time_[p] - instance_phase_start_[p]);
-    if (p == static_cast<std::size_t>(Phase::kComputing)) {
-      const double lost = price_per_ms_ * static_cast<double>(instance_lost_);
-      result_.ledger_lost_work += lost;
-      result_.ledger_compute += cost - lost;
-    } else {
-      phase_cost_[p] += cost;
-    }
-    booked += cost;
-  }
-  result_.ledger_rounding += billed - booked;
 }
 
 void JobSimulation::begin_compute() {
@@ -576,8 +530,7 @@ void JobSimulation::start_checkpoint() {
 void JobSimulation::on_checkpoint_done() {
   committed_ = checkpoint_progress_;
   data_zone_ = zone_;
-  result_.ledger_compute += uncommitted_cost_;  // (varying prices) no compute since the write began: all saved
-  uncommitted_cost_ = 0.0;
+  ledger_.commit(result_);  // (varying prices) no compute since the write began: all saved
   ++result_.checkpoints;
   notify(TimelineEventKind::kCheckpointDone);
   if (switch_pending_) {
@@ -660,17 +613,12 @@ void JobSimulation::switch_to(Purchase purchase, int zone) {
 
 // Compute not saved by a checkpoint (`lost` of it) is thrown away: a preemption, a move without a checkpoint,
 // giving up. Called before the instance is released.
-void JobSimulation::discard_uncommitted(Millis lost) {
-  instance_lost_ += lost;
-  result_.ledger_lost_work += uncommitted_cost_;
-  uncommitted_cost_ = 0.0;
-}
+void JobSimulation::discard_uncommitted(Millis lost) { ledger_.discard(lost, result_); }
 
 void JobSimulation::finish(bool completed) {
   if (phase_ != Phase::kDone) enter(Phase::kDone);  // books the last stretch, including progress
   if (completed || result_.stopped_early) {
-    result_.ledger_compute += uncommitted_cost_;  // the last stretch needs no checkpoint (a stopped trial: its rung)
-    uncommitted_cost_ = 0.0;
+    ledger_.commit(result_);  // the last stretch needs no checkpoint (a stopped trial: its rung)
   } else {
     discard_uncommitted(continuous_ ? 0 : progress_ - committed_);
   }
@@ -679,12 +627,7 @@ void JobSimulation::finish(bool completed) {
   result_.completed = completed;
   const Millis kept = completed ? scenario_.job().work : result_.stopped_early ? progress_ : committed_;
   result_.work_done_hours = to_hours(kept) * single_instance_speedup(scenario_.job());
-  const auto cost_in = [this](Phase p) { return phase_cost_[static_cast<std::size_t>(p)]; };
-  result_.ledger_startup = cost_in(Phase::kStarting);
-  result_.ledger_restore = cost_in(Phase::kRestoring);
-  result_.ledger_checkpoint = cost_in(Phase::kCheckpointing);
-  result_.ledger_transfer = cost_in(Phase::kMigrating);
-  result_.ledger_idle = cost_in(Phase::kIdle) + cost_in(Phase::kDraining) + cost_in(Phase::kDone);
+  ledger_.finish(result_);
   result_.migration_hours = to_hours(phase_time_[static_cast<std::size_t>(Phase::kMigrating)]);
   result_.completion_hours = to_hours(now_ - job_start_);
   result_.deadline_met =

@@ -5,10 +5,8 @@
 // every phase change is an event, so time advances from event to event and never by a fixed tick. An instance
 // started in another region than the saved state's first transfers the checkpoint (docs/migration.md).
 //
-// The cost ledger (RunResult::ledger_*) prices a held instance's time per phase when it is released (at a constant
-// price, from the phase times the engine keeps anyway: nothing is added per event), and compute thrown away by
-// preemptions at the same price. A spot price that varies is integrated per phase stretch instead, compute being
-// held as "uncommitted" until a checkpoint saves it or a preemption throws it away.
+// The cost ledger (RunResult::ledger_*) is its own unit, engine/cost_ledger.hpp, which the engine tells of each
+// acquisition, release, checkpoint and loss.
 //
 // The job's own timeline has at most one pending event at a time (the end of the current start-up, restore,
 // compute stretch or checkpoint write), so it lives in a single slot instead of the heap: rescheduling it is an
@@ -33,6 +31,7 @@
 #include <vector>
 
 #include "engine/campaign_member.hpp"
+#include "engine/cost_ledger.hpp"
 #include "engine/event_observer.hpp"
 #include "engine/event_queue.hpp"
 #include "engine/shared_capacity.hpp"
@@ -109,8 +108,6 @@ class JobSimulation final : public CampaignMember {
   void on_instance_ready();
   void on_transfer_done();
   void restore_or_compute();
-  void book_varying_price_stretch(Phase left, Millis from);
-  void book_instance(double billed);
   void discard_uncommitted(Millis lost);
   void begin_compute();
   void start_checkpoint();
@@ -178,16 +175,8 @@ class JobSimulation final : public CampaignMember {
   std::size_t next_milestone_ = 0;  // index into milestones_
   // The checkpoint policy's fixed traits, read once per replication instead of by a virtual call per event.
   bool continuous_ = false, can_checkpoint_ = true, interval_varies_ = false, on_notice_ = false;
-  std::array<Millis, 8> phase_time_{};  // wall time spent in each Phase, converted to hours at the end
-  // Cost ledger state: the held instance's price (USD per ms for all nodes, or the series when spot prices vary),
-  // what its stretches cost so far, compute not yet saved by a checkpoint, and non-compute cost per Phase.
-  double price_per_ms_ = 0.0;
-  const StepSeries* varying_price_ = nullptr;
-  double instance_booked_ = 0.0;
-  double uncommitted_cost_ = 0.0;
-  std::array<Millis, 8> instance_phase_start_{};  // phase_time_ when the held instance was acquired
-  Millis instance_lost_ = 0;                      // its compute thrown away
-  std::array<double, 8> phase_cost_{};
+  PhaseTimes phase_time_{};                // wall time spent in each Phase, converted to hours at the end
+  CostLedger ledger_;                      // where the run's dollars went (engine/cost_ledger.hpp)
   std::array<std::uint32_t, 2> epochs_{};  // instance, review
   struct TimelineSlot {
     bool active = false;
