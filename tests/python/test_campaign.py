@@ -181,3 +181,18 @@ def test_elastic_jobs_on_some_zones_as_the_cli(cli_json, tmp_path):
     assert (result.jobs["status"] == "completed").all()
     with pytest.raises(spotsim.InputError, match="one zone"):
         spotsim.campaign(TRACE, "spot-nodes", jobs=rows, replications=2, managed=False)
+
+
+@pytest.mark.parametrize("args", [
+    ["--trace", "aws-us-west-2-v100", "--trials", "3", "--mode", "cant-be-late", "--checkpoint", "continuous",
+     "-p", "greedy"],
+    ["--trace", TRACE, "--zones", "us-east4-a", "--jobs", "experiments/campaign/elastic-jobs.csv", "-p", "spot-nodes"],
+])
+def test_the_report_reads_what_campaigns_in_either_new_mode_write(cli, tmp_path, args):
+    """spotsim report draws the JSON of a Can't Be Late campaign (mode, tick_hours) and of elastic jobs."""
+    out = tmp_path / "c.json"
+    code, _, err = cli("campaign", *args, "-r", "5", "--managed-catalogue", "none", "-f", "json", "-o", out)
+    assert code == 0, err
+    code, _, err = cli("report", out, "-o", tmp_path / "c.html")
+    assert code == 0, err
+    assert "spotsim-campaign" in out.read_text() and (tmp_path / "c.html").stat().st_size > 0
