@@ -81,7 +81,6 @@ void JobSimulation::begin(std::uint64_t seed, std::uint64_t replication, Millis 
   next_milestone_ = 0;
   purchase_ = Purchase::kNone;
   zone_ = data_zone_ = -1;
-  migration_costs_ = scenario_.has_migration_costs();
   preempt_at_ = kNever;
   spot_time_ = 0;
   ledger_.reset();
@@ -237,14 +236,11 @@ void JobSimulation::entered_rare_cases(Phase left, Millis from, Millis spent) {
 // The instance is up: move the saved state here first if it lies in another region (docs/migration.md), else
 // restore it (if anything was committed) and compute.
 void JobSimulation::on_instance_ready() {
-  if (migration_costs_) {
-    const MigrationCost& move = scenario_.migration(data_zone_, zone_);
-    if (move.transfer > 0 || move.egress_usd > 0.0) {
-      result_.cost_egress += move.egress_usd;  // paid in full when the transfer starts, whatever happens next
-      enter(Phase::kMigrating);
-      schedule_timeline(now_ + move.transfer, EventKind::kTransferDone);
-      return;
-    }
+  if (const MigrationCost* move = scenario_.costly_move(data_zone_, zone_)) {
+    result_.cost_egress += move->egress_usd;  // paid in full when the transfer starts, whatever happens next
+    enter(Phase::kMigrating);
+    schedule_timeline(now_ + move->transfer, EventKind::kTransferDone);
+    return;
   }
   restore_or_compute();
 }

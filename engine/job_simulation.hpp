@@ -162,8 +162,7 @@ class JobSimulation final : public CampaignMember {
   SelectionDecision switch_target_;
   Purchase purchase_ = Purchase::kNone;
   int zone_ = -1;
-  int data_zone_ = -1;            // zone whose region holds the saved state; -1 = nothing saved yet
-  bool migration_costs_ = false;  // the scenario has some costly move (else the transfer check is skipped)
+  int data_zone_ = -1;  // zone whose region holds the saved state; -1 = nothing saved yet
   Millis acquired_at_ = 0;
   Millis preempt_at_ = kNever;
   Millis spot_time_ = 0;

@@ -10,6 +10,20 @@
 
 namespace spotsim {
 
+// One zone the job may hold its instances in, as it is now. A job's instances are all in one zone at a time (a
+// training set spans no regions: its all-reduce would cross them); moving means releasing them all and starting
+// again there, after the saved state has followed (docs/elastic.md#zones).
+struct NodeZoneView {
+  int spot_obtainable = INT_MAX;  // spot instances the job could add there now (its own there count as held)
+  double spot_price_per_hour = 0.0;
+  double on_demand_price_per_hour = 0.0;
+  Millis move_time = 0;    // moving the saved state there from data_zone: the transfer after the start-up
+  double move_cost = 0.0;  // ... and its egress bill (USD), once per move
+  // The checkpoint policy's intervals on a training set there (they may follow the zone's preemption rate).
+  Millis checkpoint_interval = kNever;
+  Millis spot_checkpoint_interval = kNever;
+};
+
 struct NodeObservation {
   Millis now = 0;        // wall-clock time in the trace's frame
   Millis elapsed = 0;    // since the job started
@@ -35,6 +49,10 @@ struct NodeObservation {
   double on_demand_price_per_hour = 0.0;
   std::span<const double> rate;  // rate[k]: throughput of k instances relative to all `nodes`
   const JobSpec* job = nullptr;
+  // Zones (the scenario's, in its order; one on a single-zone trace). The fields above describe `zone`.
+  int zone = 0;        // where the job holds, or will launch, its instances
+  int data_zone = -1;  // where its saved state lies (-1: nothing saved yet; moving is then free)
+  std::span<const NodeZoneView> zones;
 
   Millis remaining_work() const { return job->work - progress; }
   bool has_deadline() const { return job->deadline != kNever; }
@@ -45,6 +63,9 @@ struct NodeRequest {
   int spot = 0;               // spot instances to hold (the engine adds them as they become obtainable)
   int on_demand = 0;          // on-demand instances to hold; spot + on_demand is capped at nodes
   Millis review_at = kNever;  // absolute time to be asked again; kNever = at the next event
+  // Where to hold them: -1 = where the job is (NodeObservation::zone). Another zone releases every instance (a
+  // stop: training since the last checkpoint is lost) and launches the targets there.
+  int zone = -1;
 };
 
 class NodePolicy {

@@ -73,6 +73,12 @@ class Scenario {
   int region_count() const { return region_count_; }
   // True when some move between zones costs transfer time or egress.
   bool has_migration_costs() const { return has_migration_costs_; }
+  // The move from `from` to `to` when it costs transfer time or egress, else null (engines: a transfer phase or not).
+  const MigrationCost* costly_move(int from, int to) const {
+    if (!has_migration_costs_) return nullptr;
+    const MigrationCost& move = migration(from, to);
+    return move.transfer > 0 || move.egress_usd > 0.0 ? &move : nullptr;
+  }
 
   // The Can't Be Late compatibility mode (engine/tick_simulation.hpp): decisions per tick of `tick` (0 = the
   // recording's own tick) instead of the event-driven engine.

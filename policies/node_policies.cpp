@@ -2,8 +2,12 @@
 // and on-demand instances to hold.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
+#include <span>
+#include <vector>
 
+#include "policies/node_zone_choice.hpp"
 #include "policies/policy_registry.hpp"
 
 namespace spotsim {
@@ -17,7 +21,7 @@ class SpotNodesPolicy final : public NodePolicy {
   explicit SpotNodesPolicy(int core) : core_(core) {}
   NodeRequest decide(const NodeObservation& obs) override {
     const int core = std::min(core_, obs.nodes);
-    return {obs.nodes - core, core, kNever};
+    return {obs.nodes - core, core, kNever, node_zone_for_spot(obs, obs.nodes - core, core)};
   }
 
  private:
@@ -26,7 +30,9 @@ class SpotNodesPolicy final : public NodePolicy {
 
 class OnDemandNodesPolicy final : public NodePolicy {
  public:
-  NodeRequest decide(const NodeObservation& obs) override { return {0, obs.nodes, kNever}; }
+  NodeRequest decide(const NodeObservation& obs) override {
+    return {0, obs.nodes, kNever, node_zone_for_on_demand(obs)};
+  }
 };
 
 // spot-nodes plus a deadline safety net counted in instance-hours: the work left needs remaining_work x nodes
@@ -41,16 +47,23 @@ class DeadlineNodesPolicy final : public NodePolicy {
 
   NodeRequest decide(const NodeObservation& obs) override {
     const int core = std::min(core_, obs.nodes);
-    if (!obs.has_deadline()) return {obs.nodes - core, core, kNever};
-    const Millis slack =
-        obs.time_to_deadline() - pending_pause(obs) - time_to_finish_on_full_set(obs) - allowance(obs) - margin_;
+    if (!obs.has_deadline()) return {obs.nodes - core, core, kNever, node_zone_for_spot(obs, obs.nodes - core, core)};
+    const Millis slack = slack_with(obs, terms_here(obs));
     if (slack <= 0) safe_ = true;
     if (safe_) {
       // A restart-mode job leaves spot at once (what it loses is within the allowance); an elastic job keeps the
-      // spot instances that train and fills the rest with on-demand.
+      // spot instances that train and fills the rest with on-demand. A job that is not training goes back to its
+      // saved state's zone (the net counts no transfer), all on on-demand: its spot instances stay behind.
       const bool restart = obs.min_nodes == obs.nodes;
-      const int keep_spot = restart ? 0 : obs.spot_held;
-      return {keep_spot, std::max(core, obs.nodes - keep_spot), kNever};
+      const int zone = node_zone_for_on_demand(obs);
+      const int keep_spot = restart || zone >= 0 ? 0 : obs.spot_held;
+      return {keep_spot, std::max(core, obs.nodes - keep_spot), kNever, zone};
+    }
+    const int zone = node_zone_for_spot(obs, obs.nodes - core, core, zones_open(obs));
+    if (zone >= 0) {
+      // A move: the job starts again there, nothing trains until then (slack shrinks at rate 1), and its slack is
+      // that zone's (its intervals and transfer), open by zones_open.
+      return {obs.nodes - core, core, obs.now + std::max<Millis>(1, slack_with(obs, terms_in(obs, zone))), zone};
     }
     // When the net would close if nothing changed: slack shrinks by (1 - rate) per ms of training at the current
     // size, by 1 per ms while nothing trains (stopped, starting, restoring, reconfiguring, writing).
@@ -64,17 +77,72 @@ class DeadlineNodesPolicy final : public NodePolicy {
     } else if (obs.spot_checkpoint_interval != kNever) {
       review = obs.now + std::max<Millis>(1, obs.spot_checkpoint_interval - (obs.progress - obs.committed));
     }
-    return {obs.nodes - core, core, review};
+    return {obs.nodes - core, core, review, -1};
   }
 
  private:
+  // What the net counts in a zone: the interval its writes come at, the most training a loss there throws away,
+  // and the transfer still to come before training there.
+  struct ZoneTerms {
+    Millis write_interval = kNever;
+    Millis spot_interval = kNever;
+    Millis move = 0;
+  };
+
+  // The job's own zone. A job that falls back to on-demand away from its saved state goes back to the state's zone
+  // (node_zone_for_on_demand): its writes there count too.
+  static ZoneTerms terms_here(const NodeObservation& obs) {
+    ZoneTerms t;
+    t.write_interval = std::min(obs.checkpoint_interval, obs.spot_checkpoint_interval);
+    t.spot_interval = obs.spot_checkpoint_interval;
+    if (away_from_state(obs, obs.zone)) {
+      t.write_interval =
+          std::min(t.write_interval, obs.zones[static_cast<std::size_t>(obs.data_zone)].checkpoint_interval);
+      if (!obs.progressing) t.move = obs.zones[static_cast<std::size_t>(obs.zone)].move_time;
+    }
+    return t;
+  }
+
+  // Zone z, for a job that is not training and would launch there (the intervals may follow z's preemption rate).
+  static ZoneTerms terms_in(const NodeObservation& obs, int z) {
+    const NodeZoneView& view = obs.zones[static_cast<std::size_t>(z)];
+    ZoneTerms t;
+    t.write_interval = std::min(view.checkpoint_interval, view.spot_checkpoint_interval);
+    t.spot_interval = view.spot_checkpoint_interval;
+    if (away_from_state(obs, z)) {
+      t.write_interval =
+          std::min(t.write_interval, obs.zones[static_cast<std::size_t>(obs.data_zone)].checkpoint_interval);
+      t.move = view.move_time;
+    }
+    return t;
+  }
+
+  static bool away_from_state(const NodeObservation& obs, int z) {
+    return obs.data_zone >= 0 && obs.data_zone != z && !obs.zones.empty();
+  }
+
+  Millis slack_with(const NodeObservation& obs, const ZoneTerms& t) const {
+    return obs.time_to_deadline() - pending_pause(obs) - t.move - time_to_finish_on_full_set(obs, t.write_interval) -
+           allowance(obs, t.spot_interval) - margin_;
+  }
+
+  // The zones a move may go to: those where the net would still be open after the move (the job is not training:
+  // node_zone_for_spot moves no other job).
+  std::span<const std::uint8_t> zones_open(const NodeObservation& obs) {
+    if (obs.zones.size() <= 1 || obs.running) return {};
+    open_.assign(obs.zones.size(), 0);
+    for (std::size_t z = 0; z < obs.zones.size(); ++z) {
+      open_[z] = static_cast<int>(z) == obs.zone || slack_with(obs, terms_in(obs, static_cast<int>(z))) > 0;
+    }
+    return open_;
+  }
+
   // The work left on the full set, with the periodic checkpoint writes it will make there: at the shorter of the
   // on-demand and spot intervals (an elastic job keeps training spot instances, and writes at their interval).
   // ceil(remaining / interval) writes bound those of a stretch already under way (floor would miss one while
   // the stretch since the last write plus the remaining work spans one more interval).
-  static Millis time_to_finish_on_full_set(const NodeObservation& obs) {
+  static Millis time_to_finish_on_full_set(const NodeObservation& obs, Millis interval) {
     const Millis remaining = obs.remaining_work();
-    const Millis interval = std::min(obs.checkpoint_interval, obs.spot_checkpoint_interval);
     const Millis writes = interval == kNever || interval <= 0 ? 0 : (remaining + interval - 1) / interval;
     return remaining + writes * obs.job->checkpoint_write;
   }
@@ -83,11 +151,11 @@ class DeadlineNodesPolicy final : public NodePolicy {
   // the last checkpoint and one write. An elastic job keeps its training spot instances: all of them going at once
   // (a pool that empties) is such a restart, and each of the up to `nodes` it can lose one by one costs two
   // reconfigurations (the loss, and the on-demand instance that fills in joining).
-  static Millis allowance(const NodeObservation& obs) {
+  static Millis allowance(const NodeObservation& obs, Millis spot_interval) {
     // The most a stop can throw away: the training since the last write, at most one interval on spot (all the
     // work so far when nothing is ever written).
-    const Millis interval = obs.spot_checkpoint_interval;
-    const Millis unsaved = interval == kNever ? obs.job->work : std::max(interval, obs.progress - obs.committed);
+    const Millis unsaved =
+        spot_interval == kNever ? obs.job->work : std::max(spot_interval, obs.progress - obs.committed);
     const Millis restart = obs.interruption + obs.job->checkpoint_write + std::max<Millis>(unsaved, 0);
     if (obs.min_nodes == obs.nodes) return restart;
     // Each loss also slows training until its on-demand replacement has started: at worst to the rate of
@@ -101,7 +169,8 @@ class DeadlineNodesPolicy final : public NodePolicy {
 
   // What the job must still go through before it trains again, when it is not training now: a stop's start-up
   // and restore, a reconfiguration's pause or a checkpoint write, whichever it is in (the observation does not
-  // say which: the largest).
+  // say which: the largest). A transfer of the saved state comes on top (ZoneTerms::move: the whole transfer, the
+  // observation does not say how much of it is done).
   static Millis pending_pause(const NodeObservation& obs) {
     if (obs.progressing) return 0;
     return std::max({obs.interruption, obs.reconfiguration, obs.job->checkpoint_write});
@@ -110,6 +179,7 @@ class DeadlineNodesPolicy final : public NodePolicy {
   int core_;
   Millis margin_;
   bool safe_ = false;
+  std::vector<std::uint8_t> open_;
 };
 
 }  // namespace

@@ -33,10 +33,29 @@ void ElasticSimulation::acquire_toward_targets() {
 
 // Wake the policy when the pool can give the job `wanted` spot instances in all (counting those it holds).
 void ElasticSimulation::schedule_pool_rise(int wanted) {
-  if (!zone_.spot.available || wanted <= 0) return;
-  if (capacity_ != nullptr) wanted += capacity_->held(0) - spot_held_;  // the other jobs' instances, as they are now
-  const Millis at = zone_.spot.available->next_time_where(now_, [wanted](double v) { return v >= wanted; });
+  if (node_zone_views_.size() > 1 && training_spot_ + training_on_demand_ == 0) schedule_rise_elsewhere();
+  if (!zone_->spot.available || wanted <= 0) return;
+  if (capacity_ != nullptr) {
+    wanted += capacity_->held(zone_index_) - spot_held_;  // the other jobs' instances, as they are now
+  }
+  const Millis at = zone_->spot.available->next_time_where(now_, [wanted](double v) { return v >= wanted; });
   if (at != kNever) schedule(at, EventKind::kPoolRise, rise_epoch_);
+}
+
+// A job that waits for spot without a training set may move: wake the policy when another zone could give it
+// the spot instances it lacks to form one there (the first such time of each zone; the first to come wins, the
+// decision it prompts makes the others stale).
+void ElasticSimulation::schedule_rise_elsewhere() {
+  const int wanted = std::max(1, min_nodes_ - target_on_demand_);
+  const auto& zones = scenario_.market().zones;
+  for (std::size_t z = 0; z < zones.size(); ++z) {
+    const int zone = static_cast<int>(z);
+    if (zone == zone_index_ || !zones[z].spot.available) continue;
+    const int others = capacity_ != nullptr ? capacity_->held(zone) : 0;
+    const Millis at =
+        zones[z].spot.available->next_time_where(now_, [need = wanted + others](double v) { return v >= need; });
+    if (at != kNever && at > now_) schedule(at, EventKind::kPoolRise, rise_epoch_);
+  }
 }
 
 void ElasticSimulation::acquire(Purchase kind, int count) {
@@ -51,13 +70,17 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
   if (!spot && on_demand_held_ == 0) on_demand_since_ = now_;
   (spot ? spot_held_ : on_demand_held_) += count;
   // Lifetimes as the single-instance engine draws them for a launch of `count` nodes (same stream, same order).
-  const SpotOffer& offer = zone_.spot;
+  const SpotOffer& offer = zone_->spot;
+  std::optional<RandomStream>& lifetime_stream = lifetime_streams_[static_cast<std::size_t>(zone_index_)];
   bool shared = false;
   double shared_lifetime = INFINITY;
   if (spot && offer.lifetime) {
-    if (!lifetime_stream_) lifetime_stream_.emplace(seed_, replication_, StreamPurpose::kSpotLifetime, 0);
-    shared = count > 1 && offer.node_correlation > 0.0 && lifetime_stream_->uniform01() < offer.node_correlation;
-    if (shared) shared_lifetime = offer.lifetime->sample(lifetime_stream_->uniform_open01());
+    if (!lifetime_stream) {
+      lifetime_stream.emplace(seed_, replication_, StreamPurpose::kSpotLifetime,
+                              static_cast<std::uint64_t>(zone_index_));
+    }
+    shared = count > 1 && offer.node_correlation > 0.0 && lifetime_stream->uniform01() < offer.node_correlation;
+    if (shared) shared_lifetime = offer.lifetime->sample(lifetime_stream->uniform_open01());
   }
   int placed = 0;
   for (; placed < count && !free_slots_.empty(); free_slots_.pop_back()) {
@@ -71,7 +94,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     const int slot = static_cast<int>(s);
     booting_.push_back(slot);
     if (spot && offer.lifetime) {
-      const double life = shared ? shared_lifetime : offer.lifetime->sample(lifetime_stream_->uniform_open01());
+      const double life = shared ? shared_lifetime : offer.lifetime->sample(lifetime_stream->uniform_open01());
       if (std::isfinite(life)) {
         schedule(now_ + static_cast<Millis>(std::ceil(life * kMillisPerHour)), EventKind::kNodeLifetimeOver, node.epoch,
                  slot);
@@ -79,7 +102,7 @@ void ElasticSimulation::acquire(Purchase kind, int count) {
     }
   }
   assert(placed == count);
-  if (spot && capacity_ != nullptr) capacity_->on_spot_acquired(job_index_, 0, count, now_);
+  if (spot && capacity_ != nullptr) capacity_->on_spot_acquired(job_index_, zone_index_, count, now_);
   schedule(now_ + scenario_.job().startup, EventKind::kLaunchReady);
   if (spot) pool_changed();
   notify(TimelineEventKind::kInstanceAcquired, kind);
@@ -99,7 +122,7 @@ void ElasticSimulation::schedule_pool_events() {
   ++pool_epoch_;
   next_pool_reclaim_at_ = kNever;
   if (spot_held_ == 0) return;
-  const SpotOffer& offer = zone_.spot;
+  const SpotOffer& offer = zone_->spot;
   if (offer.available) {
     const Reclaim next = next_reclaim(*offer.available, now_, spot_held_, seed_, replication_);
     if (next.at != kNever) schedule(next.at, EventKind::kPoolReclaim, pool_epoch_, next.lost);
@@ -158,10 +181,10 @@ void ElasticSimulation::bill(Purchase kind, Millis acquired, int count) {
   const Millis held = now_ - acquired;
   const Billing& billing = scenario_.market().billing;
   if (kind == Purchase::kSpot) {
-    result_.cost_spot += count * instance_cost(zone_.spot.price_per_hour, acquired, held, billing);
+    result_.cost_spot += count * instance_cost(zone_->spot.price_per_hour, acquired, held, billing);
     result_.spot_node_hours += count * to_hours(held);
   } else {
-    result_.cost_on_demand += count * zone_.on_demand_price_per_hour * to_hours(billed_duration(held, billing));
+    result_.cost_on_demand += count * zone_->on_demand_price_per_hour * to_hours(billed_duration(held, billing));
     result_.on_demand_node_hours += count * to_hours(held);
   }
 }
@@ -185,7 +208,7 @@ void ElasticSimulation::release_node(int slot) {
   if (!spot && on_demand_held_ == 0) result_.on_demand_hours += to_hours(now_ - on_demand_since_);
   node = Node{Purchase::kNone, false, false, node.epoch + 1, 0};
   free_slots_.push_back(slot);
-  if (spot && capacity_ != nullptr) capacity_->on_spot_released(job_index_, 0, 1, now_);
+  if (spot && capacity_ != nullptr) capacity_->on_spot_released(job_index_, zone_index_, 1, now_);
 }
 
 // Lowest slot on top: a launch onto an empty job takes slots 0, 1, 2... (contiguous, so release_all bills it as one).
@@ -220,7 +243,9 @@ void ElasticSimulation::release_all() {
   reset_free_slots();
   ++pool_epoch_;
   next_pool_reclaim_at_ = kNever;
-  if (spot_released > 0 && capacity_ != nullptr) capacity_->on_spot_released(job_index_, 0, spot_released, now_);
+  if (spot_released > 0 && capacity_ != nullptr) {
+    capacity_->on_spot_released(job_index_, zone_index_, spot_released, now_);
+  }
   if (had_spot) notify(TimelineEventKind::kInstanceReleased, Purchase::kSpot);
   if (had_on_demand) notify(TimelineEventKind::kInstanceReleased, Purchase::kOnDemand);
 }

@@ -14,36 +14,43 @@
 namespace spotsim {
 
 namespace {
-const Zone& only_zone(const Scenario& scenario) {
-  if (scenario.zone_count() != 1) {
-    throw InputError("the elastic engine (min_nodes) runs a job in one zone; the trace has " +
-                     std::to_string(scenario.zone_count()) + ": pick one with --zones");
-  }
+const Scenario& checked(const Scenario& scenario) {
   if (!scenario.job().elastic.active()) throw InputError("the elastic engine needs min_nodes (1 to nodes)");
-  return scenario.market().zones.front();
+  return scenario;
 }
 constexpr std::size_t index(auto phase) { return static_cast<std::size_t>(phase); }
 }  // namespace
 
 ElasticSimulation::ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint)
-    : scenario_(scenario),
+    : scenario_(checked(scenario)),
       policy_(policy),
       checkpoint_(checkpoint),
-      zone_(only_zone(scenario)),
       rate_(relative_throughput(scenario.job())),
       reconfigure_(reconfiguration_time(scenario.job())),
       nodes_(scenario.job().nodes),
       min_nodes_(scenario.job().elastic.min_nodes),
-      varying_spot_price_(zone_.spot.price_per_hour.times().size() > 1),
-      spot_price_per_ms_(zone_.spot.price_per_hour.values().front() / static_cast<double>(kMillisPerHour)),
-      on_demand_price_per_ms_(zone_.on_demand_price_per_hour / static_cast<double>(kMillisPerHour)),
       queue_(64 + 4 * static_cast<std::size_t>(scenario.job().nodes)),
       slots_(static_cast<std::size_t>(scenario.job().nodes)) {
   scratch_.reserve(slots_.size());
   free_slots_.reserve(slots_.size());
   booting_.reserve(slots_.size());
   joining_.reserve(slots_.size());
-  zone_views_.resize(1);
+  const auto zones = static_cast<std::size_t>(scenario.zone_count());
+  zone_views_.resize(zones);
+  node_zone_views_.resize(zones);
+  lifetime_streams_.resize(zones);
+  on_demand_intervals_.resize(zones, kNever);
+  spot_intervals_.resize(zones, kNever);
+  use_zone(0);
+}
+
+// The job's instances will be launched in `zone` from now on (it holds none).
+void ElasticSimulation::use_zone(int zone) {
+  zone_index_ = zone;
+  zone_ = &scenario_.market().zones[static_cast<std::size_t>(zone)];
+  varying_spot_price_ = zone_->spot.price_per_hour.times().size() > 1;
+  spot_price_per_ms_ = zone_->spot.price_per_hour.values().front() / static_cast<double>(kMillisPerHour);
+  on_demand_price_per_ms_ = zone_->on_demand_price_per_hour / static_cast<double>(kMillisPerHour);
 }
 
 void ElasticSimulation::schedule(Millis time, EventKind kind, std::uint32_t epoch, int node) {
@@ -76,7 +83,7 @@ void ElasticSimulation::begin(std::uint64_t seed, std::uint64_t replication, Mil
   seed_ = seed;
   replication_ = replication;
   node_choice_prefix_ = stream_prefix(seed, replication, StreamPurpose::kNodeChoice);
-  lifetime_stream_.reset();
+  for (auto& stream : lifetime_streams_) stream.reset();
   queue_.clear();
   for (Node& n : slots_) n = Node{Purchase::kNone, false, false, n.epoch + 1, 0};
   reset_free_slots();
@@ -94,15 +101,18 @@ void ElasticSimulation::begin(std::uint64_t seed, std::uint64_t replication, Mil
   checkpoint_.reset();
   can_checkpoint_ = checkpoint_.can_checkpoint() && !checkpoint_.continuous();
   interval_varies_ = checkpoint_.varies_within_instance();  // (a fixed trait: no virtual call per stretch)
-  on_demand_interval_ = kNever;
 
+  use_zone(0);
+  data_zone_ = -1;
   job_start_ = start;
   result_.trace_start_hours = to_hours(job_start_);
   now_ = settled_at_ = phase_entered_ = job_start_;
   phase_ = JobPhase::kIdle;
   schedule(job_start_ + scenario_.job().effective_give_up(), EventKind::kGiveUp);
-  on_demand_interval_ = probe_interval(Purchase::kOnDemand);
-  spot_interval_ = probe_interval(Purchase::kSpot);
+  for (std::size_t z = 0; z < spot_intervals_.size(); ++z) {
+    on_demand_intervals_[z] = probe_interval(Purchase::kOnDemand, static_cast<int>(z));
+    spot_intervals_[z] = probe_interval(Purchase::kSpot, static_cast<int>(z));
+  }
   pool_dirty_ = false;
   next_pool_reclaim_at_ = kNever;
   campaign_reclaims_pending_ = 0;
@@ -183,6 +193,7 @@ void ElasticSimulation::dispatch(const Event& e) {
     case EventKind::kReconfigureDone: begin_compute(); break;
     case EventKind::kCheckpointDue: start_checkpoint(); break;
     case EventKind::kCheckpointDone: on_checkpoint_done(); break;
+    case EventKind::kTransferDone: on_transfer_done(); break;
     case EventKind::kWorkDone:
       enter(JobPhase::kDone);
       progress_ = scenario_.job().work;
@@ -221,7 +232,7 @@ void ElasticSimulation::settle() {
   const Millis from = settled_at_;
   settled_at_ = now_;
   if (now_ == from || (spot_held_ == 0 && on_demand_held_ == 0)) return;
-  const double spot_unit = varying_spot_price_ ? zone_.spot.price_per_hour.integrate_hours(from, now_)
+  const double spot_unit = varying_spot_price_ ? zone_->spot.price_per_hour.integrate_hours(from, now_)
                                                : spot_price_per_ms_ * static_cast<double>(now_ - from);
   const double od_unit = on_demand_price_per_ms_ * static_cast<double>(now_ - from);
   const double training = training_spot_ * spot_unit + training_on_demand_ * od_unit;
@@ -246,18 +257,21 @@ void ElasticSimulation::book_training(double training) {
     case JobPhase::kCheckpointing: result_.ledger_checkpoint += training; break;
     case JobPhase::kRestoring: result_.ledger_restore += training; break;
     case JobPhase::kReconfiguring: result_.ledger_reconfigure += training; break;
+    case JobPhase::kTransferring: result_.ledger_transfer += training; break;
     default: result_.ledger_idle += training; break;
   }
 }
 
-int ElasticSimulation::spot_obtainable() const {
-  if (!zone_.spot.available) return INT_MAX;
-  const double pool = zone_.spot.available->at(now_);
+int ElasticSimulation::spot_obtainable_in(int zone) const {
+  const Zone& z = scenario_.market().zones[static_cast<std::size_t>(zone)];
+  if (!z.spot.available) return INT_MAX;
+  const double pool = z.spot.available->at(now_);
   // In a campaign the zone's count is shared: what every job holds (this one's own included) is taken.
-  return std::max(0, static_cast<int>(pool) - (capacity_ != nullptr ? capacity_->held(0) : spot_held_));
+  const int own = zone == zone_index_ ? spot_held_ : 0;
+  return std::max(0, static_cast<int>(pool) - (capacity_ != nullptr ? capacity_->held(zone) : own));
 }
 
-NodeObservation ElasticSimulation::observe() const {
+NodeObservation ElasticSimulation::observe() {
   NodeObservation obs;
   obs.now = now_;
   obs.elapsed = now_ - job_start_;
@@ -276,13 +290,34 @@ NodeObservation ElasticSimulation::observe() const {
   obs.preemptions = result_.preemptions;
   obs.interruption = scenario_.job().startup + scenario_.job().restore;
   obs.reconfiguration = reconfigure_;
-  obs.checkpoint_interval = on_demand_interval_;
-  obs.spot_checkpoint_interval = spot_interval_;
-  obs.spot_price_per_hour = varying_spot_price_ ? zone_.spot.price_per_hour.at(now_)
+  obs.checkpoint_interval = on_demand_intervals_[static_cast<std::size_t>(zone_index_)];
+  obs.spot_checkpoint_interval = spot_intervals_[static_cast<std::size_t>(zone_index_)];
+  obs.spot_price_per_hour = varying_spot_price_ ? zone_->spot.price_per_hour.at(now_)
                                                 : spot_price_per_ms_ * static_cast<double>(kMillisPerHour);
-  obs.on_demand_price_per_hour = zone_.on_demand_price_per_hour;
+  obs.on_demand_price_per_hour = zone_->on_demand_price_per_hour;
   obs.rate = rate_;
   obs.job = &scenario_.job();
+  obs.zone = zone_index_;
+  obs.data_zone = data_zone_;
+  const auto& zones = scenario_.market().zones;
+  for (std::size_t z = 0; z < node_zone_views_.size(); ++z) {
+    NodeZoneView& view = node_zone_views_[z];
+    const int zone = static_cast<int>(z);
+    if (zone == zone_index_) {
+      view.spot_obtainable = obs.spot_obtainable;
+      view.spot_price_per_hour = obs.spot_price_per_hour;
+    } else {
+      view.spot_obtainable = spot_obtainable_in(zone);
+      view.spot_price_per_hour = zones[z].spot.price_per_hour.at(now_);
+    }
+    view.on_demand_price_per_hour = zones[z].on_demand_price_per_hour;
+    const MigrationCost& move = scenario_.migration(data_zone_, zone);
+    view.move_time = move.transfer;
+    view.move_cost = move.egress_usd;
+    view.checkpoint_interval = on_demand_intervals_[z];
+    view.spot_checkpoint_interval = spot_intervals_[z];
+  }
+  obs.zones = node_zone_views_;
   return obs;
 }
 
@@ -295,6 +330,9 @@ void ElasticSimulation::apply(const NodeRequest& request) {
   ++review_epoch_;
   ++rise_epoch_;
   if (request.review_at != kNever) schedule(std::max(request.review_at, now_ + 1), EventKind::kReview, review_epoch_);
+  const int zones = static_cast<int>(node_zone_views_.size());
+  assert(request.zone < zones);
+  if (request.zone >= 0 && request.zone < zones && request.zone != zone_index_) move_to(request.zone);
   target_on_demand_ = std::clamp(request.on_demand, 0, nodes_);
   target_spot_ = std::clamp(request.spot, 0, nodes_ - target_on_demand_);
   if (on_demand_held_ > target_on_demand_) release_surplus(Purchase::kOnDemand, on_demand_held_ - target_on_demand_);
@@ -326,7 +364,7 @@ void ElasticSimulation::on_launch_ready() {
     case JobPhase::kStarting:
       if (spot_ready_ + on_demand_ready_ >= min_nodes_) {
         form_training_set();
-        restore_or_compute();
+        transfer_or_restore();
       }
       break;
     case JobPhase::kComputing:
@@ -361,7 +399,8 @@ void ElasticSimulation::lose_nodes(std::span<const int> slots, bool preemption) 
   const int training = training_spot_ + training_on_demand_ - training_lost;
   const int held = spot_held_ + on_demand_held_ - static_cast<int>(slots.size());
   const bool was_running = phase_ == JobPhase::kComputing || phase_ == JobPhase::kCheckpointing ||
-                           phase_ == JobPhase::kRestoring || phase_ == JobPhase::kReconfiguring;
+                           phase_ == JobPhase::kRestoring || phase_ == JobPhase::kReconfiguring ||
+                           phase_ == JobPhase::kTransferring;
   if ((was_running && training < min_nodes_) || (phase_ == JobPhase::kStarting && held < min_nodes_)) {
     stop_training();  // releases every instance, the lost ones with the rest (billed per launch, as a restart bills)
   } else {
@@ -400,6 +439,33 @@ void ElasticSimulation::begin_reconfiguration() {
   schedule_timeline(now_ + reconfigure_, EventKind::kReconfigureDone);
 }
 
+// The policy named another zone: every instance held goes (a stop, as a loss below min_nodes), and the targets are
+// launched there. Not a preemption.
+void ElasticSimulation::move_to(int zone) {
+  if (spot_held_ + on_demand_held_ > 0) stop_training();
+  use_zone(zone);
+  pool_changed();
+}
+
+// A training set formed: move the saved state here first if it lies in another region (docs/migration.md), else
+// restore it (if anything was committed) and compute.
+void ElasticSimulation::transfer_or_restore() {
+  if (const MigrationCost* move = scenario_.costly_move(data_zone_, zone_index_)) {
+    result_.cost_egress += move->egress_usd;  // paid in full when the transfer starts, whatever happens next
+    enter(JobPhase::kTransferring);
+    schedule_timeline(now_ + move->transfer, EventKind::kTransferDone);
+    return;
+  }
+  restore_or_compute();
+}
+
+void ElasticSimulation::on_transfer_done() {
+  data_zone_ = zone_index_;
+  ++result_.migrations;
+  notify(TimelineEventKind::kTransferDone);
+  restore_or_compute();
+}
+
 void ElasticSimulation::restore_or_compute() {
   if (committed_ > 0 && !checkpoint_.continuous()) {
     enter(JobPhase::kRestoring);
@@ -412,9 +478,9 @@ void ElasticSimulation::restore_or_compute() {
 // The interval the checkpoint policy uses on a training set of this kind, for the deadline arithmetic of policies:
 // asked once per replication on a hypothetical training set, then the policy is reset so the probe leaves no trace
 // (as the single-instance engine does).
-Millis ElasticSimulation::probe_interval(Purchase purchase) {
+Millis ElasticSimulation::probe_interval(Purchase purchase, int zone) {
   if (!can_checkpoint_) return kNever;
-  const Millis interval = checkpoint_interval_for(purchase);
+  const Millis interval = checkpoint_interval_for(purchase, zone);
   interval_known_ = false;
   checkpoint_.reset();
   return interval == kNever ? kNever : std::max<Millis>(interval, 1);
@@ -422,13 +488,15 @@ Millis ElasticSimulation::probe_interval(Purchase purchase) {
 
 Millis ElasticSimulation::checkpoint_interval() {
   if (interval_known_ && !interval_varies_) return interval_;
-  interval_ = checkpoint_interval_for(training_spot_ > 0 ? Purchase::kSpot : Purchase::kOnDemand);
+  interval_ = checkpoint_interval_for(training_spot_ > 0 ? Purchase::kSpot : Purchase::kOnDemand, zone_index_);
   interval_known_ = true;
   return interval_;
 }
 
-Millis ElasticSimulation::checkpoint_interval_for(Purchase purchase) {
-  scenario_.view_zones(now_, 0, zone_views_);
+Millis ElasticSimulation::checkpoint_interval_for(Purchase purchase, int zone) {
+  // (Before anything is saved the state is taken to lie where the job is: the policy sees no move to pay for.)
+  const int data_zone = data_zone_ < 0 ? zone : data_zone_;
+  scenario_.view_zones(now_, data_zone, zone_views_);
   Observation obs;
   obs.now = now_;
   obs.elapsed = now_ - job_start_;
@@ -436,8 +504,8 @@ Millis ElasticSimulation::checkpoint_interval_for(Purchase purchase) {
   obs.committed = committed_;
   obs.phase = Phase::kComputing;
   obs.purchase = purchase;
-  obs.zone = 0;
-  obs.data_zone = 0;
+  obs.zone = zone;
+  obs.data_zone = data_zone;
   obs.preemptions = result_.preemptions;
   obs.can_checkpoint = can_checkpoint_;
   obs.job = &scenario_.job();
@@ -475,6 +543,7 @@ void ElasticSimulation::start_checkpoint() {
 
 void ElasticSimulation::on_checkpoint_done() {
   committed_ = checkpoint_progress_;
+  data_zone_ = zone_index_;
   since_checkpoint_ = 0;
   result_.ledger_compute += uncommitted_cost_;
   uncommitted_cost_ = 0.0;
@@ -506,6 +575,7 @@ void ElasticSimulation::finish(bool completed) {
   result_.restore_hours = hours_in(JobPhase::kRestoring);
   result_.checkpoint_hours = hours_in(JobPhase::kCheckpointing);
   result_.reconfigure_hours = hours_in(JobPhase::kReconfiguring);
+  result_.migration_hours = hours_in(JobPhase::kTransferring);
   // Work kept, in hours one instance would need (k / t_k scaling from one instance to all of them).
   result_.work_done_hours = to_hours(completed ? job.work : committed_) * single_instance_speedup(job);
   notify(TimelineEventKind::kFinished);
@@ -520,7 +590,7 @@ void ElasticSimulation::emit(TimelineEventKind kind, Purchase purchase) {
   const int held = spot_held_ + on_demand_held_;
   if (purchase == Purchase::kNone && held > 0) purchase = spot_held_ > 0 ? Purchase::kSpot : Purchase::kOnDemand;
   event.purchase = purchase;
-  event.zone = purchase == Purchase::kNone ? -1 : 0;
+  event.zone = purchase == Purchase::kNone ? -1 : zone_index_;
   switch (phase_) {
     case JobPhase::kIdle: event.phase = Phase::kIdle; break;
     case JobPhase::kStarting: event.phase = Phase::kStarting; break;
@@ -531,6 +601,7 @@ void ElasticSimulation::emit(TimelineEventKind kind, Purchase purchase) {
       event.phase = Phase::kComputing;
       event.reconfiguring = true;
       break;
+    case JobPhase::kTransferring: event.phase = Phase::kMigrating; break;
     case JobPhase::kDone: event.phase = Phase::kDone; break;
   }
   event.progress = current_progress();
@@ -581,7 +652,7 @@ int ElasticSimulation::spot_held_at(Millis t) const {
   if (held <= 0 || next_pool_reclaim_at_ > t) return std::max(0, held);
   held -= next_pool_reclaim_lost_;
   for (Millis from = next_pool_reclaim_at_; held > 0;) {
-    const Reclaim next = next_reclaim(*zone_.spot.available, from, held, seed_, replication_);
+    const Reclaim next = next_reclaim(*zone_->spot.available, from, held, seed_, replication_);
     if (next.at > t) break;
     held -= next.lost;
     from = next.at;
@@ -594,7 +665,7 @@ double ElasticSimulation::spend_at(Millis t) const {
   double spent = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
   for (const Node& node : slots_) {
     if (node.kind == Purchase::kSpot) {
-      spent += varying_spot_price_ ? zone_.spot.price_per_hour.integrate_hours(node.acquired, t)
+      spent += varying_spot_price_ ? zone_->spot.price_per_hour.integrate_hours(node.acquired, t)
                                    : spot_price_per_ms_ * static_cast<double>(t - node.acquired);
     } else if (node.kind == Purchase::kOnDemand) {
       spent += on_demand_price_per_ms_ * static_cast<double>(t - node.acquired);
@@ -605,7 +676,7 @@ double ElasticSimulation::spend_at(Millis t) const {
 
 double ElasticSimulation::spend_rate_per_ms(Millis t) const {
   const double spot =
-      varying_spot_price_ ? zone_.spot.price_per_hour.at(t) / static_cast<double>(kMillisPerHour) : spot_price_per_ms_;
+      varying_spot_price_ ? zone_->spot.price_per_hour.at(t) / static_cast<double>(kMillisPerHour) : spot_price_per_ms_;
   return spot_held_ * spot + on_demand_held_ * on_demand_price_per_ms_;
 }
 

@@ -8,6 +8,11 @@
 // min_nodes stops the job like today's restart: every instance is released and the job resumes from its last
 // checkpoint. With min_nodes == nodes this is exactly the single-instance engine's multi-node job (tested).
 //
+// Zones (docs/elastic.md#zones): the job's instances are all in one zone at a time, the one the policy names. Moving
+// releases them all (a stop) and launches the targets in the new zone; once a training set forms there, the saved
+// state follows as in the single-instance engine (transfer after the start-up, egress paid when it starts), then the
+// restore. A checkpoint written in a zone puts the saved state there.
+//
 // Where instances are lost: a pool count (the recording's obtainable instances, model/market/node_reclaim.hpp: each
 // instance the pool loses is one of the job's with the chance the job's share gives, drawn with common random
 // numbers), a lifetime model (each spot instance its own lifetime), or recorded zone-wide preemptions.
@@ -34,7 +39,7 @@ namespace spotsim {
 
 class ElasticSimulation final : public CampaignMember {
  public:
-  // Throws InputError when the scenario is not one the engine runs (more than one zone, no min_nodes).
+  // Throws InputError when the scenario is not one the engine runs (no min_nodes).
   ElasticSimulation(const Scenario& scenario, NodePolicy& policy, CheckpointPolicy& checkpoint);
 
   // SteppedRun. run() is begin() at the window's start, then step() until finished, in one tight loop.
@@ -46,16 +51,16 @@ class ElasticSimulation final : public CampaignMember {
   bool finished() const override { return finished_; }
   const RunResult& result() const override { return result_; }
 
-  // CampaignMember (on a market of one zone, as always): the campaign's other jobs' spot instances are not
-  // obtainable; a reclaim takes as many of the job's spot instances as asked, chosen as a pool's drop chooses them;
-  // a release by another job wakes it when it wants more spot. No early-stopping milestones (InputError).
+  // CampaignMember: in each zone the campaign's other jobs' spot instances are not obtainable; a reclaim takes as
+  // many of the job's spot instances as asked, chosen as a pool's drop chooses them; a release by another job wakes
+  // it when it wants more spot. No early-stopping milestones (InputError).
   void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
   void set_milestones(std::vector<Millis> milestones) override;
   int reclaim_spot(Millis now, Millis at, int instances) override;
   void wake_for_spot(Millis at) override;
   void stop(Millis at) override;
   Purchase purchase() const override;
-  int zone() const override { return spot_held_ + on_demand_held_ > 0 ? 0 : -1; }
+  int zone() const override { return spot_held_ + on_demand_held_ > 0 ? zone_index_ : -1; }
   Millis acquired_at() const override { return spot_held_ > 0 ? spot_since_ : on_demand_since_; }
   int spot_held_at(Millis t) const override;
   bool waiting_for_spot() const override { return !finished_ && target_spot_ > spot_held_; }
@@ -75,6 +80,7 @@ class ElasticSimulation final : public CampaignMember {
     kComputing,
     kCheckpointing,
     kReconfiguring,
+    kTransferring,  // the saved state moves into the zone's region (after the start-up, before the restore)
     kDone
   };
   enum class EventKind : std::uint8_t {
@@ -91,6 +97,7 @@ class ElasticSimulation final : public CampaignMember {
     kCheckpointDone,
     kWorkDone,
     kCampaignReclaim,  // a campaign takes `node` of the job's spot instances (after the kinds above: fingerprints)
+    kTransferDone,     // (a timeline event)
   };
   struct Event {
     EventKind kind;
@@ -124,6 +131,10 @@ class ElasticSimulation final : public CampaignMember {
   void collect_spot_slots();
   void form_training_set();
   void begin_reconfiguration();
+  void move_to(int zone);
+  void use_zone(int zone);
+  void transfer_or_restore();
+  void on_transfer_done();
   void restore_or_compute();
   void begin_compute();
   void start_checkpoint();
@@ -135,14 +146,16 @@ class ElasticSimulation final : public CampaignMember {
   void book_training(double training);
   Millis advance(Millis spent) const;
   Millis current_progress() const;
-  int spot_obtainable() const;
+  int spot_obtainable() const { return spot_obtainable_in(zone_index_); }
+  int spot_obtainable_in(int zone) const;
   void schedule_pool_events();
   void pool_changed();
   void schedule_pool_rise(int wanted);
-  NodeObservation observe() const;
+  void schedule_rise_elsewhere();
+  NodeObservation observe();
   Millis checkpoint_interval();
-  Millis checkpoint_interval_for(Purchase purchase);
-  Millis probe_interval(Purchase purchase);
+  Millis checkpoint_interval_for(Purchase purchase, int zone);
+  Millis probe_interval(Purchase purchase, int zone);
   void schedule(Millis time, EventKind kind, std::uint32_t epoch = 0, int node = -1);
   void schedule_timeline(Millis time, EventKind kind);
   bool event_current(const Event& event) const;
@@ -155,12 +168,14 @@ class ElasticSimulation final : public CampaignMember {
   const Scenario& scenario_;
   NodePolicy& policy_;
   CheckpointPolicy& checkpoint_;
-  const Zone& zone_;
   const std::vector<double> rate_;
   const Millis reconfigure_;
   const int nodes_, min_nodes_;
-  const bool varying_spot_price_;
-  const double spot_price_per_ms_, on_demand_price_per_ms_;  // (constant prices)
+  // The zone the job holds its instances in (or will launch them in), and its prices.
+  const Zone* zone_ = nullptr;
+  int zone_index_ = 0;
+  bool varying_spot_price_ = false;
+  double spot_price_per_ms_ = 0.0, on_demand_price_per_ms_ = 0.0;  // (constant prices)
   EventQueue<Event> queue_;
   EventObserver* observer_ = nullptr;
   SharedCapacity* capacity_ = nullptr;
@@ -171,26 +186,28 @@ class ElasticSimulation final : public CampaignMember {
   std::vector<int> booting_;     // slots whose instance is starting up, in no order (all a launch's end looks at)
   std::vector<int> joining_;     // slots whose instance is up but not in the training set, in no order
   std::vector<ZoneView> zone_views_;
-  std::optional<RandomStream> lifetime_stream_;
+  std::vector<NodeZoneView> node_zone_views_;
+  std::vector<std::optional<RandomStream>> lifetime_streams_;  // per zone, drawn from as launches there need
 
   // Per-replication state.
   std::uint64_t seed_ = 0, replication_ = 0;
   std::uint64_t node_choice_prefix_ = 0;  // stream_prefix(seed, replication, kNodeChoice)
   RunResult result_;
   Millis now_ = 0, job_start_ = 0;
+  int data_zone_ = -1;  // where the saved state lies (-1: nothing saved)
   JobPhase phase_ = JobPhase::kIdle;
   Millis phase_entered_ = 0, settled_at_ = 0;
   Millis progress_ = 0, committed_ = 0, checkpoint_progress_ = 0;
   Millis since_checkpoint_ = 0;  // compute time since the training set last saved or (re)started
   Millis interval_ = kNever;
-  Millis on_demand_interval_ = kNever;  // the checkpoint policy's intervals on on-demand and on spot, for policies
-  Millis spot_interval_ = kNever;
+  // The checkpoint policy's intervals on on-demand and on spot in each zone, for policies.
+  std::vector<Millis> on_demand_intervals_, spot_intervals_;
   bool interval_known_ = false, can_checkpoint_ = true, interval_varies_ = false, finished_ = false;
   int target_spot_ = 0, target_on_demand_ = 0;
   int spot_held_ = 0, spot_ready_ = 0, on_demand_held_ = 0, on_demand_ready_ = 0;
   int training_spot_ = 0, training_on_demand_ = 0;
   Millis spot_since_ = 0, on_demand_since_ = 0;  // when the job last went from holding none of the kind to some
-  std::array<Millis, 7> phase_time_{};
+  std::array<Millis, 8> phase_time_{};
   double uncommitted_cost_ = 0.0, booked_ = 0.0;
   std::uint32_t pool_epoch_ = 0, review_epoch_ = 0, rise_epoch_ = 0;
   bool pool_dirty_ = false;  // the spot count changed during this event: search the next pool events after it

@@ -62,7 +62,10 @@ TEST_P(OneJobElasticCampaign, EqualsSimulateRunForRun) {
 INSTANTIATE_TEST_SUITE_P(Traces, OneJobElasticCampaign,
                          ::testing::Values(Case{"aws-p3-bamboo-32-node.json", "spot-nodes", 8, 4, 0.0},
                                            Case{"aws-p3-bamboo-32-node.json", "deadline-nodes", 8, 2, 40.0},
-                                           Case{"aws-p3-parcae-32-node.json", "spot-nodes", 16, 8, 0.0}),
+                                           Case{"aws-p3-parcae-32-node.json", "spot-nodes", 16, 8, 0.0},
+                                           // 13 zones in 5 regions: the job moves between them
+                                           Case{"gcp-h100-capacity-13-zones.json", "deadline-nodes", 8, 4, 60.0},
+                                           Case{"gcp-h100-capacity-13-zones.json", "spot-nodes", 4, 2, 0.0}),
                          [](const auto& param_info) { return "case" + std::to_string(param_info.index); });
 
 // The count falls from 6 to 2 for an hour every 6 hours; three elastic jobs of 3 instances (any 1 trains) never
@@ -105,6 +108,32 @@ TEST(ElasticCampaign, TheSecondJobWaitsForTheFirstsInstances) {
     EXPECT_NEAR(run.capacity_utilisation(), 1.0, 0.02);  // four held nearly all the time (gaps: start-ups only)
     EXPECT_EQ(run.cost_total, two[r].cost_total);
   }
+}
+
+// Two zones whose counts of 4 empty in turn (zone a in the third hour of every 4, zone b in the first): three
+// elastic jobs of 4 instances move between them, and the zones' counts together are never exceeded.
+TEST(ElasticCampaign, JobsMoveBetweenZonesWithinTheirCounts) {
+  const SpotMarket market = testing::MarketBuilder("two-zones")
+                                .zone("a", "r1")
+                                .on_demand(3.0)
+                                .spot_price(1.0)
+                                .hourly_counts({4, 4, 0, 4})
+                                .zone("b", "r1")
+                                .on_demand(3.0)
+                                .spot_price(1.0)
+                                .hourly_counts({0, 4, 4, 4})
+                                .tick(kMillisPerHour)
+                                .build();
+  CampaignSpec spec;
+  for (int j = 0; j < 3; ++j) spec.jobs.push_back(elastic_job(6.0 + j, 4, 2, 0.25 * j));
+  const auto runs = run_campaign(market, spec, node_factories("spot-nodes", "young-daly"), ReplicationPlan{4, 0, 20, 2},
+                                 TraceStart{false, 0});
+  testing::expect_within_the_count(runs, 3);
+  int moved = 0;
+  for (const CampaignRun& run : runs) {
+    for (const RunResult& job : run.job_runs) moved += job.spot_starts > 1;
+  }
+  EXPECT_GT(moved, 0) << "jobs should have started spot again in the other zone";
 }
 
 TEST(ElasticCampaign, AJobTheRowsPolicyCannotRunIsRefusedByName) {

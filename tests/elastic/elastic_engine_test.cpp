@@ -203,11 +203,6 @@ TEST(ElasticEngine, RefusesWhatItCannotRun) {
   EXPECT_THROW(validate_job(job, "job.json"), InputError);
   job.elastic.step_time_s_by_nodes = {1.0, 1.1, 1.2, 1.3};
   EXPECT_NO_THROW(validate_job(job, "job.json"));
-  SpotMarket two = testing::single_zone_market(std::nullopt);
-  two.zones.push_back(two.zones[0]);
-  two.zones[1].name = "test-b";
-  const Scenario scenario(two, job);
-  EXPECT_THROW(run_replications(scenario, testing::node_policies("spot-nodes", "none"), {1, 0, 1, 1}), InputError);
   JobSpec single = job;
   single.elastic.min_nodes = 0;
   const SpotMarket one = testing::single_zone_market(std::nullopt);
