@@ -12,9 +12,9 @@ bool holds_nothing(const NodeObservation& obs) { return obs.spot_held + obs.on_d
 
 }  // namespace
 
-int node_zone_for_spot(const NodeObservation& obs, int spot_wanted, int on_demand,
-                       std::span<const std::uint8_t> allowed) {
-  if (obs.zones.size() <= 1 || obs.running || spot_wanted <= 0) return -1;
+int node_zone_for_spot_among_several(const NodeObservation& obs, int spot_wanted, int on_demand,
+                                     std::span<const std::uint8_t> allowed) {
+  if (obs.running || spot_wanted <= 0) return -1;
   const int need = std::max(1, obs.min_nodes - on_demand);
   const auto here = static_cast<std::size_t>(obs.zone);
   const bool free_choice = holds_nothing(obs) && obs.data_zone < 0;
@@ -41,8 +41,8 @@ int node_zone_for_spot(const NodeObservation& obs, int spot_wanted, int on_deman
   return best < 0 || best == obs.zone ? -1 : best;
 }
 
-int node_zone_for_on_demand(const NodeObservation& obs) {
-  if (obs.zones.size() <= 1 || obs.running) return -1;
+int node_zone_for_on_demand_among_several(const NodeObservation& obs) {
+  if (obs.running) return -1;
   if (obs.data_zone >= 0) return obs.data_zone == obs.zone ? -1 : obs.data_zone;
   if (!holds_nothing(obs)) return -1;
   std::size_t best = static_cast<std::size_t>(obs.zone);

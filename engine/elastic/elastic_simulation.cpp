@@ -113,6 +113,7 @@ void ElasticSimulation::begin(std::uint64_t seed, std::uint64_t replication, Mil
     on_demand_intervals_[z] = probe_interval(Purchase::kOnDemand, static_cast<int>(z));
     spot_intervals_[z] = probe_interval(Purchase::kSpot, static_cast<int>(z));
   }
+  reset_zone_views();
   pool_dirty_ = false;
   next_pool_reclaim_at_ = kNever;
   campaign_reclaims_pending_ = 0;
@@ -299,26 +300,41 @@ NodeObservation ElasticSimulation::observe() {
   obs.job = &scenario_.job();
   obs.zone = zone_index_;
   obs.data_zone = data_zone_;
+  NodeZoneView& here = node_zone_views_[static_cast<std::size_t>(zone_index_)];
+  here.spot_obtainable = obs.spot_obtainable;
+  here.spot_price_per_hour = obs.spot_price_per_hour;
+  if (node_zone_views_.size() > 1) view_other_zones();
+  obs.zones = node_zone_views_;
+  return obs;
+}
+
+// What does not change within a replication (prices on demand, the checkpoint policy's intervals; nothing saved
+// yet: every move free); observe() updates the rest.
+void ElasticSimulation::reset_zone_views() {
+  const auto& zones = scenario_.market().zones;
+  for (std::size_t z = 0; z < node_zone_views_.size(); ++z) {
+    NodeZoneView& view = node_zone_views_[z];
+    view = NodeZoneView{};
+    view.on_demand_price_per_hour = zones[z].on_demand_price_per_hour;
+    view.checkpoint_interval = on_demand_intervals_[z];
+    view.spot_checkpoint_interval = spot_intervals_[z];
+  }
+}
+
+// The other zones' spot now, and every zone's move from where the saved state lies.
+void ElasticSimulation::view_other_zones() {
   const auto& zones = scenario_.market().zones;
   for (std::size_t z = 0; z < node_zone_views_.size(); ++z) {
     NodeZoneView& view = node_zone_views_[z];
     const int zone = static_cast<int>(z);
-    if (zone == zone_index_) {
-      view.spot_obtainable = obs.spot_obtainable;
-      view.spot_price_per_hour = obs.spot_price_per_hour;
-    } else {
+    if (zone != zone_index_) {
       view.spot_obtainable = spot_obtainable_in(zone);
       view.spot_price_per_hour = zones[z].spot.price_per_hour.at(now_);
     }
-    view.on_demand_price_per_hour = zones[z].on_demand_price_per_hour;
     const MigrationCost& move = scenario_.migration(data_zone_, zone);
     view.move_time = move.transfer;
     view.move_cost = move.egress_usd;
-    view.checkpoint_interval = on_demand_intervals_[z];
-    view.spot_checkpoint_interval = spot_intervals_[z];
   }
-  obs.zones = node_zone_views_;
-  return obs;
 }
 
 void ElasticSimulation::decide() {

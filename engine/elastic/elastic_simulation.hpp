@@ -153,6 +153,8 @@ class ElasticSimulation final : public CampaignMember {
   void schedule_pool_rise(int wanted);
   void schedule_rise_elsewhere();
   NodeObservation observe();
+  void reset_zone_views();
+  void view_other_zones();
   Millis checkpoint_interval();
   Millis checkpoint_interval_for(Purchase purchase, int zone);
   Millis probe_interval(Purchase purchase, int zone);
