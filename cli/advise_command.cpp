@@ -18,6 +18,7 @@
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
 #include "base/text_escape.hpp"
+#include "cli/command_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_progress.hpp"
 
@@ -287,6 +288,8 @@ int run_region_sets(const po::variables_map& vm, const std::string& format, cons
 }
 
 }  // namespace
+
+boost::program_options::options_description advise_command_options() { return advise_options(); }
 
 int advise_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "spotsim advise";

@@ -14,6 +14,7 @@
 #include "base/shipped_library.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
+#include "cli/command_options.hpp"
 #include "cli/commands.hpp"
 #include "optimum/offline_optimum.hpp"
 #include "traces/trace_reader.hpp"
@@ -74,6 +75,8 @@ std::vector<double> held_seconds(const OfflineOptimum& optimum) {
 }
 
 }  // namespace
+
+boost::program_options::options_description bound_command_options() { return bound_options(); }
 
 int bound_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "bound";

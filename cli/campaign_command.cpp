@@ -17,6 +17,7 @@
 #include "base/shipped_library.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
+#include "cli/command_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_progress.hpp"
 #include "engine/campaign/campaign_runner.hpp"
@@ -47,6 +48,8 @@ std::string mean_ci(const Summary& s, int decimals) {
 }
 
 }  // namespace
+
+boost::program_options::options_description campaign_command_options() { return campaign_options(); }
 
 int campaign_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "campaign";

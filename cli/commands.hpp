@@ -12,5 +12,6 @@ int regress_command(int argc, const char* const* argv);
 int bound_command(int argc, const char* const* argv);
 int report_command(int argc, const char* const* argv);
 int campaign_command(int argc, const char* const* argv);
+int options_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

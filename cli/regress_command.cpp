@@ -17,6 +17,7 @@
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
 #include "base/text_escape.hpp"
+#include "cli/command_options.hpp"
 #include "cli/commands.hpp"
 
 namespace spotsim {
@@ -193,6 +194,8 @@ void print_help(const std::string& program, const po::options_description& optio
 }
 
 }  // namespace
+
+boost::program_options::options_description regress_command_options() { return regress_options(); }
 
 int regress_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "spotsim regress";

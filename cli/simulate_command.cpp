@@ -19,6 +19,7 @@
 #include "base/file_checks.hpp"
 #include "base/json_fields.hpp"
 #include "base/text_escape.hpp"
+#include "cli/command_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/terminal_progress.hpp"
 #include "policies/policy_registry.hpp"
@@ -73,6 +74,8 @@ void write_timeline_if_asked(const std::optional<TimelinePlan>& plan, const Simu
 }
 
 }  // namespace
+
+boost::program_options::options_description simulate_command_options() { return simulate_options(); }
 
 int simulate_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "simulate";

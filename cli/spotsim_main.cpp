@@ -28,6 +28,7 @@ constexpr Subcommand kSubcommands[] = {
      spotsim::bound_command},
     {"report", "one self-contained HTML page of a simulate or sweep result: charts, run timelines",
      spotsim::report_command},
+    {"options", "every command's options as Markdown tables (docs/options.md)", spotsim::options_command},
 };
 
 void usage(std::ostream& out) {

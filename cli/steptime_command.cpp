@@ -16,6 +16,7 @@
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
 #include "base/text_escape.hpp"
+#include "cli/command_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/steptime_scaling.hpp"
 #include "cli/terminal_progress.hpp"
@@ -304,6 +305,8 @@ int run(const po::variables_map& vm) {
 }
 
 }  // namespace
+
+boost::program_options::options_description steptime_command_options() { return steptime_options(); }
 
 int steptime_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "spotsim steptime";

@@ -6,6 +6,7 @@
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
 #include "base/text_escape.hpp"
+#include "cli/command_options.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/trace_reader.hpp"
@@ -101,6 +102,8 @@ int convert(int argc, const char* const* argv, const std::string& program) {
 }
 
 }  // namespace
+
+boost::program_options::options_description trace_convert_command_options() { return convert_options(); }
 
 int trace_convert_command(int argc, const char* const* argv) {
   return run_reporting_errors(argc > 0 ? argv[0] : "spotsim trace convert", convert, argc, argv);

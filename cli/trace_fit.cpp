@@ -13,6 +13,7 @@
 #include "app/options/command_line.hpp"
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
+#include "cli/command_options.hpp"
 #include "cli/terminal_progress.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/fit/lifetime_model_fits.hpp"
@@ -287,6 +288,8 @@ int fit(int argc, const char* const* argv, const std::string& program) {
 }
 
 }  // namespace
+
+boost::program_options::options_description trace_fit_command_options() { return fit_options(); }
 
 int trace_fit_command(int argc, const char* const* argv) {
   return run_reporting_errors(argc > 0 ? argv[0] : "spotsim trace fit", fit, argc, argv);

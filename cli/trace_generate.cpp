@@ -7,6 +7,7 @@
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
 #include "base/shipped_library.hpp"
+#include "cli/command_options.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/importers/synthetic_trace_generator.hpp"
 #include "traces/trace_reader.hpp"
@@ -116,6 +117,8 @@ int generate(int argc, const char* const* argv, const std::string& program) {
 }
 
 }  // namespace
+
+boost::program_options::options_description trace_generate_command_options() { return generate_options(); }
 
 int trace_generate_command(int argc, const char* const* argv) {
   return run_reporting_errors(argc > 0 ? argv[0] : "spotsim trace generate", generate, argc, argv);

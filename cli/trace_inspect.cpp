@@ -10,6 +10,7 @@
 #include "base/json_text.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
+#include "cli/command_options.hpp"
 #include "cli/trace_subcommands.hpp"
 #include "traces/fit/trace_summary.hpp"
 
@@ -156,6 +157,8 @@ int inspect(int argc, const char* const* argv, const std::string& program) {
 }
 
 }  // namespace
+
+boost::program_options::options_description trace_inspect_command_options() { return inspect_options(); }
 
 int trace_inspect_command(int argc, const char* const* argv) {
   return run_reporting_errors(argc > 0 ? argv[0] : "spotsim trace inspect", inspect, argc, argv);

@@ -1,10 +1,10 @@
 #include "python/keyword_options.hpp"
 
 #include <algorithm>
-#include <boost/any.hpp>
 #include <vector>
 
 #include "app/options/command_line.hpp"
+#include "app/options/option_reference.hpp"
 #include "base/errors.hpp"
 
 namespace py = pybind11;
@@ -19,16 +19,6 @@ namespace {
 std::string argument_text(const py::handle& value) {
   if (py::isinstance<py::float_>(value)) return std::string(py::repr(value));
   return std::string(py::str(value));
-}
-
-// The schema's default as the CLI shows it; None for an option without one. Every defaulted option of the
-// commands' schemas is text (counts and durations are read by their own rules) or a number.
-py::object default_of(const po::option_description& option) {
-  boost::any value;
-  if (!option.semantic()->apply_default(value)) return py::none();
-  if (const auto* text = boost::any_cast<std::string>(&value)) return py::str(*text);
-  if (const auto* number = boost::any_cast<double>(&value)) return py::float_(*number);
-  throw std::logic_error("option --" + option.long_name() + ": a default of a type the schema rows do not show");
 }
 
 }  // namespace
@@ -62,10 +52,10 @@ po::variables_map parse_keyword_options(const py::dict& options, const po::optio
 
 py::list option_schema_rows(const po::options_description& schema) {
   py::list rows;
-  for (const auto& option : schema.options()) {
-    rows.append(py::dict(py::arg("name") = option->long_name(), py::arg("default") = default_of(*option),
-                         py::arg("flag") = option->semantic()->max_tokens() == 0,
-                         py::arg("help") = option->description()));
+  for (const OptionRow& row : option_rows(schema)) {
+    rows.append(py::dict(py::arg("name") = row.name,
+                         py::arg("default") = row.default_text ? py::object(py::str(*row.default_text)) : py::none(),
+                         py::arg("flag") = row.flag, py::arg("help") = row.help));
   }
   return rows;
 }
