@@ -1,6 +1,6 @@
 #pragma once
-// A small RFC 4180 CSV reader for the measured tables used to calibrate and validate the step-time model
-// (quoted fields may hold commas: kernel names such as "void f<4, float>(int, float)").
+// The measured tables used to calibrate and validate the step-time model, read by the one CSV reader
+// (base/text_lines.hpp: quoted fields may hold commas, kernel names such as "void f<4, float>(int, float)").
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -25,6 +25,7 @@ class CsvTable {
   std::string path_;
   std::vector<std::string> header_;
   std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> lines_;  // each row's line in the file, for messages
 };
 
 }  // namespace spotsim

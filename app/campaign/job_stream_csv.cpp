@@ -9,8 +9,8 @@
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/text_escape.hpp"
+#include "base/text_lines.hpp"
 #include "model/elastic_job.hpp"
-#include "traces/importers/text_lines.hpp"
 
 namespace spotsim {
 

@@ -71,7 +71,7 @@ sources=(model/market/bathtub_lifetime.cpp model/market/empirical_lifetime.cpp m
          model/market/spot_market.cpp model/market/step_series.cpp model/market/zone_selection.cpp traces/trace_reader.cpp base/json_fields.cpp
          traces/trace_migration.cpp base/shipped_library.cpp
          model/market/kaplan_meier.cpp model/market/node_reclaim.cpp model/random_streams.cpp traces/importers/*.cpp base/input_file.cpp
-         base/file_checks.cpp base/integer_text.cpp base/text_escape.cpp)
+         base/file_checks.cpp base/integer_text.cpp base/text_escape.cpp base/text_lines.cpp)
 objects=()
 compile_objects objects "${sources[@]}"
 

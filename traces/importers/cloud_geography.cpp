@@ -6,7 +6,7 @@
 
 #include "base/errors.hpp"
 #include "base/shipped_library.hpp"
-#include "traces/importers/text_lines.hpp"
+#include "base/text_lines.hpp"
 
 namespace spotsim {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "base/errors.hpp"
+#include "base/text_lines.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
 #include "traces/importers/series_building.hpp"
-#include "traces/importers/text_lines.hpp"
 #include "traces/importers/timestamps.hpp"
 
 namespace spotsim {

@@ -6,8 +6,8 @@
 
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
+#include "base/text_lines.hpp"
 #include "traces/importers/series_building.hpp"
-#include "traces/importers/text_lines.hpp"
 #include "traces/importers/timestamps.hpp"
 
 namespace spotsim {

@@ -5,10 +5,10 @@
 
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
+#include "base/text_lines.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/directory_files.hpp"
 #include "traces/importers/series_building.hpp"
-#include "traces/importers/text_lines.hpp"
 
 namespace spotsim {
 

@@ -10,10 +10,10 @@
 
 #include "base/errors.hpp"
 #include "base/text_format.hpp"
+#include "base/text_lines.hpp"
 #include "traces/importers/cloud_geography.hpp"
 #include "traces/importers/series_building.hpp"
 #include "traces/importers/skynomad_gcp_zone_file.hpp"
-#include "traces/importers/text_lines.hpp"
 #include "traces/importers/timestamps.hpp"
 
 namespace spotsim {

@@ -8,6 +8,7 @@
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
 #include "base/text_format.hpp"
+#include "base/text_lines.hpp"
 #include "model/market/zone_selection.hpp"
 #include "traces/importers/aws_spot_price_importer.hpp"
 #include "traces/importers/cant_be_late_importer.hpp"
@@ -18,7 +19,6 @@
 #include "traces/importers/skynomad_aws_importer.hpp"
 #include "traces/importers/skynomad_gcp_counts_importer.hpp"
 #include "traces/importers/skynomad_gcp_importer.hpp"
-#include "traces/importers/text_lines.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {

@@ -1,6 +1,7 @@
 #pragma once
-// Line-by-line reading of the text formats (CSV logs) with the position of every value, so that an error names
-// "file:line: field 'x': expected ..., got ...".
+// The one CSV reader: line by line, with the position of every value, so that an error names
+// "file:line: field 'x': expected ..., got ...". Used by the trace importers, the campaign's job stream and the
+// step-time tables (steptime/csv_table.hpp).
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -13,7 +14,10 @@ class TextLines {
   // `text` is the whole file; `file` names it in messages. Handles \n and \r\n endings.
   TextLines(std::string text, std::string file);
 
-  // The next non-blank line, split at commas with surrounding spaces trimmed; false at the end of the file.
+  // The next non-blank line, split at commas with surrounding spaces trimmed; false at the end of the file. A field
+  // that starts with a quote runs to the closing quote and may hold commas ("void f<4, float>(int)"); a doubled
+  // quote in it is one quote (RFC 4180, within a line: a field never spans lines). InputError for a quote that
+  // is never closed or text after a closing quote.
   bool next(std::vector<std::string>& fields);
   std::size_t line_number() const { return line_number_; }
   const std::string& file() const { return file_; }
@@ -23,6 +27,8 @@ class TextLines {
   long long integer(const std::string& text, const std::string& field, long long min, long long max) const;
 
  private:
+  void split(std::string_view line, std::vector<std::string>& fields) const;
+
   std::string text_;
   std::string file_;
   std::size_t position_ = 0;

@@ -1,4 +1,4 @@
-#include "traces/importers/text_lines.hpp"
+#include "base/text_lines.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -29,18 +29,46 @@ bool TextLines::next(std::vector<std::string>& fields) {
     position_ = stop + 1;
     ++line_number_;
     if (line.empty()) continue;
-    fields.clear();
-    std::size_t start = 0;
-    while (true) {
-      const auto comma = line.find(',', start);
-      fields.emplace_back(
-          trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
+    split(line, fields);
     return true;
   }
   return false;
+}
+
+void TextLines::split(std::string_view line, std::vector<std::string>& fields) const {
+  fields.clear();
+  std::size_t start = 0;
+  while (true) {
+    while (start < line.size() && (line[start] == ' ' || line[start] == '\t')) ++start;
+    if (start < line.size() && line[start] == '"') {  // a quoted field
+      std::string field;
+      std::size_t i = start + 1;
+      for (;; ++i) {
+        if (i >= line.size()) fail("field " + std::to_string(fields.size() + 1), "a closing quote", std::string(line));
+        if (line[i] != '"') {
+          field.push_back(line[i]);
+        } else if (i + 1 < line.size() && line[i + 1] == '"') {
+          field.push_back('"');
+          ++i;
+        } else {
+          break;
+        }
+      }
+      fields.push_back(std::move(field));
+      const std::size_t comma = line.find(',', i + 1);
+      if (!trim(line.substr(i + 1, comma == std::string_view::npos ? std::string_view::npos : comma - i - 1)).empty()) {
+        fail("field " + std::to_string(fields.size()), "a comma after the closing quote", std::string(line));
+      }
+      if (comma == std::string_view::npos) return;
+      start = comma + 1;
+      continue;
+    }
+    const auto comma = line.find(',', start);
+    fields.emplace_back(
+        trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start)));
+    if (comma == std::string_view::npos) return;
+    start = comma + 1;
+  }
 }
 
 void TextLines::fail(const std::string& field, const std::string& expected, const std::string& got) const {
