@@ -1,9 +1,18 @@
 """The Strategy base class a sky_spot strategy file subclasses.
 
-spotsim's runner (spotsim.strategy_files) sets the job's figures in seconds before reset(): deadline,
-task_duration, restart_overhead; and before every _step(): env (elapsed_seconds, gap_seconds, tick),
-task_done_time (work done per elapsed tick; its sum is the progress), remaining_restart_overhead.
+Two runners drive it:
+- spotsim.strategy_files (the engine's Can't Be Late mode) sets the job's figures in seconds before reset():
+  deadline, task_duration, restart_overhead; and before every _step(): env (elapsed_seconds, gap_seconds, tick),
+  task_done_time (work done per elapsed tick; its sum is the progress), remaining_restart_overhead.
+- spotsim.harness (the public harnesses' semantics, docs/plugins.md#harness-profiles) calls step() once per tick, as
+  the harnesses' base class does: step() credits the last tick's work from the cluster type held and the restart
+  overhead still due (the strategy's own task_done_time is the progress the run is judged by), asks _step(), applies
+  the strong-guarantee override, turns a spot request without spot into NONE, and starts the restart overhead when
+  the cluster type changes.
 """
+import math
+
+from ..utils import ClusterType
 
 
 class Strategy:
@@ -16,6 +25,10 @@ class Strategy:
         self.deadline = 0.0
         self.task_duration = 0.0
         self.restart_overhead = 0.0
+        self.restart_overheads = []
+        self.inter_task_overhead = 0.0
+        self.inter_task_overheads = [0.0]
+        self.remaining_inter_task_overhead = 0
         self.task_done_time = []
         self.remaining_restart_overhead = 0.0
 
@@ -23,15 +36,64 @@ class Strategy:
         """Called before each window; subclasses that override it call super().reset(env, task)."""
         self.env = env
         self.task = task
+        self.restart_overheads = [self.restart_overhead]
         self.task_done_time = []
         self.remaining_restart_overhead = 0.0
 
     @property
     def task_done(self):
-        return sum(self.task_done_time) >= self.task_duration
+        # Done once the work left is within 1e-8 s (the harnesses' test).
+        return max(0.0, self.task_duration - sum(self.task_done_time)) <= 1e-8
 
     def _step(self, last_cluster_type, has_spot):
         raise NotImplementedError(f"strategy {self.NAME!r}: define _step(self, last_cluster_type, has_spot)")
+
+    def _before_decision_hook(self, last_cluster_type, request_type):
+        """Called with the final request of each tick, before the restart overhead is started (a subclass hook)."""
+
+    def _apply_strong_guarantee(self, proposed, last_cluster_type):
+        """ON_DEMAND once the work left and one restart, in whole ticks, no longer fit in the whole ticks before the
+        deadline, unless the job runs on a spot instance whose restart is over."""
+        gap = self.env.gap_seconds
+        time_left = math.floor((self.deadline - self.env.elapsed_seconds) / gap) * gap
+        work_left = self.task_duration - sum(self.task_done_time)
+        if work_left <= 1e-3:
+            return proposed
+        needed = math.ceil((work_left + self.restart_overhead) / gap) * gap
+        if needed >= time_left:
+            if last_cluster_type == ClusterType.SPOT and self.remaining_restart_overhead < 1e-3:
+                return ClusterType.SPOT
+            return ClusterType.ON_DEMAND
+        return proposed
+
+    def step(self):
+        """One tick: realise the last tick's work, decide, and return the cluster type to hold for the next one."""
+        env = self.env
+        try:
+            last_cluster_type, has_spot = env.observe()
+        except ValueError:  # past the end of the recording: no spot
+            last_cluster_type, has_spot = ClusterType.NONE, False
+        if last_cluster_type == ClusterType.NONE:
+            self.task_done_time.append(0)
+        else:
+            gap = env.gap_seconds
+            done = max(gap - self.remaining_restart_overhead, 0)
+            self.remaining_restart_overhead -= gap - done
+            if self.remaining_restart_overhead < 1e-3:
+                self.remaining_restart_overhead = 0
+            done = min(done, self.task_duration - sum(self.task_done_time))
+            self.task_done_time.append(done)
+        proposed = self._step(last_cluster_type, has_spot)
+        request = self._apply_strong_guarantee(proposed, last_cluster_type)
+        if request != proposed:
+            env.overrides += 1
+        self._before_decision_hook(last_cluster_type, request)
+        if request == ClusterType.SPOT and not env.spot_available():
+            request = ClusterType.NONE
+        current = ClusterType.NONE if last_cluster_type == ClusterType.SPOT and not has_spot else last_cluster_type
+        if current != request and request != ClusterType.NONE:
+            self.remaining_restart_overhead = self.restart_overheads[0] if self.restart_overheads else 0.0
+        return request
 
     @classmethod
     def _from_args(cls, parser):
