@@ -160,3 +160,153 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
     completion_hours = (ticks - 1) * gap_seconds / 3600
     return {"ok": True, "cost": cost, "ticks": ticks, "completion_hours": completion_hours,
             "deadline_met": completion_hours <= deadline_hours + 1e-9, "overrides": env.overrides}
+
+
+# --- Harness profiles: each harness's grid, windows and score (facts: ../shared/data/validation/policy-harnesses) ---
+
+ALL_ENVS = ["us-west-2a_k80_1", "us-west-2a_k80_8", "us-west-2a_v100_1", "us-west-2a_v100_8", "us-west-2b_k80_1",
+            "us-west-2b_k80_8", "us-west-2b_v100_1", "us-west-2b_v100_8"]
+FRONTIER_AVAILABILITY = {
+    "high": ["us-west-2b_k80_1", "us-west-2b_v100_8", "us-west-2a_v100_8", "us-west-2b_v100_1"],
+    "low": ["us-west-2a_k80_8", "us-west-2b_k80_8", "us-west-2a_v100_1", "us-west-2a_k80_1"],
+}
+FRONTIER_AVAILABILITY["mixed"] = FRONTIER_AVAILABILITY["high"] + FRONTIER_AVAILABILITY["low"]
+FRONTIER_DEADLINES = {"tight": 52.0, "loose": 70.0}
+FRONTIER_OVERHEADS = {"small": 0.05, "large": 0.20}
+F1_ON_DEMAND = 3.06 * 48   # the score's anchors: constants, the same for every env
+F1_SPOT = 0.9731 * 48
+FAILED_SAMPLE = -100000.0  # ADRS/OpenEvolve and GEPA: a failure
+
+
+class Profile:
+    """A harness's grid (envs x deadlines x changeovers x its 30 windows per env, a 48 h job) and its score."""
+
+    def __init__(self, name, envs, deadlines, overheads, score):
+        self.name, self.envs, self.deadlines, self.overheads, self.score = name, envs, deadlines, overheads, score
+
+    def runs(self):
+        """(env, window id, deadline h, changeover h) for every run, in the harness's order."""
+        from .harness_windows import WINDOWS
+        return [(env, w[0], r, d) for env in self.envs for r in self.deadlines for d in self.overheads
+                for w in WINDOWS[env]]
+
+
+def profile(name):
+    """adrs-leaderboard | adrs-openevolve | gepa-test | frontier-cs:<high|low|mixed>_<tight|loose>_<small|large>."""
+    if name == "adrs-leaderboard":
+        return Profile(name, ["us-west-2a_k80_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2a_v100_1",
+                              "us-west-2a_v100_8", "us-west-2b_v100_1"], [52.0, 70.0], [0.02, 0.05, 0.10], "F1")
+    openevolve_envs = ["us-west-2a_k80_1", "us-west-2a_v100_1", "us-west-2b_k80_1", "us-west-2b_v100_1"]
+    if name == "adrs-openevolve":
+        return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "F2")
+    if name == "gepa-test":
+        return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "GEPA")
+    if name.startswith("frontier-cs:"):
+        parts = name.split(":", 1)[1].split("_")
+        if (len(parts) == 3 and parts[0] in FRONTIER_AVAILABILITY and parts[1] in FRONTIER_DEADLINES
+                and parts[2] in FRONTIER_OVERHEADS):
+            return Profile(name, FRONTIER_AVAILABILITY[parts[0]], [FRONTIER_DEADLINES[parts[1]]],
+                           [FRONTIER_OVERHEADS[parts[2]]], "F1")
+    raise ValueError(f"unknown harness {name!r}; expected adrs-leaderboard, adrs-openevolve, gepa-test or "
+                     "frontier-cs:<high|low|mixed>_<tight|loose>_<small|large>")
+
+
+def window_ids(files=300, keep=30):
+    """The window ids a harness keeps: sorted(glob(...)) sorts the file names as strings (0, 1, 10, 100, 101, ...),
+    then the entries at indices round(j (files - 1) / (keep - 1)), j = 0..keep-1."""
+    names = sorted(f"{i}.json" for i in range(files))
+    return [int(names[round(j * (files - 1) / (keep - 1))].split(".")[0]) for j in range(keep)]
+
+
+def score(kind, runs):
+    """The harness's score of a list of run results (run_window's dicts)."""
+    failed = sum(not r["ok"] for r in runs)
+    costs = [r["cost"] for r in runs if r["ok"]]
+    out = {"runs": len(runs), "failed": failed, "mean_cost": sum(costs) / len(costs) if costs else None}
+    if kind == "F1":
+        if failed or not costs:
+            out.update(score=0, unbounded=None)  # any failed run scores the whole file 0
+        else:
+            value = (F1_ON_DEMAND - out["mean_cost"]) / (F1_ON_DEMAND - F1_SPOT)
+            out.update(score=round(100 * min(1.0, max(0.0, value))), unbounded=100 * value)
+    elif kind == "F2":
+        if failed or not costs:
+            out.update(score=FAILED_SAMPLE, combined=FAILED_SAMPLE)
+        else:
+            mean = out["mean_cost"]
+            std = (sum((c - mean) ** 2 for c in costs) / len(costs)) ** 0.5
+            out.update(score=-mean, combined=-mean - 0.25 * std)
+    elif kind == "GEPA":
+        samples = [-r["cost"] if r["ok"] else FAILED_SAMPLE for r in runs]
+        out.update(score=sum(samples) / len(samples))
+    return out
+
+
+_worker_file = None
+
+
+def _init_worker(path, name, memory_mb):
+    global _worker_file
+    if memory_mb:
+        import resource
+        size = int(memory_mb) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    _worker_file = StrategyFile(path, name)
+
+
+def _run_one(task):
+    from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
+    env, window, deadline, overhead = task
+    _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
+    available = [c == "1" for c in RECORDINGS[env][start:end]]
+    result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead)
+    result.update(env=env, window=window, deadline_hours=deadline, overhead_hours=overhead)
+    return result
+
+
+def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096):
+    """Every run of the harness's grid (in worker processes: a strategy holds the GIL) and its score."""
+    import multiprocessing
+    import os
+    prof = profile(harness)
+    StrategyFile(path, name)  # a file that cannot load fails here, once, with its own message
+    tasks = prof.runs()
+    jobs = jobs or os.cpu_count() or 1
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, memory_mb)) as pool:
+        runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
+    summary = {"strategy": str(path), "harness": harness, **score(prof.score, runs),
+               "deadline_misses": sum(r["ok"] and not r["deadline_met"] for r in runs),
+               "override_runs": sum(r["ok"] and r["overrides"] > 0 for r in runs)}
+    return summary, runs
+
+
+def main(argv=None):
+    import json
+    import sys
+    p = argparse.ArgumentParser(prog="python3 -m spotsim.harness",
+                                description="Score a sky_spot strategy file as a public harness does "
+                                            "(docs/plugins.md#harness-profiles).")
+    p.add_argument("strategy", help="a sky_spot strategy file")
+    p.add_argument("--harness", required=True,
+                   help="adrs-leaderboard | adrs-openevolve | gepa-test | frontier-cs:<high|low|mixed>_"
+                        "<tight|loose>_<small|large>")
+    p.add_argument("--name", help="the strategy's NAME when the file defines several")
+    p.add_argument("--jobs", type=int, help="worker processes [all cores]")
+    p.add_argument("--runs-out", help="write every run (env, window, deadline, changeover, cost, ...) as JSON lines")
+    a = p.parse_args(argv)
+    stdout = sys.stdout
+    try:
+        summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs)
+    except (ValueError, OSError, SyntaxError, ImportError) as e:
+        print(f"spotsim.harness: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    if a.runs_out:
+        with open(a.runs_out, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in runs)
+    json.dump(summary, stdout, indent=2)
+    print(file=stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -89,3 +89,65 @@ def test_a_run_past_the_recording_with_spot_requested_fails_as_in_the_harness():
     assert not too_short["ok"] and "Trace data insufficient" in too_short["error"]
     infeasible = run_window(strategy, [True] * 600, 600, 48.1, 0.2)
     assert not infeasible["ok"] and "Task infeasible" in infeasible["error"]
+
+
+def test_the_windows_kept_are_the_harnesses():
+    """sorted(glob) sorts names as strings; the kept indices are round(j 299 / 29): the ids the README lists."""
+    from spotsim.harness import window_ids
+    from spotsim.harness_windows import WINDOWS
+    ids = [0, 8, 9, 20, 21, 33, 42, 51, 61, 70, 99, 107, 117, 126, 135, 145, 154, 163, 172, 182, 191, 219, 228, 238,
+           247, 256, 266, 275, 284, 294]
+    assert sorted(window_ids()) == ids  # (kept in string order: 0, 107, 117, ...)
+    for env, windows in WINDOWS.items():
+        assert [w[0] for w in windows] == ids, env
+        assert all(e - s == 554 for _, s, e in windows), env
+
+
+def test_the_shipped_recordings_are_the_shared_ones(shared):
+    from spotsim.harness_windows import RECORDINGS
+    base_dir = shared / "data/preemption/aws-gcp-spot-availability/availability/1-node/aws-10-26-2022"
+    for env, bits in RECORDINGS.items():
+        data = json.load(open(base_dir / f"{env}.json"))["data"]
+        assert bits == "".join("1" if x == 1 else "0" for x in data), env
+
+
+def test_profiles_and_scores():
+    from spotsim.harness import profile, score
+    assert len(profile("adrs-leaderboard").runs()) == 1080
+    assert len(profile("adrs-openevolve").runs()) == 1080
+    assert len(profile("frontier-cs:mixed_tight_small").runs()) == 240
+    assert len(profile("frontier-cs:high_loose_large").runs()) == 120
+    with pytest.raises(ValueError, match="unknown harness"):
+        profile("frontier-cs:medium_tight_small")
+    # F1: pure on-demand costs 147.90 on the harnesses' windows (48.33 billed hours): 0; the anchors are constants.
+    on_demand = [{"ok": True, "cost": 147.9}] * 4
+    assert score("F1", on_demand)["score"] == 0
+    half = (146.88 + 46.7088) / 2
+    assert score("F1", [{"ok": True, "cost": half}])["score"] == 50
+    assert score("F1", [{"ok": True, "cost": half}, {"ok": False}])["score"] == 0  # one failure: the file scores 0
+    f2 = score("F2", [{"ok": True, "cost": 100.0}, {"ok": True, "cost": 110.0}])
+    assert f2["score"] == -105.0 and f2["combined"] == pytest.approx(-105.0 - 0.25 * 5.0)
+    assert score("F2", [{"ok": False}])["score"] == -100000.0
+    assert score("GEPA", [{"ok": True, "cost": 100.0}, {"ok": False}])["score"] == pytest.approx((-100.0 - 100000) / 2)
+
+
+def test_the_command_scores_a_file_on_a_whole_grid(tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "runs.jsonl"
+    done = subprocess.run([sys.executable, "-m", "spotsim.harness", str(STRATEGIES / "leans_on_override.py"),
+                           "--harness", "frontier-cs:high_tight_small", "--jobs", "2", "--runs-out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["runs"] == 120 and summary["failed"] == 0 and 0 <= summary["score"] <= 100
+    runs = [json.loads(line) for line in open(out)]
+    assert len(runs) == 120 and {r["env"] for r in runs} == {"us-west-2b_k80_1", "us-west-2b_v100_8",
+                                                             "us-west-2a_v100_8", "us-west-2b_v100_1"}
+    failed = subprocess.run([sys.executable, "-m", "spotsim.harness", str(STRATEGIES / "raises_midway.py"),
+                             "--harness", "frontier-cs:high_tight_small", "--jobs", "2"], capture_output=True,
+                            text=True)
+    assert failed.returncode == 0 and json.loads(failed.stdout)["score"] == 0
+    bad = subprocess.run([sys.executable, "-m", "spotsim.harness", str(tmp_path / "missing.py"), "--harness",
+                          "adrs-leaderboard"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "missing.py" in bad.stderr
