@@ -17,8 +17,9 @@ import argparse
 import math
 import pathlib
 
+from .sky_spot.strategies.strategy import Strategy
 from .sky_spot.utils import ClusterType
-from .strategy_files import _shim_installed, strategy_classes
+from .strategy_files import _shim_installed, module_strategy_classes
 
 ON_DEMAND_PRICE = 3.06
 COST_K = 3.06 / 0.9731
@@ -29,8 +30,11 @@ class HarnessEnv:
     """One window of a recording as the harness's trace env serves it: `available[t]` says whether spot can be had
     during tick t; the env keeps what was held in each tick and bills it."""
 
-    def __init__(self, available, gap_seconds):
+    def __init__(self, available, gap_seconds, past_end_fails=False):
         self._available = list(available)
+        # Asked for a tick past the recording, the ADRS harnesses' base class takes it as "no spot"; Frontier-CS's
+        # lets the error end the run.
+        self.past_end_fails = past_end_fails
         self.gap_seconds = float(gap_seconds)
         self.cluster_type_history = []
         self.cluster_type = ClusterType.NONE
@@ -108,22 +112,87 @@ def harness_parser(prog):
     return parser
 
 
-class StrategyFile:
-    """A strategy file imported once; each run builds a fresh object of its Strategy class (as a harness does)."""
+# The ADRS harness's built-in strategy names: its registry refuses a file's class that takes one (or 'abstract').
+ADRS_BUILTIN_NAMES = frozenset(
+    "multi_region_base strawman time_sliced time_sliced_by_num random_time_sliced group_time_sliced loose_time_sliced "
+    "loose_time_sliced_by_num loose_time_sliced_vdt_by_num on_demand only_spot ideal_no_overhead rc_threshold "
+    "rc_dc_threshold rc_dd_threshold rc_vd_threshold rc_vdt_threshold rc_vdt_allow_idle_threshold rc_v2dt_threshold "
+    "rc_vd_no_k_threshold rc_lw_threshold rc_ec_threshold rc_gec_threshold rc_cr_threshold rc_cr_no_keep_threshold "
+    "rc_1cr_threshold rc_next_spot_threshold rc_next_spot_single_threshold rc_next_wait_spot_threshold quick_optimal "
+    "quick_optimal_more_sliced_by_num rc_cr_threshold_no_condition2 multi_region_rc_cr_threshold "
+    "multi_region_rc_cr_no_cond2 multi_region_rc_cr_randomized multi_region_rc_cr_reactive lazy_cost_aware_multi "
+    "evolutionary_simple_v2".split())
 
-    def __init__(self, path, name=None):
+
+class StrategyFile:
+    """A strategy file imported once; each run builds a fresh object of its Strategy class, as the harness does.
+
+    entry "adrs" (ADRS/OpenEvolve, the Leaderboard, GEPA): the class is the Strategy subclass whose attribute name
+    sorts first in the module, built by its _from_args(parser) from the harness's command line; the harness's class
+    registry refuses NAME 'abstract', a NAME taken by one of its built-in strategies, or two classes of one NAME, and
+    its base class has no _from_args. Entry "frontier" (Frontier-CS): the class named Solution if it is a Strategy
+    subclass, else the first one defined, built as Solution(args) with a namespace of deadline_hours,
+    restart_overhead_hours and inter_task_overhead, then solve(spec_path) with the run's spec file.
+    A file that cannot be used raises when each run is built, so its runs fail as the harness's do."""
+
+    def __init__(self, path, name=None, entry="adrs"):
+        if entry not in ("adrs", "frontier"):
+            raise ValueError(f"unknown entry {entry!r}; expected adrs or frontier")
         self.path = pathlib.Path(path)
-        classes = strategy_classes(self.path)
+        self.entry = entry
+        self.problem = None
+        try:
+            classes = module_strategy_classes(self.path)
+        except FileNotFoundError:
+            raise
+        except Exception as error:  # noqa: BLE001 -- a file that fails to import fails every run, as there
+            self.cls, self.name, self.problem = None, self.path.stem, error
+            return
+        self.cls = self._choose(classes, name)
+        self.name = getattr(self.cls, "NAME", self.path.stem) if self.cls is not None else self.path.stem
+
+    def _choose(self, classes, name):
+        """classes: (attribute name, class) in the module's order."""
+        classes = [(k, c) for k, c in classes if c.__name__ != "MultiRegionStrategy"]
         if name is not None:
-            classes = [c for c in classes if c.NAME == name]
-        if len(classes) != 1:
-            names = ", ".join(repr(c.NAME) for c in strategy_classes(self.path)) or "none"
-            raise ValueError(f"{self.path}: expected one Strategy subclass"
-                             f"{'' if name is None else f' named {name!r}'}; found {names}")
-        self.cls = classes[0]
-        self.name = self.cls.NAME
+            chosen = [c for _, c in classes if getattr(c, "NAME", None) == name]
+            if not chosen:
+                raise ValueError(f"{self.path}: no Strategy subclass named {name!r}")
+            return chosen[0]
+        if not classes:
+            self.problem = AttributeError(f"No concrete strategy class found in {self.path}")
+            return None
+        if self.entry == "frontier":
+            return dict(classes).get("Solution") or classes[0][1]
+        seen = set()
+        for c in {id(c): c for _, c in classes}.values():
+            if c.NAME == "abstract" or c.NAME in ADRS_BUILTIN_NAMES or c.NAME in seen:
+                self.problem = AssertionError(f"Name {c.NAME} already exists")
+            seen.add(c.NAME)
+        return min(classes, key=lambda kc: kc[0])[1]  # dir(module) order: the first attribute name
 
     def build(self, deadline_hours, duration_hours, overhead_hours, trace_file="window.json"):
+        if self.problem is not None:
+            raise self.problem
+        if self.entry == "frontier":
+            import json
+            import os
+            import tempfile
+            args = argparse.Namespace(deadline_hours=deadline_hours, restart_overhead_hours=[overhead_hours],
+                                      inter_task_overhead=[0.0])
+            with _shim_installed([str(self.path)]):
+                strategy = self.cls(args)
+                handle, spec = tempfile.mkstemp(suffix=".json", prefix="spec_")
+                try:
+                    with os.fdopen(handle, "w") as f:
+                        json.dump({"deadline": deadline_hours, "duration": duration_hours, "overhead": overhead_hours,
+                                   "trace_file": trace_file}, f)
+                    strategy.solve(spec)
+                finally:
+                    os.remove(spec)
+            return strategy
+        if all("_from_args" not in vars(k) for k in self.cls.__mro__ if k.__module__ != Strategy.__module__):
+            raise NotImplementedError(f"{self.cls.__name__} defines no _from_args")  # the harness's base has none
         argv = [str(self.path), f"--strategy-file={self.path}", "--env=trace", f"--trace-file={trace_file}",
                 f"--task-duration-hours={duration_hours}", f"--deadline-hours={deadline_hours}",
                 f"--restart-overhead-hours={overhead_hours}", "--silent"]
@@ -142,7 +211,7 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
             raise ValueError(f"Trace data insufficient: {len(available)} ticks of {gap_seconds} s are less than the "
                              f"deadline ({deadline_hours:.2f}h)")
         strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours)
-        env = HarnessEnv(available, gap_seconds)
+        env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier")
         task = HarnessTask(duration_hours)
         strategy.deadline = deadline_hours * 3600
         strategy.task_duration = task.get_total_duration_seconds()
@@ -181,8 +250,9 @@ FAILED_SAMPLE = -100000.0  # ADRS/OpenEvolve and GEPA: a failure
 class Profile:
     """A harness's grid (envs x deadlines x changeovers x its 30 windows per env, a 48 h job) and its score."""
 
-    def __init__(self, name, envs, deadlines, overheads, score):
+    def __init__(self, name, envs, deadlines, overheads, score, entry="adrs"):
         self.name, self.envs, self.deadlines, self.overheads, self.score = name, envs, deadlines, overheads, score
+        self.entry = entry  # how a run builds the strategy (StrategyFile)
 
     def runs(self):
         """(env, window id, deadline h, changeover h) for every run, in the harness's order."""
@@ -206,7 +276,7 @@ def profile(name):
         if (len(parts) == 3 and parts[0] in FRONTIER_AVAILABILITY and parts[1] in FRONTIER_DEADLINES
                 and parts[2] in FRONTIER_OVERHEADS):
             return Profile(name, FRONTIER_AVAILABILITY[parts[0]], [FRONTIER_DEADLINES[parts[1]]],
-                           [FRONTIER_OVERHEADS[parts[2]]], "F1")
+                           [FRONTIER_OVERHEADS[parts[2]]], "F1", entry="frontier")
     raise ValueError(f"unknown harness {name!r}; expected adrs-leaderboard, adrs-openevolve, gepa-test or "
                      "frontier-cs:<high|low|mixed>_<tight|loose>_<small|large>")
 
@@ -245,13 +315,13 @@ def score(kind, runs):
 _worker_file = None
 
 
-def _init_worker(path, name, memory_mb):
+def _init_worker(path, name, entry, memory_mb):
     global _worker_file
     if memory_mb:
         import resource
         size = int(memory_mb) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    _worker_file = StrategyFile(path, name)
+    _worker_file = StrategyFile(path, name, entry)
 
 
 def _run_one(task):
@@ -269,11 +339,11 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096):
     import multiprocessing
     import os
     prof = profile(harness)
-    StrategyFile(path, name)  # a file that cannot load fails here, once, with its own message
+    StrategyFile(path, name, prof.entry)  # a missing file or an unknown --name fails here, once
     tasks = prof.runs()
     jobs = jobs or os.cpu_count() or 1
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, memory_mb)) as pool:
+    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, prof.entry, memory_mb)) as pool:
         runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
     summary = {"strategy": str(path), "harness": harness, **score(prof.score, runs),
                "deadline_misses": sum(r["ok"] and not r["deadline_met"] for r in runs),

@@ -48,17 +48,26 @@ def _shim_installed(argv):
                 sys.modules[name] = module
 
 
-def strategy_classes(path):
-    """The Strategy subclasses a strategy file defines, in definition order."""
+def module_strategy_classes(path):
+    """(attribute name, class) of every Strategy subclass a strategy file's module holds (its own and imported ones,
+    the base class aside), in the module's order."""
     path = pathlib.Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such strategy file")
     spec = importlib.util.spec_from_file_location(f"spotsim_strategy_{path.stem}", path)
     if spec is None:
         raise ValueError(f"{path}: expected a Python strategy file")
     module = importlib.util.module_from_spec(spec)
     with _shim_installed([str(path)]):
         spec.loader.exec_module(module)
-    return [v for v in vars(module).values()
-            if isinstance(v, type) and issubclass(v, Strategy) and v.__module__ == module.__name__]
+    return [(k, v) for k, v in vars(module).items()
+            if isinstance(v, type) and issubclass(v, Strategy) and v is not Strategy]
+
+
+def strategy_classes(path):
+    """The Strategy subclasses a strategy file defines, in definition order."""
+    stem = f"spotsim_strategy_{pathlib.Path(path).stem}"
+    return [c for _, c in module_strategy_classes(path) if c.__module__ == stem]
 
 
 def load_strategy(path, name=None, args=(), spec_path=None):

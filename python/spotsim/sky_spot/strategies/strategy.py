@@ -71,7 +71,9 @@ class Strategy:
         env = self.env
         try:
             last_cluster_type, has_spot = env.observe()
-        except ValueError:  # past the end of the recording: no spot
+        except ValueError:  # past the end of the recording: no spot (Frontier-CS's base class: the run fails)
+            if getattr(env, "past_end_fails", False):
+                raise
             last_cluster_type, has_spot = ClusterType.NONE, False
         if last_cluster_type == ClusterType.NONE:
             self.task_done_time.append(0)
