@@ -19,7 +19,7 @@ namespace spotsim::python {
 namespace {
 
 struct WindowRuns {
-  std::vector<double> cost, completion_hours;
+  std::vector<double> cost, completion_hours, optimum_cost;
   std::vector<bool> deadline_met;
   std::vector<std::uint64_t> fingerprint;
   std::vector<std::int64_t> spot_starts, on_demand_starts;
@@ -31,10 +31,12 @@ WindowRuns run_windows(const SimulationRequest& request, const std::vector<Milli
   for (const Millis start : starts) {
     Scenario scenario(*prepared.market, prepared.scenario->job(), TraceStart{false, start});
     if (request.cant_be_late_mode) scenario.use_cant_be_late_mode(request.tick);
+    scenario.compute_optimum(request.regret);
     const RunResult r =
         run_replications(scenario, prepared.factories, ReplicationPlan{request.seed, 0, 1, request.threads}).front();
     out.cost.push_back(r.cost_total);
     out.completion_hours.push_back(r.completion_hours);
+    out.optimum_cost.push_back(r.optimum_cost);
     out.deadline_met.push_back(r.deadline_met);
     out.fingerprint.push_back(r.fingerprint);
     out.spot_starts.push_back(r.spot_starts);
@@ -70,10 +72,12 @@ void bind_windows(py::module_& m) {
         columns["fingerprint"] = py::array(py::cast(runs.fingerprint));
         columns["spot_starts"] = py::array(py::cast(runs.spot_starts));
         columns["on_demand_starts"] = py::array(py::cast(runs.on_demand_starts));
+        columns["optimum_cost"] = py::array(py::cast(runs.optimum_cost));  // NaN unless options["regret"]
         return columns;
       },
       py::arg("options"), py::arg("starts_s"), py::arg("policy") = py::none(), py::arg("checkpoint") = py::none(),
-      "one run per trace start (s): cost_total, completion_hours, deadline_met, fingerprint, starts");
+      "one run per trace start (s): cost_total, completion_hours, deadline_met, fingerprint, starts, optimum_cost "
+      "(the window's exact offline optimum with regret=True, else NaN)");
 }
 
 }  // namespace spotsim::python

@@ -200,9 +200,15 @@ class StrategyFile:
             return self.cls._from_args(harness_parser(str(self.path)))
 
 
-def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0):
+LETTERS = {ClusterType.NONE: "N", ClusterType.SPOT: "S", ClusterType.ON_DEMAND: "O"}
+
+
+def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0,
+               timeline=False):
     """One run as the harness makes it. Returns {"ok", "cost", "ticks", "completion_hours", "deadline_met",
-    "overrides"}; a run that raises is {"ok": False, "error": "..."} (the harness's run fails there too)."""
+    "overrides"}; a run that raises is {"ok": False, "error": "..."} (the harness's run fails there too). With
+    `timeline`, also "held" (one letter per tick from the start: N none, S spot, O on-demand, billed as such) and
+    "spot" (1/0: spot there in that tick): the compact per-run feedback an evolution loop can hand to a model."""
     try:
         if duration_hours + overhead_hours > deadline_hours:
             raise ValueError(f"Task infeasible: minimum time needed ({duration_hours + overhead_hours:.2f}h) exceeds "
@@ -227,8 +233,14 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     # The work ended during the tick before the last observation: completion at the end of that tick.
     completion_hours = (ticks - 1) * gap_seconds / 3600
-    return {"ok": True, "cost": cost, "ticks": ticks, "completion_hours": completion_hours,
-            "deadline_met": completion_hours <= deadline_hours + 1e-9, "overrides": env.overrides}
+    out = {"ok": True, "cost": cost, "ticks": ticks, "completion_hours": completion_hours,
+           "deadline_met": completion_hours <= deadline_hours + 1e-9, "overrides": env.overrides}
+    if timeline:
+        # history[k] is what was held during tick k - 1 (history[0]: nothing before the start).
+        held = env.cluster_type_history[1:ticks]
+        out["held"] = "".join(LETTERS[c] for c in held)
+        out["spot"] = "".join("1" if a else "0" for a in list(available)[:len(held)])
+    return out
 
 
 # --- Harness profiles: each harness's grid, windows and score (facts: ../shared/data/validation/policy-harnesses) ---
@@ -315,8 +327,12 @@ def score(kind, runs):
 _worker_file = None
 
 
-def _init_worker(path, name, entry, memory_mb):
-    global _worker_file
+_worker_timeline = False
+
+
+def _init_worker(path, name, entry, memory_mb, timeline=False):
+    global _worker_file, _worker_timeline
+    _worker_timeline = timeline
     if memory_mb:
         import resource
         size = int(memory_mb) * 1024 * 1024
@@ -329,13 +345,60 @@ def _run_one(task):
     env, window, deadline, overhead = task
     _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
     available = [c == "1" for c in RECORDINGS[env][start:end]]
-    result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead)
+    result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline)
     result.update(env=env, window=window, deadline_hours=deadline, overhead_hours=overhead)
     return result
 
 
-def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096):
-    """Every run of the harness's grid (in worker processes: a strategy holds the GIL) and its score."""
+def optimum_costs(tasks):
+    """The exact offline optimum of each run's window and job (spotsim's Can't Be Late mode, --regret), by
+    (env, window, deadline, changeover)."""
+    import tempfile
+    from . import _spotsim
+    from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
+    from .options import cli_options
+    out = {}
+    groups = {}
+    for env, window, deadline, overhead in tasks:
+        groups.setdefault((env, deadline, overhead), []).append(window)
+    with tempfile.TemporaryDirectory() as scratch:
+        traces = {}
+        for (env, deadline, overhead), windows in groups.items():
+            if env not in traces:
+                traces[env] = _write_recording(env, RECORDINGS[env], GAP_SECONDS, scratch)
+            starts = {w: s * GAP_SECONDS for w, s, _ in WINDOWS[env]}
+            options = cli_options(trace=traces[env], policy="on-demand", checkpoint="continuous", mode="cant-be-late",
+                                  work="48h", startup=f"{overhead * 3600:.0f}s", restore="0s", checkpoint_write="0s",
+                                  deadline=f"{deadline * 3600:.0f}s", replications=1, threads=1, regret=True)
+            columns = _spotsim.simulate_windows(options, [float(starts[w]) for w in windows])
+            for w, cost in zip(windows, columns["optimum_cost"]):
+                out[(env, w, deadline, overhead)] = float(cost)
+    return out
+
+
+def _write_recording(env, bits, gap_seconds, folder):
+    """An env's recording as a spotsim trace (one zone, the harnesses' prices), for the optimum."""
+    import os
+    from . import _spotsim
+    times, counts = [], []
+    for t, bit in enumerate(bits):
+        if not counts or counts[-1] != float(bit == "1"):
+            times.append(float(t * gap_seconds))
+            counts.append(float(bit == "1"))
+    document = {"format": "spotsim-trace", "version": 1, "name": env, "tick_s": float(gap_seconds),
+                "span_s": float(len(bits) * gap_seconds), "billing": {"increment_s": 1.0, "minimum_s": 60.0},
+                "zones": [{"name": env, "gpus_per_instance": 1, "on_demand_price_per_hour": ON_DEMAND_PRICE,
+                           "spot": {"price_per_hour": PRICES[ClusterType.SPOT],
+                                    "availability": {"times_s": times, "counts": counts}}}]}
+    path = os.path.join(folder, f"{env}.json")
+    _spotsim.write_trace(document, path)
+    return path
+
+
+def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=False, timeline=False):
+    """Every run of the harness's grid (in worker processes: a strategy holds the GIL) and its score; with
+    `regret`, each run's window's exact offline optimum and the run's regret to it; with `timeline`, each run's
+    held/spot strings (run_window)."""
     import multiprocessing
     import os
     prof = profile(harness)
@@ -343,11 +406,21 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096):
     tasks = prof.runs()
     jobs = jobs or os.cpu_count() or 1
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, prof.entry, memory_mb)) as pool:
+    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, prof.entry, memory_mb, timeline)) as pool:
         runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
+    if regret:
+        optimum = optimum_costs(tasks)
+        for task, run in zip(tasks, runs):
+            run["optimum_cost"] = optimum[task]
+            if run["ok"]:
+                run["regret"] = run["cost"] - optimum[task]
     summary = {"strategy": str(path), "harness": harness, **score(prof.score, runs),
                "deadline_misses": sum(r["ok"] and not r["deadline_met"] for r in runs),
                "override_runs": sum(r["ok"] and r["overrides"] > 0 for r in runs)}
+    if regret:
+        regrets = [r["regret"] for r in runs if "regret" in r]
+        summary["mean_optimum_cost"] = sum(r["optimum_cost"] for r in runs) / len(runs)
+        summary["mean_regret"] = sum(regrets) / len(regrets) if regrets else None
     return summary, runs
 
 
@@ -364,10 +437,13 @@ def main(argv=None):
     p.add_argument("--name", help="the strategy's NAME when the file defines several")
     p.add_argument("--jobs", type=int, help="worker processes [all cores]")
     p.add_argument("--runs-out", help="write every run (env, window, deadline, changeover, cost, ...) as JSON lines")
+    p.add_argument("--regret", action="store_true", help="each window's exact offline optimum and the regret to it")
+    p.add_argument("--timeline", action="store_true", help="each run's held and spot strings in --runs-out")
     a = p.parse_args(argv)
     stdout = sys.stdout
     try:
-        summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs)
+        summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs, regret=a.regret,
+                                 timeline=a.timeline)
     except (ValueError, OSError, SyntaxError, ImportError) as e:
         print(f"spotsim.harness: error: {e}", file=sys.stderr)
         sys.exit(2)

@@ -208,3 +208,20 @@ class Solution(Strategy):
                                               "ClusterType.SPOT if has_spot else ClusterType.NONE"))
     frontier = run_window(StrategyFile(late, entry="frontier"), [True] * 10 + [False] * 320, 600, 52.0, 0.05)
     assert frontier["ok"]  # the override takes it to on-demand before the end: no tick past it is asked
+
+
+def test_regret_and_timeline_per_run():
+    """What no harness gives: each window's exact offline optimum (never above a run's cost) and the run's ticks."""
+    from spotsim.harness import evaluate
+    summary, runs = evaluate(STRATEGIES / "keys_on_last_type.py", "frontier-cs:low_loose_large", jobs=2, regret=True,
+                             timeline=True)
+    assert summary["runs"] == 120 and summary["failed"] == 120  # no solve(): Frontier-CS cannot run it
+    summary, runs = evaluate(STRATEGIES / "keys_on_last_type.py", "adrs-openevolve", jobs=2, regret=True,
+                             timeline=True)
+    assert summary["failed"] == 0 and summary["mean_regret"] > 0
+    for run in runs:
+        assert run["optimum_cost"] <= run["cost"] + 1e-9, run
+        assert len(run["held"]) == len(run["spot"]) == run["ticks"] - 1
+        assert all(h != "S" or a == "1" for h, a in zip(run["held"], run["spot"]))  # spot held only when there
+        billed = sum({"N": 0.0, "S": 3.06 / (3.06 / 0.9731), "O": 3.06}[h] / 6 for h in run["held"])
+        assert billed == pytest.approx(run["cost"], abs=1e-6)
