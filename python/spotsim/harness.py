@@ -30,8 +30,9 @@ class HarnessEnv:
     """One window of a recording as the harness's trace env serves it: `available[t]` says whether spot can be had
     during tick t; the env keeps what was held in each tick and bills it."""
 
-    def __init__(self, available, gap_seconds, past_end_fails=False):
+    def __init__(self, available, gap_seconds, past_end_fails=False, override_enabled=True):
         self._available = list(available)
+        self.override_enabled = override_enabled  # False only to count what the override saved
         # Asked for a tick past the recording, the ADRS harnesses' base class takes it as "no spot"; Frontier-CS's
         # lets the error end the run.
         self.past_end_fails = past_end_fails
@@ -204,7 +205,7 @@ LETTERS = {ClusterType.NONE: "N", ClusterType.SPOT: "S", ClusterType.ON_DEMAND: 
 
 
 def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0,
-               timeline=False):
+               timeline=False, override=True):
     """One run as the harness makes it. Returns {"ok", "cost", "ticks", "completion_hours", "deadline_met",
     "overrides"}; a run that raises is {"ok": False, "error": "..."} (the harness's run fails there too). With
     `timeline`, also "held" (one letter per tick from the start: N none, S spot, O on-demand, billed as such) and
@@ -217,7 +218,8 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
             raise ValueError(f"Trace data insufficient: {len(available)} ticks of {gap_seconds} s are less than the "
                              f"deadline ({deadline_hours:.2f}h)")
         strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours)
-        env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier")
+        env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier",
+                         override_enabled=override)
         task = HarnessTask(duration_hours)
         strategy.deadline = deadline_hours * 3600
         strategy.task_duration = task.get_total_duration_seconds()
@@ -225,6 +227,10 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
         strategy.reset(env, task)
         task.set_progress_source(strategy.task_done_time)
         while not strategy.task_done:
+            if not override and env.tick > len(available):
+                # (Without the override a strategy may wait for spot forever past the recording; the harness
+                # would until its time limit: the counterfactual run stops there, deadline missed.)
+                raise RuntimeError("without the override the run went past the recording")
             env.step(strategy.step())
         cost, ticks = env.accumulated_cost, env.tick
         strategy.step()  # the harness realises the last tick once more after the work is done
@@ -327,12 +333,12 @@ def score(kind, runs):
 _worker_file = None
 
 
-_worker_timeline = False
+_worker_timeline = _worker_counterfactual = False
 
 
-def _init_worker(path, name, entry, memory_mb, timeline=False):
-    global _worker_file, _worker_timeline
-    _worker_timeline = timeline
+def _init_worker(path, name, entry, memory_mb, timeline=False, counterfactual=False):
+    global _worker_file, _worker_timeline, _worker_counterfactual
+    _worker_timeline, _worker_counterfactual = timeline, counterfactual
     if memory_mb:
         import resource
         size = int(memory_mb) * 1024 * 1024
@@ -346,6 +352,9 @@ def _run_one(task):
     _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
     available = [c == "1" for c in RECORDINGS[env][start:end]]
     result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline)
+    if _worker_counterfactual and result["ok"]:
+        without = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, override=False)
+        result["met_without_override"] = without["ok"] and without["deadline_met"]
     result.update(env=env, window=window, deadline_hours=deadline, overhead_hours=overhead)
     return result
 
@@ -395,10 +404,12 @@ def _write_recording(env, bits, gap_seconds, folder):
     return path
 
 
-def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=False, timeline=False):
+def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=False, timeline=False,
+             override_saved=False):
     """Every run of the harness's grid (in worker processes: a strategy holds the GIL) and its score; with
     `regret`, each run's window's exact offline optimum and the run's regret to it; with `timeline`, each run's
-    held/spot strings (run_window)."""
+    held/spot strings (run_window); with `override_saved`, each run once more without the override, and the count
+    of deadlines met with it that would have been missed (or the run failed) without it."""
     import multiprocessing
     import os
     prof = profile(harness)
@@ -406,7 +417,7 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     tasks = prof.runs()
     jobs = jobs or os.cpu_count() or 1
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, prof.entry, memory_mb, timeline)) as pool:
+    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, prof.entry, memory_mb, timeline, override_saved)) as pool:
         runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
     if regret:
         optimum = optimum_costs(tasks)
@@ -417,6 +428,9 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     summary = {"strategy": str(path), "harness": harness, **score(prof.score, runs),
                "deadline_misses": sum(r["ok"] and not r["deadline_met"] for r in runs),
                "override_runs": sum(r["ok"] and r["overrides"] > 0 for r in runs)}
+    if override_saved:
+        summary["deadlines_saved_by_override"] = sum(
+            r["ok"] and r["deadline_met"] and not r["met_without_override"] for r in runs)
     if regret:
         regrets = [r["regret"] for r in runs if "regret" in r]
         summary["mean_optimum_cost"] = sum(r["optimum_cost"] for r in runs) / len(runs)
@@ -439,11 +453,13 @@ def main(argv=None):
     p.add_argument("--runs-out", help="write every run (env, window, deadline, changeover, cost, ...) as JSON lines")
     p.add_argument("--regret", action="store_true", help="each window's exact offline optimum and the regret to it")
     p.add_argument("--timeline", action="store_true", help="each run's held and spot strings in --runs-out")
+    p.add_argument("--override-saved", action="store_true",
+                   help="run each window once more without the override: how many deadlines it saved")
     a = p.parse_args(argv)
     stdout = sys.stdout
     try:
         summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs, regret=a.regret,
-                                 timeline=a.timeline)
+                                 timeline=a.timeline, override_saved=a.override_saved)
     except (ValueError, OSError, SyntaxError, ImportError) as e:
         print(f"spotsim.harness: error: {e}", file=sys.stderr)
         sys.exit(2)

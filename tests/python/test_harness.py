@@ -210,14 +210,14 @@ class Solution(Strategy):
     assert frontier["ok"]  # the override takes it to on-demand before the end: no tick past it is asked
 
 
-def test_regret_and_timeline_per_run():
+def test_regret_and_timeline_per_run(tmp_path):
     """What no harness gives: each window's exact offline optimum (never above a run's cost) and the run's ticks."""
     from spotsim.harness import evaluate
     summary, runs = evaluate(STRATEGIES / "keys_on_last_type.py", "frontier-cs:low_loose_large", jobs=2, regret=True,
                              timeline=True)
     assert summary["runs"] == 120 and summary["failed"] == 120  # no solve(): Frontier-CS cannot run it
-    summary, runs = evaluate(STRATEGIES / "keys_on_last_type.py", "adrs-openevolve", jobs=2, regret=True,
-                             timeline=True)
+    summary, runs = evaluate(as_solution(STRATEGIES / "keys_on_last_type.py", tmp_path), "frontier-cs:mixed_loose_large",
+                             jobs=2, regret=True, timeline=True)
     assert summary["failed"] == 0 and summary["mean_regret"] > 0
     for run in runs:
         assert run["optimum_cost"] <= run["cost"] + 1e-9, run
@@ -225,3 +225,29 @@ def test_regret_and_timeline_per_run():
         assert all(h != "S" or a == "1" for h, a in zip(run["held"], run["spot"]))  # spot held only when there
         billed = sum({"N": 0.0, "S": 3.06 / (3.06 / 0.9731), "O": 3.06}[h] / 6 for h in run["held"])
         assert billed == pytest.approx(run["cost"], abs=1e-6)
+
+
+def as_solution(path, tmp_path):
+    """A test strategy as Frontier-CS wants it: a class named Solution with solve() (its 120-run grids are small)."""
+    text = path.read_text()
+    name = next(line.split("(")[0].split()[1] for line in text.splitlines() if line.startswith("class "))
+    out = tmp_path / f"{path.stem}_solution.py"
+    out.write_text(text.replace(f"class {name}(Strategy):",
+                                "class Solution(Strategy):\n    def solve(self, spec_path):\n        return self\n", 1))
+    return out
+
+
+def test_the_deadlines_the_override_saved_are_counted(tmp_path):
+    from spotsim.harness import evaluate
+    summary, runs = evaluate(as_solution(STRATEGIES / "leans_on_override.py", tmp_path), "frontier-cs:low_tight_small",
+                             jobs=2, override_saved=True)
+    assert summary["failed"] == 0 and summary["deadlines_saved_by_override"] > 60
+    assert summary["deadlines_saved_by_override"] == sum(r["deadline_met"] and not r["met_without_override"]
+                                                         for r in runs)
+    # A strategy that meets its deadlines by itself (on-demand from the start): nothing saved.
+    on_demand = tmp_path / "on_demand.py"
+    on_demand.write_text((STRATEGIES / "leans_on_override.py").read_text().replace(
+        "return ClusterType.SPOT if has_spot else ClusterType.NONE", "return ClusterType.ON_DEMAND"))
+    summary, _ = evaluate(as_solution(on_demand, tmp_path), "frontier-cs:low_tight_small", jobs=2,
+                          override_saved=True)
+    assert summary["deadlines_saved_by_override"] == 0 and summary["deadline_misses"] == 0
