@@ -137,6 +137,7 @@ class StrategyFile:
     A file that cannot be used raises when each run is built, so its runs fail as the harness's do."""
 
     def __init__(self, path, name=None, entry="adrs"):
+        self.spec_dir = None  # (Frontier-CS) where evaluate() wrote the runs' spec files, before any worker ran
         if entry not in ("adrs", "frontier"):
             raise ValueError(f"unknown entry {entry!r}; expected adrs or frontier")
         self.path = pathlib.Path(path)
@@ -181,13 +182,17 @@ class StrategyFile:
             import tempfile
             args = argparse.Namespace(deadline_hours=deadline_hours, restart_overhead_hours=[overhead_hours],
                                       inter_task_overhead=[0.0])
+            spec_data = {"deadline": deadline_hours, "duration": duration_hours, "overhead": overhead_hours,
+                         "trace_file": trace_file}
             with _shim_installed([str(self.path)]):
                 strategy = self.cls(args)
+                if self.spec_dir is not None:
+                    strategy.solve(spec_file(self.spec_dir, deadline_hours, duration_hours, overhead_hours))
+                    return strategy
                 handle, spec = tempfile.mkstemp(suffix=".json", prefix="spec_")
                 try:
                     with os.fdopen(handle, "w") as f:
-                        json.dump({"deadline": deadline_hours, "duration": duration_hours, "overhead": overhead_hours,
-                                   "trace_file": trace_file}, f)
+                        json.dump(spec_data, f)
                     strategy.solve(spec)
                 finally:
                     os.remove(spec)
@@ -202,6 +207,15 @@ class StrategyFile:
 
 
 LETTERS = {ClusterType.NONE: "N", ClusterType.SPOT: "S", ClusterType.ON_DEMAND: "O"}
+
+
+class RunTimeLimit(BaseException):
+    """A run went past its time limit (a BaseException, so that a strategy's `except Exception` cannot swallow it)."""
+
+
+def spec_file(folder, deadline_hours, duration_hours, overhead_hours):
+    import os
+    return os.path.join(folder, f"spec_{deadline_hours:g}_{duration_hours:g}_{overhead_hours:g}.json")
 
 
 def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0,
@@ -235,7 +249,7 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
         cost, ticks = env.accumulated_cost, env.tick
         strategy.step()  # the harness realises the last tick once more after the work is done
         env.step(ClusterType.NONE)
-    except Exception as error:  # noqa: BLE001 -- a strategy may raise anything; the run then fails, as in the harness
+    except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     # The work ended during the tick before the last observation: completion at the end of that tick.
     completion_hours = (ticks - 1) * gap_seconds / 3600
@@ -336,14 +350,29 @@ _worker_file = None
 _worker_timeline = _worker_counterfactual = False
 
 
-def _init_worker(path, name, entry, memory_mb, timeline=False, counterfactual=False):
-    global _worker_file, _worker_timeline, _worker_counterfactual
-    _worker_timeline, _worker_counterfactual = timeline, counterfactual
+_worker_time_limit = 300.0
+
+
+def _init_worker(path, name, entry, memory_mb, timeline=False, counterfactual=False, spec_dir=None,
+                 time_limit_s=300.0):
+    """A worker that runs untrusted strategy code: no files written (RLIMIT_FSIZE 0; Frontier-CS's spec files
+    were written before), no core dumps, an address-space limit, and a time limit per run (RunTimeLimit)."""
+    import resource
+    import signal
+    global _worker_file, _worker_timeline, _worker_counterfactual, _worker_time_limit
+    _worker_timeline, _worker_counterfactual, _worker_time_limit = timeline, counterfactual, time_limit_s
+    _worker_file = StrategyFile(path, name, entry)  # (imported before the limits: Python may write bytecode)
+    _worker_file.spec_dir = spec_dir
     if memory_mb:
-        import resource
         size = int(memory_mb) * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    _worker_file = StrategyFile(path, name, entry)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write then fails with an error the run reports
+
+    def over_time(signum, frame):
+        raise RunTimeLimit(f"the run took more than {_worker_time_limit:g} s")
+    signal.signal(signal.SIGALRM, over_time)
 
 
 def _run_one(task):
@@ -351,10 +380,16 @@ def _run_one(task):
     env, window, deadline, overhead = task
     _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
     available = [c == "1" for c in RECORDINGS[env][start:end]]
-    result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline)
-    if _worker_counterfactual and result["ok"]:
-        without = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, override=False)
-        result["met_without_override"] = without["ok"] and without["deadline_met"]
+    import signal
+    signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
+    try:
+        result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline)
+        if _worker_counterfactual and result["ok"]:
+            signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
+            without = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, override=False)
+            result["met_without_override"] = without["ok"] and without["deadline_met"]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     result.update(env=env, window=window, deadline_hours=deadline, overhead_hours=overhead)
     return result
 
@@ -405,7 +440,7 @@ def _write_recording(env, bits, gap_seconds, folder):
 
 
 def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=False, timeline=False,
-             override_saved=False):
+             override_saved=False, time_limit_s=300.0):
     """Every run of the harness's grid (in worker processes: a strategy holds the GIL) and its score; with
     `regret`, each run's window's exact offline optimum and the run's regret to it; with `timeline`, each run's
     held/spot strings (run_window); with `override_saved`, each run once more without the override, and the count
@@ -416,9 +451,18 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     StrategyFile(path, name, prof.entry)  # a missing file or an unknown --name fails here, once
     tasks = prof.runs()
     jobs = jobs or os.cpu_count() or 1
+    import json
+    import tempfile
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(str(path), name, prof.entry, memory_mb, timeline, override_saved)) as pool:
-        runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
+    with tempfile.TemporaryDirectory() as spec_dir:
+        for deadline in prof.deadlines:  # Frontier-CS's spec files, written here: the workers write nothing
+            for overhead in prof.overheads:
+                with open(spec_file(spec_dir, deadline, 48.0, overhead), "w") as f:
+                    json.dump({"deadline": deadline, "duration": 48.0, "overhead": overhead,
+                               "trace_file": "window.json"}, f)
+        initargs = (str(path), name, prof.entry, memory_mb, timeline, override_saved, spec_dir, time_limit_s)
+        with context.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
+            runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))
     if regret:
         optimum = optimum_costs(tasks)
         for task, run in zip(tasks, runs):
@@ -453,13 +497,16 @@ def main(argv=None):
     p.add_argument("--runs-out", help="write every run (env, window, deadline, changeover, cost, ...) as JSON lines")
     p.add_argument("--regret", action="store_true", help="each window's exact offline optimum and the regret to it")
     p.add_argument("--timeline", action="store_true", help="each run's held and spot strings in --runs-out")
+    p.add_argument("--run-time-limit", type=float, default=300.0,
+                   help="seconds a run may take before it fails (Frontier-CS's limit) [300]")
     p.add_argument("--override-saved", action="store_true",
                    help="run each window once more without the override: how many deadlines it saved")
     a = p.parse_args(argv)
     stdout = sys.stdout
     try:
         summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs, regret=a.regret,
-                                 timeline=a.timeline, override_saved=a.override_saved)
+                                 timeline=a.timeline, override_saved=a.override_saved,
+                                 time_limit_s=a.run_time_limit)
     except (ValueError, OSError, SyntaxError, ImportError) as e:
         print(f"spotsim.harness: error: {e}", file=sys.stderr)
         sys.exit(2)

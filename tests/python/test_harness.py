@@ -251,3 +251,25 @@ def test_the_deadlines_the_override_saved_are_counted(tmp_path):
     summary, _ = evaluate(as_solution(on_demand, tmp_path), "frontier-cs:low_tight_small", jobs=2,
                           override_saved=True)
     assert summary["deadlines_saved_by_override"] == 0 and summary["deadline_misses"] == 0
+
+
+def test_a_run_that_loops_or_writes_files_fails_and_the_rest_go_on(tmp_path):
+    """The workers run untrusted code: a run past the time limit fails (as the harness's own time limit fails it),
+    and a strategy cannot write into files (RLIMIT_FSIZE 0: the spec files a Frontier-CS run reads were written
+    before); Python drops the buffered write of a file it closes, so the run itself goes on."""
+    from spotsim.harness import evaluate
+    looping = tmp_path / "looping.py"
+    looping.write_text((STRATEGIES / "leans_on_override.py").read_text().replace(
+        "        return ClusterType.SPOT if has_spot else ClusterType.NONE",
+        "        while self.env.tick == 40:\n            pass\n        return ClusterType.SPOT if has_spot else ClusterType.NONE"))
+    summary, runs = evaluate(as_solution(looping, tmp_path), "frontier-cs:high_tight_small", jobs=2, time_limit_s=0.05)
+    assert summary["failed"] == 120 and summary["score"] == 0
+    assert all("RunTimeLimit" in r["error"] for r in runs)
+    writer = tmp_path / "writer.py"
+    target = tmp_path / "left_behind.txt"
+    writer.write_text((STRATEGIES / "leans_on_override.py").read_text().replace(
+        "    def _step(self, last_cluster_type, has_spot):",
+        f"    def _step(self, last_cluster_type, has_spot):\n        open({str(target)!r}, 'a').write('x' * 10)"))
+    summary, runs = evaluate(as_solution(writer, tmp_path), "frontier-cs:high_tight_small", jobs=2)
+    assert summary["failed"] == 0
+    assert not target.exists() or target.stat().st_size == 0
