@@ -14,7 +14,6 @@ Prices are the harnesses': on-demand 3.06 USD/h for every env (k80 and 8-GPU one
 K = 3.06 / 0.9731, billed per tick of the cluster type the env held.
 """
 import argparse
-import math
 import pathlib
 
 from .sky_spot.strategies.strategy import Strategy
