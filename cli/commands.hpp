@@ -13,5 +13,6 @@ int bound_command(int argc, const char* const* argv);
 int report_command(int argc, const char* const* argv);
 int campaign_command(int argc, const char* const* argv);
 int options_command(int argc, const char* const* argv);
+int score_command(int argc, const char* const* argv);
 
 }  // namespace spotsim

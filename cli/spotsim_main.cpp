@@ -28,6 +28,8 @@ constexpr Subcommand kSubcommands[] = {
      spotsim::bound_command},
     {"report", "one self-contained HTML page of a simulate or sweep result: charts, run timelines",
      spotsim::report_command},
+    {"score", "a sky_spot strategy file scored as a public harness scores it (--harness adrs-leaderboard, ...)",
+     spotsim::score_command},
     {"options", "every command's options as Markdown tables (docs/options.md)", spotsim::options_command},
 };
 

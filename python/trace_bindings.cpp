@@ -118,6 +118,10 @@ void bind_traces(py::module_& m) {
       py::arg("trace"), "the trace file as a dict (spotsim trace format v1)");
   m.def("write_trace", &write_trace, py::arg("document"), py::arg("path"),
         "validate a trace document (dict) and write it atomically as JSON");
+  // The Python modules' outputs follow the CLI's rule (base/atomic_file.hpp): a regular file is replaced whole or
+  // left as it was; "-", /dev/stdout, a device or a FIFO is written into, never replaced.
+  m.def("write_output", &write_file_atomically, py::arg("path"), py::arg("text"),
+        "write a command's output file as the CLI does: atomically, devices and FIFOs written into");
 }
 
 }  // namespace spotsim::python

@@ -18,7 +18,7 @@ import pathlib
 
 from .sky_spot.strategies.strategy import Strategy
 from .sky_spot.utils import ClusterType
-from .strategy_files import _shim_installed, module_strategy_classes
+from .strategy_files import _shim_installed, load_module, strategy_classes_of
 
 ON_DEMAND_PRICE = 3.06
 COST_K = 3.06 / 0.9731
@@ -36,11 +36,15 @@ class HarnessEnv:
         # lets the error end the run.
         self.past_end_fails = past_end_fails
         self.gap_seconds = float(gap_seconds)
+        self.overrides = 0  # ticks whose request the strong-guarantee override changed
+        self.job_from_args = True  # the base class's reset() reads the job from the strategy's args, as there
+        self.reset()
+
+    def reset(self):
         self.cluster_type_history = []
         self.cluster_type = ClusterType.NONE
         self.tick = 0
         self.observed_tick = -1
-        self.overrides = 0  # ticks whose request the strong-guarantee override changed
 
     @property
     def elapsed_seconds(self):
@@ -132,23 +136,28 @@ class StrategyFile:
     registry refuses NAME 'abstract', a NAME taken by one of its built-in strategies, or two classes of one NAME, and
     its base class has no _from_args. Entry "frontier" (Frontier-CS): the class named Solution if it is a Strategy
     subclass, else the first one defined, built as Solution(args) with a namespace of deadline_hours,
-    restart_overhead_hours and inter_task_overhead, then solve(spec_path) with the run's spec file.
+    restart_overhead_hours and inter_task_overhead, then solve(spec_path) with the run's spec file. Entry
+    "frontier-multi" (Frontier-CS multi-region): built the same way; the class is Solution if it is a
+    MultiRegionStrategy, else the module's first MultiRegionStrategy subclass.
     A file that cannot be used raises when each run is built, so its runs fail as the harness's do."""
 
     def __init__(self, path, name=None, entry="adrs"):
         self.spec_dir = None  # (Frontier-CS) where evaluate() wrote the runs' spec files, before any worker ran
-        if entry not in ("adrs", "frontier"):
-            raise ValueError(f"unknown entry {entry!r}; expected adrs or frontier")
+        if entry not in ("adrs", "frontier", "frontier-multi"):
+            raise ValueError(f"unknown entry {entry!r}; expected adrs, frontier or frontier-multi")
         self.path = pathlib.Path(path)
         self.entry = entry
         self.problem = None
+        self.module_solution = None  # the module's attribute Solution, whatever it is (the multi harness checks it)
         try:
-            classes = module_strategy_classes(self.path)
+            module = load_module(self.path)
         except FileNotFoundError:
             raise
         except Exception as error:  # noqa: BLE001 -- a file that fails to import fails every run, as there
             self.cls, self.name, self.problem = None, self.path.stem, error
             return
+        self.module_solution = vars(module).get("Solution")
+        classes = strategy_classes_of(module)
         self.cls = self._choose(classes, name)
         self.name = getattr(self.cls, "NAME", self.path.stem) if self.cls is not None else self.path.stem
 
@@ -160,6 +169,16 @@ class StrategyFile:
             if not chosen:
                 raise ValueError(f"{self.path}: no Strategy subclass named {name!r}")
             return chosen[0]
+        if self.entry == "frontier-multi":
+            from .sky_spot.strategies.multi_strategy import MultiRegionStrategy
+            multi = [c for _, c in classes if issubclass(c, MultiRegionStrategy)]
+            solution = dict(classes).get("Solution")
+            if solution is not None and issubclass(solution, MultiRegionStrategy):
+                return solution
+            if not multi:
+                self.problem = AttributeError(f"No Solution or MultiRegionStrategy subclass found in {self.path}")
+                return None
+            return multi[0]
         if not classes:
             self.problem = AttributeError(f"No concrete strategy class found in {self.path}")
             return None
@@ -172,9 +191,16 @@ class StrategyFile:
             seen.add(c.NAME)
         return min(classes, key=lambda kc: kc[0])[1]  # dir(module) order: the first attribute name
 
-    def build(self, deadline_hours, duration_hours, overhead_hours, trace_file="window.json"):
+    def build(self, deadline_hours, duration_hours, overhead_hours, trace_file="window.json", spec_path=None):
         if self.problem is not None:
             raise self.problem
+        if self.entry == "frontier-multi":
+            with _shim_installed([str(self.path)]):
+                strategy = self.cls(argparse.Namespace(deadline_hours=deadline_hours,
+                                                       restart_overhead_hours=[overhead_hours],
+                                                       inter_task_overhead=[0.0]))
+                strategy.solve(spec_path)
+            return strategy
         if self.entry == "frontier":
             import json
             import os
@@ -217,6 +243,38 @@ def spec_file(folder, deadline_hours, duration_hours, overhead_hours):
     return os.path.join(folder, f"spec_{deadline_hours:g}_{duration_hours:g}_{overhead_hours:g}.json")
 
 
+def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=False):
+    """The harness's simulate() of one run of a built strategy on an env: reset, the env reset, reset again; a step
+    per tick until the work is done; the cost then, and the last tick realised once more. Returns {"ok", "cost",
+    "ticks", "completion_hours", "deadline_met", "overrides"} (with `timeline`, "held": a letter per tick from the
+    start, N none, S spot, O on-demand, as billed), or {"ok": False, "error"} when the strategy raises."""
+    try:
+        task = HarnessTask(duration_hours)
+        strategy.reset(env, task)
+        env.reset()
+        strategy.reset(env, task)
+        task.set_progress_source(strategy.task_done_time)
+        while not strategy.task_done:
+            if not env.override_enabled and env.tick > max_ticks:
+                # (Without the override a strategy may wait for spot forever past the recording; the harness
+                # would until its time limit: the counterfactual run stops there, deadline missed.)
+                raise RuntimeError("without the override the run went past the recording")
+            env.step(strategy.step())
+        cost, ticks = env.accumulated_cost, env.tick
+        strategy.step()  # the harness realises the last tick once more after the work is done
+        env.step(ClusterType.NONE)
+    except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
+        return {"ok": False, "error": f"{type(error).__name__}: {error}"}
+    # The work ended during the tick before the last observation: completion at the end of that tick.
+    completion_hours = (ticks - 1) * env.gap_seconds / 3600
+    out = {"ok": True, "cost": cost, "ticks": ticks, "completion_hours": completion_hours,
+           "deadline_met": completion_hours <= deadline_hours + 1e-9, "overrides": env.overrides}
+    if timeline:
+        # history[k] is what was held during tick k - 1 (history[0]: nothing before the start).
+        out["held"] = "".join(LETTERS[c] for c in env.cluster_type_history[1:ticks])
+    return out
+
+
 def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0,
                timeline=False, override=True):
     """One run as the harness makes it. Returns {"ok", "cost", "ticks", "completion_hours", "deadline_met",
@@ -231,34 +289,13 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
             raise ValueError(f"Trace data insufficient: {len(available)} ticks of {gap_seconds} s are less than the "
                              f"deadline ({deadline_hours:.2f}h)")
         strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours)
-        env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier",
-                         override_enabled=override)
-        task = HarnessTask(duration_hours)
-        strategy.deadline = deadline_hours * 3600
-        strategy.task_duration = task.get_total_duration_seconds()
-        strategy.restart_overhead = overhead_hours * 3600
-        strategy.reset(env, task)
-        task.set_progress_source(strategy.task_done_time)
-        while not strategy.task_done:
-            if not override and env.tick > len(available):
-                # (Without the override a strategy may wait for spot forever past the recording; the harness
-                # would until its time limit: the counterfactual run stops there, deadline missed.)
-                raise RuntimeError("without the override the run went past the recording")
-            env.step(strategy.step())
-        cost, ticks = env.accumulated_cost, env.tick
-        strategy.step()  # the harness realises the last tick once more after the work is done
-        env.step(ClusterType.NONE)
     except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
-    # The work ended during the tick before the last observation: completion at the end of that tick.
-    completion_hours = (ticks - 1) * gap_seconds / 3600
-    out = {"ok": True, "cost": cost, "ticks": ticks, "completion_hours": completion_hours,
-           "deadline_met": completion_hours <= deadline_hours + 1e-9, "overrides": env.overrides}
-    if timeline:
-        # history[k] is what was held during tick k - 1 (history[0]: nothing before the start).
-        held = env.cluster_type_history[1:ticks]
-        out["held"] = "".join(LETTERS[c] for c in held)
-        out["spot"] = "".join("1" if a else "0" for a in list(available)[:len(held)])
+    env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier",
+                     override_enabled=override)
+    out = drive(strategy, env, duration_hours, deadline_hours, len(available), timeline)
+    if timeline and out["ok"]:
+        out["spot"] = "".join("1" if a else "0" for a in list(available)[:len(out["held"])])
     return out
 
 
@@ -302,14 +339,20 @@ def profile(name):
         return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "F2")
     if name == "gepa-test":
         return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "GEPA")
+    if name.startswith("frontier-cs-multi:"):
+        from .harness_multi import multi_profile
+        return multi_profile(name)
     if name.startswith("frontier-cs:"):
         parts = name.split(":", 1)[1].split("_")
         if (len(parts) == 3 and parts[0] in FRONTIER_AVAILABILITY and parts[1] in FRONTIER_DEADLINES
                 and parts[2] in FRONTIER_OVERHEADS):
             return Profile(name, FRONTIER_AVAILABILITY[parts[0]], [FRONTIER_DEADLINES[parts[1]]],
                            [FRONTIER_OVERHEADS[parts[2]]], "F1", entry="frontier")
-    raise ValueError(f"unknown harness {name!r}; expected adrs-leaderboard, adrs-openevolve, gepa-test or "
-                     "frontier-cs:<high|low|mixed>_<tight|loose>_<small|large>")
+    raise ValueError(f"unknown harness {name!r}; expected {HARNESS_NAMES}")
+
+
+HARNESS_NAMES = ("adrs-leaderboard | adrs-openevolve | gepa-test | frontier-cs:<high|low|mixed>_<tight|loose>_"
+                 "<small|large> | frontier-cs-multi:<high|low>_<tight|loose>_<small|large>")
 
 
 def window_ids(files=300, keep=30):
@@ -337,6 +380,9 @@ def score(kind, runs):
             mean = out["mean_cost"]
             std = (sum((c - mean) ** 2 for c in costs) / len(costs)) ** 0.5
             out.update(score=-mean, combined=-mean - 0.25 * std)
+    elif kind == "F3":
+        from .harness_multi import f3_score
+        out.update(f3_score(runs))
     elif kind == "GEPA":
         samples = [-r["cost"] if r["ok"] else FAILED_SAMPLE for r in runs]
         out.update(score=sum(samples) / len(samples))
@@ -375,6 +421,14 @@ def _init_worker(path, name, entry, memory_mb, timeline=False, counterfactual=Fa
 
 
 def _run_one(task):
+    if _worker_file.entry == "frontier-multi":
+        from . import harness_multi
+        import signal
+        signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
+        try:
+            return harness_multi.run_one(task, _worker_file, _worker_timeline, _worker_counterfactual)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
     from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
     env, window, deadline, overhead = task
     _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
@@ -447,13 +501,25 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     import multiprocessing
     import os
     prof = profile(harness)
-    StrategyFile(path, name, prof.entry)  # a missing file or an unknown --name fails here, once
+    multi = prof.entry == "frontier-multi"
+    if multi and regret:
+        raise ValueError("--regret is for the single-region harnesses (the multi-region harness bills every tick at "
+                         "the final region's prices: no offline optimum prices runs that way)")
+    checked = StrategyFile(path, name, prof.entry)  # a missing file or an unknown --name fails here, once
+    if multi:
+        from . import harness_multi
+        try:
+            harness_multi.validate(checked)
+        except (AttributeError, TypeError) as error:  # the harness refuses the file before any run: score 0
+            return {"strategy": str(path), "harness": harness, "score": 0, "error": str(error)}, []
     tasks = prof.runs()
     jobs = jobs or os.cpu_count() or 1
     import json
     import tempfile
     context = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as spec_dir:
+        if multi:  # the window files and spec files of every run, written here: the workers write nothing
+            harness_multi._worker_specs = harness_multi.write_run_files(spec_dir, prof)
         for deadline in prof.deadlines:  # Frontier-CS's spec files, written here: the workers write nothing
             for overhead in prof.overheads:
                 with open(spec_file(spec_dir, deadline, 48.0, overhead), "w") as f:
@@ -484,13 +550,12 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
 def main(argv=None):
     import json
     import sys
-    p = argparse.ArgumentParser(prog="python3 -m spotsim.harness",
+    import os
+    p = argparse.ArgumentParser(prog=os.environ.get("SPOTSIM_HARNESS_PROG", "python3 -m spotsim.harness"),
                                 description="Score a sky_spot strategy file as a public harness does "
                                             "(docs/plugins.md#harness-profiles).")
     p.add_argument("strategy", help="a sky_spot strategy file")
-    p.add_argument("--harness", required=True,
-                   help="adrs-leaderboard | adrs-openevolve | gepa-test | frontier-cs:<high|low|mixed>_"
-                        "<tight|loose>_<small|large>")
+    p.add_argument("--harness", required=True, help=HARNESS_NAMES)
     p.add_argument("--name", help="the strategy's NAME when the file defines several")
     p.add_argument("--jobs", type=int, help="worker processes [all cores]")
     p.add_argument("--runs-out", help="write every run (env, window, deadline, changeover, cost, ...) as JSON lines")
@@ -510,10 +575,16 @@ def main(argv=None):
         print(f"spotsim.harness: error: {e}", file=sys.stderr)
         sys.exit(2)
     if a.runs_out:
-        with open(a.runs_out, "w") as f:
-            f.writelines(json.dumps(r) + "\n" for r in runs)
+        from ._spotsim import write_output
+        try:
+            write_output(a.runs_out, "".join(json.dumps(r) + "\n" for r in runs))
+        except ValueError as e:
+            print(f"spotsim.harness: error: {e}", file=sys.stderr)
+            sys.exit(2)
     json.dump(summary, stdout, indent=2)
     print(file=stdout)
+    if "error" in summary:  # the harness refused the file before any run
+        sys.exit(3)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ loop can call spotsim instead of the authors' simulator (docs/plugins.md#scoring
 
     python3 -m spotsim.score strategy.py --trace T.json --windows windows.csv --deadline-hours 52
 
+(With --harness PROFILE instead, the file is scored exactly as that public harness scores it: spotsim.harness.)
+
 runs the strategy file in the Can't Be Late compatibility mode on each window (one start each), and prints JSON:
 mean cost over the windows, the on-demand-only and spot-only mean costs on the same windows and deadline, and the
 normalised score (OD - cost) / (OD - spot_only): 1 = as cheap as spot alone, 0 = no saving over on-demand.
@@ -166,6 +168,12 @@ def score_strategy(strategy, trace, windows, deadline_hours, *, pair=None, name=
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if any(a == "--harness" or a.startswith("--harness=") for a in argv):
+        # A harness profile scores the file exactly as that harness does (its grid, windows, rules and score):
+        # spotsim.harness, the same as `spotsim score FILE --harness X`.
+        from .harness import main as harness_main
+        return harness_main(argv)
     p = argparse.ArgumentParser(prog="python3 -m spotsim.score", description=__doc__.split("\n\n")[0])
     p.add_argument("strategy", help="a sky_spot strategy file")
     p.add_argument("--trace", required=True, help="a spotsim trace file with a tick (spotsim trace convert)")

@@ -21,12 +21,14 @@ from . import sky_spot
 from ._spotsim import Purchase, SelectionDecision
 from .sky_spot import strategies as shim_strategies
 from .sky_spot import utils as shim_utils
+from .sky_spot.strategies import multi_strategy as shim_multi_strategy
 from .sky_spot.strategies import strategy as shim_strategy
 
 ClusterType = shim_utils.ClusterType
 Strategy = shim_strategy.Strategy
 SHIM_MODULES = {"sky_spot": sky_spot, "sky_spot.utils": shim_utils, "sky_spot.strategies": shim_strategies,
-                "sky_spot.strategies.strategy": shim_strategy}
+                "sky_spot.strategies.strategy": shim_strategy,
+                "sky_spot.strategies.multi_strategy": shim_multi_strategy}
 HELD = {Purchase.NONE: ClusterType.NONE, Purchase.SPOT: ClusterType.SPOT, Purchase.ON_DEMAND: ClusterType.ON_DEMAND}
 
 
@@ -48,9 +50,8 @@ def _shim_installed(argv):
                 sys.modules[name] = module
 
 
-def module_strategy_classes(path):
-    """(attribute name, class) of every Strategy subclass a strategy file's module holds (its own and imported ones,
-    the base class aside), in the module's order."""
+def load_module(path):
+    """A strategy file imported against the stand-in sky_spot package."""
     path = pathlib.Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such strategy file")
@@ -60,8 +61,19 @@ def module_strategy_classes(path):
     module = importlib.util.module_from_spec(spec)
     with _shim_installed([str(path)]):
         spec.loader.exec_module(module)
+    return module
+
+
+def strategy_classes_of(module):
+    """(attribute name, class) of every Strategy subclass a module holds (its own and imported ones, the base class
+    aside), in the module's order."""
     return [(k, v) for k, v in vars(module).items()
             if isinstance(v, type) and issubclass(v, Strategy) and v is not Strategy]
+
+
+def module_strategy_classes(path):
+    """strategy_classes_of() the strategy file's module."""
+    return strategy_classes_of(load_module(path))
 
 
 def strategy_classes(path):

@@ -34,9 +34,22 @@ class Strategy:
 
     def reset(self, env, task=None):
         """Called before each window; subclasses that override it call super().reset(env, task)."""
+        if getattr(env, "job_from_args", False):
+            # The harnesses' base class takes the job's figures from the namespace the strategy was built with
+            # (self.args: deadline_hours, restart_overhead_hours, inter_task_overhead) and the task's duration;
+            # a strategy built without one fails here, as there.
+            args = self.args
+            self.deadline = args.deadline_hours * 3600
+            self.task_duration = task.get_total_duration_seconds()
+            self.restart_overheads = [hours * 3600 for hours in args.restart_overhead_hours]
+            self.restart_overhead = self.restart_overheads[0]
+            self.inter_task_overheads = [hours * 3600 for hours in getattr(args, "inter_task_overhead", [0.0])]
+            self.inter_task_overhead = self.inter_task_overheads[0]
+            self.remaining_inter_task_overhead = 0
+        else:
+            self.restart_overheads = [self.restart_overhead]
         self.env = env
         self.task = task
-        self.restart_overheads = [self.restart_overhead]
         self.task_done_time = []
         self.remaining_restart_overhead = 0.0
 
