@@ -14,6 +14,7 @@ Prices are the harnesses': on-demand 3.06 USD/h for every env (k80 and 8-GPU one
 K = 3.06 / 0.9731, billed per tick of the cluster type the env held.
 """
 import argparse
+import os
 import pathlib
 
 from .sky_spot.strategies.strategy import Strategy
@@ -79,6 +80,36 @@ class HarnessEnv:
     def accumulated_cost(self):
         return sum(PRICES[c] * self.gap_seconds / 3600 for c in self.cluster_type_history)
 
+    # The rest of the harness's TraceEnv a strategy may call: prices, and two looks ahead at the recording.
+    NAME = "trace"
+
+    def get_constant_cost_map(self):
+        return dict(PRICES)
+
+    def get_price(self):
+        return dict(PRICES)
+
+    def next_wait_spot_length(self):
+        """(ticks until spot is back, ticks it then lasts) from the current tick, as TraceEnv counts them."""
+        wait = spot = 0
+        start = self.tick
+        if not self.spot_available():
+            for i in range(start, len(self._available)):
+                if self._available[i]:
+                    start = i
+                    break
+                wait += 1
+        for i in range(start, len(self._available)):
+            if not self._available[i]:
+                break
+            spot += 1
+        return wait, spot
+
+    def get_trace_before_end(self, end):
+        """The recording up to `end` seconds, in the trace file's encoding (1 = no spot)."""
+        import math
+        return [0 if a else 1 for a in self._available[:int(math.ceil(end / self.gap_seconds))]]
+
 
 class HarnessTask:
     """The single task the harness gives reset(): its duration, and the strategy's task_done_time as its progress."""
@@ -96,9 +127,23 @@ class HarnessTask:
     def get_total_duration_hours(self):
         return self._duration_seconds / 3600.0
 
+    def get_current_progress_seconds(self):
+        return sum(self._progress or [])
+
+    def get_remaining_duration_seconds(self):
+        return max(0.0, self._duration_seconds - self.get_current_progress_seconds())
+
+    def get_config(self):
+        return {"duration": self._duration_seconds / 3600, "checkpoint_size_gb": 50.0}
+
+    def get_info(self):
+        return {"task_type": "SingleTask", "Done(seconds)": self.get_current_progress_seconds(),
+                "Remaining(seconds)": self.get_remaining_duration_seconds(), "task_is_done": self.is_done,
+                "Target(seconds)": self._duration_seconds}
+
     @property
     def is_done(self):
-        return max(0.0, self._duration_seconds - sum(self._progress)) <= 1e-8
+        return self.get_remaining_duration_seconds() <= 1e-8
 
 
 def harness_parser(prog):
@@ -134,9 +179,10 @@ class StrategyFile:
     entry "adrs" (ADRS/OpenEvolve, the Leaderboard, GEPA): the class is the Strategy subclass whose attribute name
     sorts first in the module, built by its _from_args(parser) from the harness's command line; the harness's class
     registry refuses NAME 'abstract', a NAME taken by one of its built-in strategies, or two classes of one NAME, and
-    its base class has no _from_args. Entry "frontier" (Frontier-CS): the class named Solution if it is a Strategy
-    subclass, else the first one defined, built as Solution(args) with a namespace of deadline_hours,
-    restart_overhead_hours and inter_task_overhead, then solve(spec_path) with the run's spec file. Entry
+    its base class has no _from_args. Entry "frontier" (Frontier-CS): the class named Solution, which the harness
+    checks before any run (a Strategy subclass with solve(); the source names class, Strategy and _step) and
+    otherwise refuses the file, built as Solution(args) with a namespace of deadline_hours, restart_overhead_hours
+    and inter_task_overhead, then solve(spec_path) with the run's spec file (its trace_file the run's window). Entry
     "frontier-multi" (Frontier-CS multi-region): built the same way; the class is Solution if it is a
     MultiRegionStrategy, else the module's first MultiRegionStrategy subclass.
     A file that cannot be used raises when each run is built, so its runs fail as the harness's do."""
@@ -157,6 +203,7 @@ class StrategyFile:
             self.cls, self.name, self.problem = None, self.path.stem, error
             return
         self.module_solution = vars(module).get("Solution")
+        self.defines_solution = "Solution" in vars(module)
         classes = strategy_classes_of(module)
         self.cls = self._choose(classes, name)
         self.name = getattr(self.cls, "NAME", self.path.stem) if self.cls is not None else self.path.stem
@@ -179,17 +226,37 @@ class StrategyFile:
                 self.problem = AttributeError(f"No Solution or MultiRegionStrategy subclass found in {self.path}")
                 return None
             return multi[0]
+        if self.entry == "frontier":
+            return self._frontier_solution()
         if not classes:
             self.problem = AttributeError(f"No concrete strategy class found in {self.path}")
             return None
-        if self.entry == "frontier":
-            return dict(classes).get("Solution") or classes[0][1]
         seen = set()
         for c in {id(c): c for _, c in classes}.values():
             if c.NAME == "abstract" or c.NAME in ADRS_BUILTIN_NAMES or c.NAME in seen:
                 self.problem = AssertionError(f"Name {c.NAME} already exists")
             seen.add(c.NAME)
         return min(classes, key=lambda kc: kc[0])[1]  # dir(module) order: the first attribute name
+
+    def _frontier_solution(self):
+        """Frontier-CS checks the file before any run (run_evaluator.load_and_validate_solution, then
+        cbl_evaluator.evaluate_stage1) and scores it 0 when a check fails: its sim_worker's fallback to another
+        Strategy subclass is never reached."""
+        solution = self.module_solution
+        try:
+            if not self.defines_solution:
+                raise AttributeError("solution.py must define a 'Solution' class")
+            if not issubclass(solution, Strategy):  # (a Solution that is no class: TypeError from issubclass, too)
+                raise TypeError("Solution must inherit from sky_spot.strategies.strategy.Strategy")
+            if not callable(getattr(solution, "solve", None)):
+                raise AttributeError("Solution must implement solve(self, spec_path)")
+            source = self.path.read_text(encoding="utf-8")
+            if "class" not in source or "Strategy" not in source or "_step" not in source:
+                raise ValueError("Missing Strategy/_step")
+        except (AttributeError, TypeError, ValueError) as error:
+            self.problem = error
+            return solution if isinstance(solution, type) else None
+        return solution
 
     def build(self, deadline_hours, duration_hours, overhead_hours, trace_file="window.json", spec_path=None):
         if self.problem is not None:
@@ -211,8 +278,8 @@ class StrategyFile:
                          "trace_file": trace_file}
             with _shim_installed([str(self.path)]):
                 strategy = self.cls(args)
-                if self.spec_dir is not None:
-                    strategy.solve(spec_file(self.spec_dir, deadline_hours, duration_hours, overhead_hours))
+                if spec_path is not None:  # written before the run (evaluate(): the workers write nothing)
+                    strategy.solve(spec_path)
                     return strategy
                 handle, spec = tempfile.mkstemp(suffix=".json", prefix="spec_")
                 try:
@@ -238,9 +305,21 @@ class RunTimeLimit(BaseException):
     """A run went past its time limit (a BaseException, so that a strategy's `except Exception` cannot swallow it)."""
 
 
-def spec_file(folder, deadline_hours, duration_hours, overhead_hours):
-    import os
-    return os.path.join(folder, f"spec_{deadline_hours:g}_{duration_hours:g}_{overhead_hours:g}.json")
+def spec_file(folder, env, window, deadline_hours, duration_hours, overhead_hours):
+    return os.path.join(folder, f"spec_{env}_{window}_{deadline_hours:g}_{duration_hours:g}_{overhead_hours:g}.json")
+
+
+def window_file(folder, env, window):
+    """Where a run's window lies, laid out as the harness's data (its path names the env, its name the window)."""
+    return os.path.join(folder, "real", env, "traces", "random_start", f"{window}.json")
+
+
+def write_window(path, available, gap_seconds):
+    """A window as the harness's trace files hold it (metadata.gap_seconds; data: 1 = no spot, 0 = spot)."""
+    import json
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"metadata": {"gap_seconds": gap_seconds}, "data": [0 if a else 1 for a in available]}, f)
 
 
 def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=False):
@@ -248,21 +327,28 @@ def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=Fal
     per tick until the work is done; the cost then, and the last tick realised once more. Returns {"ok", "cost",
     "ticks", "completion_hours", "deadline_met", "overrides"} (with `timeline`, "held": a letter per tick from the
     start, N none, S spot, O on-demand, as billed), or {"ok": False, "error"} when the strategy raises."""
+    # simulate() logs the strategy's info() after every tick: only a strategy's own info() can do anything there
+    # (raise, keep state), so only that one is called (the base class's costs a sum per tick).
+    own_info = type(strategy).info is not Strategy.info
     try:
         task = HarnessTask(duration_hours)
-        strategy.reset(env, task)
+        strategy.reset(env, task)  # (the base class's reset() points the task at its task_done_time)
+        strategy.name  # noqa: B018 -- simulate() names the run: a strategy that replaced the property fails there
         env.reset()
         strategy.reset(env, task)
-        task.set_progress_source(strategy.task_done_time)
         while not strategy.task_done:
             if not env.override_enabled and env.tick > max_ticks:
                 # (Without the override a strategy may wait for spot forever past the recording; the harness
                 # would until its time limit: the counterfactual run stops there, deadline missed.)
                 raise RuntimeError("without the override the run went past the recording")
             env.step(strategy.step())
+            if own_info:
+                strategy.info()
         cost, ticks = env.accumulated_cost, env.tick
         strategy.step()  # the harness realises the last tick once more after the work is done
         env.step(ClusterType.NONE)
+        if own_info:
+            strategy.info()
     except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     # The work ended during the tick before the last observation: completion at the end of that tick.
@@ -276,7 +362,7 @@ def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=Fal
 
 
 def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0,
-               timeline=False, override=True):
+               timeline=False, override=True, spec_path=None):
     """One run as the harness makes it. Returns {"ok", "cost", "ticks", "completion_hours", "deadline_met",
     "overrides"}; a run that raises is {"ok": False, "error": "..."} (the harness's run fails there too). With
     `timeline`, also "held" (one letter per tick from the start: N none, S spot, O on-demand, billed as such) and
@@ -288,7 +374,19 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
         if len(available) * gap_seconds / 3600 < deadline_hours:
             raise ValueError(f"Trace data insufficient: {len(available)} ticks of {gap_seconds} s are less than the "
                              f"deadline ({deadline_hours:.2f}h)")
-        strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours)
+        if strategy_file.entry == "frontier" and spec_path is None:
+            import json
+            import tempfile
+            with tempfile.TemporaryDirectory() as scratch:  # the spec names the window's own file, as there
+                trace_file = os.path.join(scratch, "window.json")
+                write_window(trace_file, available, gap_seconds)
+                spec_path = os.path.join(scratch, "spec.json")
+                with open(spec_path, "w") as f:
+                    json.dump({"deadline": deadline_hours, "duration": duration_hours, "overhead": overhead_hours,
+                               "trace_file": trace_file}, f)
+                strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours, spec_path=spec_path)
+        else:
+            strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours, spec_path=spec_path)
     except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier",
@@ -436,10 +534,15 @@ def _run_one(task):
     import signal
     signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
     try:
-        result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline)
+        spec = None
+        if _worker_file.entry == "frontier" and _worker_file.spec_dir is not None:
+            spec = spec_file(_worker_file.spec_dir, env, window, deadline, 48.0, overhead)
+        result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline,
+                            spec_path=spec)
         if _worker_counterfactual and result["ok"]:
             signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
-            without = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, override=False)
+            without = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, override=False,
+                                 spec_path=spec)
             result["met_without_override"] = without["ok"] and without["deadline_met"]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -520,11 +623,16 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     with tempfile.TemporaryDirectory() as spec_dir:
         if multi:  # the window files and spec files of every run, written here: the workers write nothing
             harness_multi._worker_specs = harness_multi.write_run_files(spec_dir, prof)
-        for deadline in prof.deadlines:  # Frontier-CS's spec files, written here: the workers write nothing
-            for overhead in prof.overheads:
-                with open(spec_file(spec_dir, deadline, 48.0, overhead), "w") as f:
+        if prof.entry == "frontier":  # Frontier-CS's window and spec files, written here: the workers write nothing
+            from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
+            for env, window, deadline, overhead in tasks:
+                trace = window_file(spec_dir, env, window)
+                if not os.path.exists(trace):
+                    _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
+                    write_window(trace, [c == "1" for c in RECORDINGS[env][start:end]], GAP_SECONDS)
+                with open(spec_file(spec_dir, env, window, deadline, 48.0, overhead), "w") as f:
                     json.dump({"deadline": deadline, "duration": 48.0, "overhead": overhead,
-                               "trace_file": "window.json"}, f)
+                               "trace_file": os.path.abspath(trace)}, f)
         initargs = (str(path), name, prof.entry, memory_mb, timeline, override_saved, spec_dir, time_limit_s)
         with context.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
             runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))

@@ -19,18 +19,9 @@ class Strategy:
     NAME = "abstract"
 
     def __init__(self, args=None):
+        # As the harnesses' base class: nothing but args until reset() (a solve() that reads self.deadline, the env
+        # or the task fails there, and so here).
         self.args = args
-        self.env = None
-        self.task = None
-        self.deadline = 0.0
-        self.task_duration = 0.0
-        self.restart_overhead = 0.0
-        self.restart_overheads = []
-        self.inter_task_overhead = 0.0
-        self.inter_task_overheads = [0.0]
-        self.remaining_inter_task_overhead = 0
-        self.task_done_time = []
-        self.remaining_restart_overhead = 0.0
 
     def reset(self, env, task=None):
         """Called before each window; subclasses that override it call super().reset(env, task)."""
@@ -45,18 +36,36 @@ class Strategy:
             self.restart_overhead = self.restart_overheads[0]
             self.inter_task_overheads = [hours * 3600 for hours in getattr(args, "inter_task_overhead", [0.0])]
             self.inter_task_overhead = self.inter_task_overheads[0]
-            self.remaining_inter_task_overhead = 0
         else:
             self.restart_overheads = [self.restart_overhead]
-        self.env = env
+            self.inter_task_overheads, self.inter_task_overhead = [0.0], 0.0
+        self.remaining_inter_task_overhead = 0
         self.task = task
         self.task_done_time = []
+        if hasattr(task, "set_progress_source"):
+            task.set_progress_source(self.task_done_time)  # the task's progress is this list, as there
         self.remaining_restart_overhead = 0.0
+        self.env = env
 
     @property
     def task_done(self):
-        # Done once the work left is within 1e-8 s (the harnesses' test).
+        # The harnesses ask the task (its own duration, whatever the strategy makes of self.task_duration); the
+        # engine's runner gives no task: done once the work left is within 1e-8 s (the harnesses' test).
+        if getattr(self.task, "is_done", None) is not None:
+            return self.task.is_done
         return max(0.0, self.task_duration - sum(self.task_done_time)) <= 1e-8
+
+    @property
+    def name(self):
+        return self.NAME
+
+    def info(self):
+        """What the harness's simulate() logs after every tick (a strategy may override it, and is called so)."""
+        task_info = self.task.get_info() if hasattr(self.task, "get_info") else {}
+        return {**{f"Task/{k}": v for k, v in task_info.items()},
+                "Strategy/RemainingRestartOverhead(seconds)": self.remaining_restart_overhead,
+                "Strategy/CurrentRestartOverheadIndex": 0, "Strategy/CurrentInterTaskOverheadIndex": 0,
+                "Strategy/RemainingInterTaskOverhead(seconds)": self.remaining_inter_task_overhead}
 
     def _step(self, last_cluster_type, has_spot):
         raise NotImplementedError(f"strategy {self.NAME!r}: define _step(self, last_cluster_type, has_spot)")
