@@ -143,7 +143,8 @@ class HarnessTask:
 
     @property
     def is_done(self):
-        return self.get_remaining_duration_seconds() <= 1e-8
+        # (get_remaining_duration_seconds() <= 1e-8, inlined: it is asked every tick)
+        return max(0.0, self._duration_seconds - sum(self._progress or [])) <= 1e-8
 
 
 def harness_parser(prog):
@@ -595,6 +596,26 @@ def _write_recording(env, bits, gap_seconds, folder):
     return path
 
 
+def write_run_files(spec_dir, prof):
+    """The files the Frontier-CS profiles hand their runs (each run's window file and a spec naming it), written
+    before any worker runs: the workers run strategy code and write nothing."""
+    import json
+    if prof.entry == "frontier-multi":
+        from . import harness_multi
+        harness_multi._worker_specs = harness_multi.write_run_files(spec_dir, prof)
+    if prof.entry != "frontier":
+        return
+    from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
+    for env, window, deadline, overhead in prof.runs():
+        trace = window_file(spec_dir, env, window)
+        if not os.path.exists(trace):
+            _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
+            write_window(trace, [c == "1" for c in RECORDINGS[env][start:end]], GAP_SECONDS)
+        with open(spec_file(spec_dir, env, window, deadline, 48.0, overhead), "w") as f:
+            json.dump({"deadline": deadline, "duration": 48.0, "overhead": overhead,
+                       "trace_file": os.path.abspath(trace)}, f)
+
+
 def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=False, timeline=False,
              override_saved=False, time_limit_s=300.0):
     """Every run of the harness's grid (in worker processes: a strategy holds the GIL) and its score; with
@@ -621,18 +642,7 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     import tempfile
     context = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as spec_dir:
-        if multi:  # the window files and spec files of every run, written here: the workers write nothing
-            harness_multi._worker_specs = harness_multi.write_run_files(spec_dir, prof)
-        if prof.entry == "frontier":  # Frontier-CS's window and spec files, written here: the workers write nothing
-            from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
-            for env, window, deadline, overhead in tasks:
-                trace = window_file(spec_dir, env, window)
-                if not os.path.exists(trace):
-                    _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
-                    write_window(trace, [c == "1" for c in RECORDINGS[env][start:end]], GAP_SECONDS)
-                with open(spec_file(spec_dir, env, window, deadline, 48.0, overhead), "w") as f:
-                    json.dump({"deadline": deadline, "duration": 48.0, "overhead": overhead,
-                               "trace_file": os.path.abspath(trace)}, f)
+        write_run_files(spec_dir, prof)
         initargs = (str(path), name, prof.entry, memory_mb, timeline, override_saved, spec_dir, time_limit_s)
         with context.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
             runs = pool.map(_run_one, tasks, chunksize=max(1, len(tasks) // (4 * jobs)))

@@ -6,6 +6,7 @@ harness runner, the base class's per-tick bookkeeping included).
   PYTHONPATH=build/python python3 tools/harness/strategy_time.py FILE [--harness adrs-leaderboard]
 """
 import argparse
+import tempfile
 import time
 
 import spotsim.harness as harness
@@ -16,7 +17,8 @@ def main():
     p.add_argument("strategy")
     p.add_argument("--harness", default="adrs-leaderboard")
     a = p.parse_args()
-    strategy = harness.StrategyFile(a.strategy)
+    prof = harness.profile(a.harness)
+    strategy = harness.StrategyFile(a.strategy, entry=prof.entry)
     own = [0.0]
     step = strategy.cls._step
 
@@ -29,10 +31,13 @@ def main():
 
     strategy.cls._step = timed
     harness._worker_file = strategy
-    tasks = harness.profile(a.harness).runs()
-    started = time.process_time()
-    runs = [harness._run_one(t) for t in tasks]
-    total = time.process_time() - started
+    tasks = prof.runs()
+    with tempfile.TemporaryDirectory() as spec_dir:
+        harness.write_run_files(spec_dir, prof)  # (Frontier-CS's window and spec files, as evaluate() writes them)
+        strategy.spec_dir = spec_dir
+        started = time.process_time()
+        runs = [harness._run_one(t) for t in tasks]
+        total = time.process_time() - started
     print(f"{a.harness}: {len(runs)} runs, {total:.2f} s CPU: the strategy's _step {own[0]:.2f} s, "
           f"the rest {total - own[0]:.2f} s ({1000 * total / len(runs):.2f} ms per run)")
 

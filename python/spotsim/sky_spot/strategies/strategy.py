@@ -51,8 +51,9 @@ class Strategy:
     def task_done(self):
         # The harnesses ask the task (its own duration, whatever the strategy makes of self.task_duration); the
         # engine's runner gives no task: done once the work left is within 1e-8 s (the harnesses' test).
-        if getattr(self.task, "is_done", None) is not None:
-            return self.task.is_done
+        done = getattr(self.task, "is_done", None)
+        if done is not None:
+            return done
         return max(0.0, self.task_duration - sum(self.task_done_time)) <= 1e-8
 
     @property
