@@ -92,8 +92,12 @@ po::options_description data_parallel_options() {
       "bytes per gradient value all-reduced: 4 (fp32), 2 (fp16/bf16 gradients)")(
       "overlap", po::value<double>(),
       "share of the backward pass the all-reduce can hide behind, 0 to 1 [default: measured from the trace's "
-      "NCCL kernels, else 1]")("allreduce", po::value<std::string>()->default_value("ring"),
-                               "all-reduce between instances: ring (hierarchical ring) or tree (double binary tree)")(
+      "NCCL kernels, else 1]")(
+      "collectives", po::value<double>(),
+      "all-reduces the gradients are sent in per step, each paying the link latency [default: counted in the "
+      "trace's NCCL kernels, else PyTorch DDP's buckets: 1 + ceil((bytes - 1 MiB) / 25 MiB)]")(
+      "allreduce", po::value<std::string>()->default_value("ring"),
+      "all-reduce between instances: ring (hierarchical ring) or tree (double binary tree)")(
       "links", po::value<std::string>()->default_value("instance_links"),
       "instance link table: a path or the name of a table in traces/library/catalogue/");
   return dp;
@@ -102,7 +106,7 @@ po::options_description data_parallel_options() {
 std::optional<DataParallelRequest> data_parallel_request(const po::variables_map& vm,
                                                          std::optional<double> parameters) {
   if (!vm.count("instance")) {
-    for (const char* option : {"overlap"}) {
+    for (const char* option : {"overlap", "collectives"}) {
       if (vm.count(option)) throw InputError(std::string("--") + option + " needs --instance");
     }
     for (const char* option : {"nodes", "gradient-bytes", "allreduce", "links"}) {
@@ -126,6 +130,12 @@ std::optional<DataParallelRequest> data_parallel_request(const po::variables_map
     r.overlap = vm["overlap"].as<double>();
     if (!(*r.overlap >= 0.0 && *r.overlap <= 1.0)) throw InputError("--overlap: expected a share in [0, 1]");
   }
+  if (vm.count("collectives")) {
+    r.collectives = vm["collectives"].as<double>();
+    if (!(*r.collectives >= 1.0 && *r.collectives <= 1e6 && *r.collectives == std::floor(*r.collectives))) {
+      throw InputError("--collectives: expected a whole number of all-reduces per step, 1 to 1000000");
+    }
+  }
   r.algorithm = allreduce_algorithm(vm["allreduce"].as<std::string>());
   r.links_path = locate_instance_links(vm["links"].as<std::string>());
   return r;
@@ -144,6 +154,7 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
   DataParallelProfile dp = data_parallel_profile(m, gradient_bytes, one.compute_scale, overlap_default);
   dp.host_ms = one.host_ms;
   if (request.overlap) dp.overlap = *request.overlap;
+  if (request.collectives) dp.collectives = *request.collectives;
   const InstanceLinks single_gpu{request.instance_type, 1};
   const double one_gpu_ms = data_parallel_step(dp, 1, single_gpu).step_ms;
 
@@ -164,6 +175,10 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
       << (request.overlap ? "--overlap"
           : m.overlap     ? m.overlap_basis
                           : "assumed: no gradient communication in the trace")
+      << "); " << format_fixed(dp.collectives, 0) << " all-reduces per step ("
+      << (request.collectives    ? "--collectives"
+          : m.collectives >= 1.0 ? "counted in the trace"
+                                 : "PyTorch DDP's default buckets")
       << ")\n";
   out << "instances   GPUs  all-reduce ms  exposed ms    step ms  efficiency\n";
   DataParallelScaling scaling;

@@ -25,7 +25,8 @@ struct DataParallelRequest {
   int max_nodes = 1;
   double parameters = 0;
   double bytes_per_gradient = 4;
-  std::optional<double> overlap;  // --overlap: replaces the measured (or default) overlap
+  std::optional<double> overlap;      // --overlap: replaces the measured (or default) overlap
+  std::optional<double> collectives;  // --collectives: all-reduces per step (default: measured, else DDP buckets)
   AllReduceAlgorithm algorithm = AllReduceAlgorithm::Ring;
   std::string links_path;
 };

@@ -9,7 +9,8 @@ DataParallelStep data_parallel_step(const DataParallelProfile& profile, int inst
                                     AllReduceAlgorithm algorithm) {
   assert(profile.overlap >= 0.0 && profile.overlap <= 1.0);
   DataParallelStep step;
-  step.allreduce_ms = allreduce_time(profile.gradient_bytes, instances, links, algorithm).total_s() * 1e3;
+  step.allreduce_ms =
+      allreduce_time(profile.gradient_bytes, instances, links, algorithm, profile.collectives).total_s() * 1e3;
   step.exposed_ms = std::max(0.0, step.allreduce_ms - profile.overlap * profile.backward_ms);
   step.step_ms = profile.host_ms + profile.compute_ms + step.exposed_ms;
   return step;

@@ -18,6 +18,7 @@ struct DataParallelProfile {
   double backward_ms = 0;     // GPU busy time of the backward pass (part of compute_ms)
   double gradient_bytes = 0;  // bytes all-reduced per step: parameters x bytes per gradient value
   double overlap = 1.0;       // share of backward the all-reduce can hide behind (measured)
+  double collectives = 1.0;   // all-reduces the gradients are sent in per step (each pays the latency terms)
 };
 
 struct DataParallelStep {

@@ -13,6 +13,7 @@ namespace {
 struct StepParts {
   std::vector<Interval> compute, backward, communication, all;
   double communication_sum_us = 0, gradient_communication_us = 0;
+  int communication_kernels = 0;
   std::vector<Interval> gradient_communication;  // communication kernels launched from the backward thread
 };
 
@@ -35,6 +36,7 @@ StepParts split_step(const KinetoTrace& trace, const StepStats& step, std::int64
     if (a.kind.kernel_class == KernelClass::Communication) {
       parts.communication.push_back(interval);
       parts.communication_sum_us += a.duration_us;
+      ++parts.communication_kernels;
       if (from_backward) {
         parts.gradient_communication_us += a.duration_us;
         parts.gradient_communication.push_back(interval);
@@ -87,6 +89,8 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
     m.backward_ms += backward / 1e3;
     m.communication_ms += parts.communication_sum_us / 1e3;
     m.gradient_communication_ms += parts.gradient_communication_us / 1e3;
+    m.collectives += static_cast<double>(parts.gradient_communication.empty() ? parts.communication_kernels
+                                                                              : parts.gradient_communication.size());
     // |C ∪ N| = |C| + |N| - |C ∩ N|: the communication union that runs beside compute.
     m.overlapped_ms += (compute + communication - busy) / 1e3;
     m.exposed_ms += (busy - compute) / 1e3;
@@ -99,7 +103,7 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
   if (m.steps == 0) return m;
   const double n = m.steps;
   for (double* v : {&m.step_ms, &m.busy_ms, &m.compute_ms, &m.backward_ms, &m.communication_ms,
-                    &m.gradient_communication_ms, &m.overlapped_ms, &m.exposed_ms}) {
+                    &m.gradient_communication_ms, &m.overlapped_ms, &m.exposed_ms, &m.collectives}) {
     *v /= n;
   }
   m.host_ms = std::max(0.0, m.step_ms - m.busy_ms);
@@ -125,6 +129,7 @@ DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, doub
   p.host_ms = m.host_ms;
   p.gradient_bytes = gradient_bytes;
   p.overlap = m.overlap.value_or(default_overlap);
+  p.collectives = m.collectives >= 1.0 ? m.collectives : ddp_bucket_count(gradient_bytes);
   return p;
 }
 

@@ -34,6 +34,9 @@ struct DataParallelMeasurement {
   double overlapped_ms = 0;              // communication time during which compute kernels run on other streams
   double exposed_ms = 0;                 // busy - compute: time when only communication runs
   double gradient_communication_ms = 0;  // communication launched from the backward thread
+  // Collectives per step: the gradient communication kernels (NCCL runs one kernel per collective), or every
+  // communication kernel when none was launched from the backward thread; 0 when the trace has none.
+  double collectives = 0;
   // What the all-reduce could hide behind in this run, as a share of backward: the mean, weighted by kernel time,
   // of the share of backward compute still to run when each gradient communication kernel starts. Empty when
   // the trace has no gradient communication.
@@ -45,7 +48,8 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
 
 // The profile of one GPU for the step-time model: compute and backward scaled by `compute_scale` (predicted /
 // measured compute time on a target GPU, 1 on the measured one), the measured host gap, the measured overlap or
-// `default_overlap` when the trace has none, and the gradient size.
+// `default_overlap` when the trace has none, the gradient size, and the collectives per step: measured, else
+// DDP's default buckets for that size (ddp_bucket_count).
 DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, double gradient_bytes, double compute_scale,
                                           double default_overlap);
 

@@ -46,6 +46,30 @@ TEST(AllReduceModel, ManyRanksTendToTwiceTheBufferOverTheBandwidth) {
   EXPECT_NEAR(ring_allreduce_seconds(0.0, 1000, 50.0, 10.0), 2.0 * 999 * 10e-6, 1e-12);
 }
 
+TEST(AllReduceModel, EveryCollectivePaysTheLatencyTheBytesArePaidOnce) {
+  // Sent as k all-reduces, S bytes cost the same bandwidth terms and k times the latency terms.
+  const InstanceLinks l = links(8, 300, 50, 5.7, 10);
+  for (const AllReduceAlgorithm algorithm : {AllReduceAlgorithm::Ring, AllReduceAlgorithm::Tree}) {
+    const AllReduceTime one = allreduce_time(kBytes, 4, l, algorithm);
+    const AllReduceTime many = allreduce_time(kBytes, 4, l, algorithm, 404.0);
+    const AllReduceTime no_bytes = allreduce_time(0.0, 4, l, algorithm);
+    EXPECT_NEAR(many.total_s() - one.total_s(), 403.0 * no_bytes.total_s(), 1e-12);
+    EXPECT_DOUBLE_EQ(no_bytes.intra_s, 2 * 7 * 5.7e-6);
+  }
+  // Inside one 8-GPU instance, 404 collectives at 5.7 us per hop: 404 x 14 x 5.7 us = 32.2 ms of latency alone.
+  EXPECT_NEAR(allreduce_time(0.0, 1, l, AllReduceAlgorithm::Ring, 404.0).total_s(), 404 * 14 * 5.7e-6, 1e-12);
+}
+
+TEST(AllReduceModel, DdpBucketsOfTwentyFiveMiBAfterAFirstOfOne) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  EXPECT_EQ(ddp_bucket_count(0.0), 1.0);
+  EXPECT_EQ(ddp_bucket_count(1.0 * kMiB), 1.0);
+  EXPECT_EQ(ddp_bucket_count(1.0 * kMiB + 1), 2.0);
+  EXPECT_EQ(ddp_bucket_count(26.0 * kMiB), 2.0);
+  EXPECT_EQ(ddp_bucket_count(26.0 * kMiB + 1), 3.0);
+  EXPECT_EQ(ddp_bucket_count(1.79e9), 1.0 + std::ceil((1.79e9 - kMiB) / (25 * kMiB)));
+}
+
 TEST(AllReduceModel, HierarchicalFormula) {
   // 2 instances of 8 GPUs: 2(g-1)/g S/B_intra + 2(m-1)/m S/B_net + 2(g-1) alpha_intra + 2(m-1) alpha_net.
   const AllReduceTime t = allreduce_time(kBytes, 2, links(8, 300, 50, 5.7, 10));
