@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/options/command_line.hpp"
+#include "app/options/prediction_options.hpp"
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
@@ -51,31 +52,6 @@ po::options_description steptime_options() {
       "V100-PCIE, A100-40GB, A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE, L4, H100, H100-PCIE, H200)")(
       "measured-gpu", po::value<std::string>(),
       "the GPU the trace was recorded on, if its deviceProperties name is not recognised")(
-      "tf32", po::value<std::string>()->default_value("conv"),
-      "which FP32 matrix kernels use TF32 tensor cores on GPUs that have them: conv (PyTorch default: cuDNN "
-      "convolutions only), all (also matmuls, torch.backends.cuda.matmul.allow_tf32 = True), off")(
-      "measured-link-gbps", po::value<double>(),
-      "interconnect bandwidth of the traced run, GB/s (with --target-link-gbps)")(
-      "target-link-gbps", po::value<double>(),
-      "interconnect bandwidth on the targets, GB/s; communication kernels scale by measured/target (default: kept)");
-  // Precision, batch and host time (docs/step-time.md#precision, #host-time).
-  po::options_description precision("Precision, batch and host time");
-  precision.add_options()(
-      "precision", po::value<std::string>(),
-      "how the targets train: fp32 (CUDA cores, TF32 off), tf32, amp-fp16 or amp-bf16 (autocast); matrix kernels "
-      "move to that precision's tensor cores and activations to its width [default: as recorded, with --tf32]")(
-      "layout", po::value<std::string>()->default_value("as-recorded"),
-      "memory layout of the target run: as-recorded or channels-last (torch.channels_last: cuDNN's NCHW<->NHWC "
-      "transform kernels of the trace are dropped)")(
-      "fuse-norm-activation", po::bool_switch(),
-      "the target run fuses ReLU/add into the adjacent batch norm (cuDNN BN+add+activation): those kernels "
-      "go, the batch norm reads one extra tensor")(
-      "batch", po::value<double>(),
-      "per-GPU batch of the traced run (with --target-batch; also where V100/T4 "
-      "convolutions read their measured batch curve, docs/step-time.md#precision)")(
-      "target-batch", po::value<double>(), "per-GPU batch to predict for (needs --batch; default: the trace's)")(
-      "host-scaling", po::value<std::string>()->default_value("fixed"),
-      "host gap on the targets: fixed (same time per step) or per-sample (scales with the batch)")(
       "breakdown-out", po::value<std::string>(),
       "write the per-step breakdown (compute, communication, host gap) and the predictions as JSON");
   po::options_description checkpoint("Checkpoint cost");
@@ -94,7 +70,7 @@ po::options_description steptime_options() {
       "--target (needs --steps)")("steps", po::value<double>(), "training steps of the job")(
       "job-name", po::value<std::string>(), "name recorded in the job file [default: the trace's file name]");
   po::options_description all;
-  all.add(general).add(predict).add(precision).add(checkpoint).add(job).add(data_parallel_options());
+  all.add(general).add(predict).add(prediction_option_schema()).add(checkpoint).add(job).add(data_parallel_options());
   return all;
 }
 
@@ -128,52 +104,6 @@ double parse_count(const std::string& text, const std::string& what) {
     throw InputError(what + ": expected a count such as 25.6M, 1.3B or 7e9, got '" + text + "'");
   }
   return value * scale;
-}
-
-Tf32Policy tf32_policy(const std::string& text) {
-  if (text == "conv") return Tf32Policy::ConvolutionsOnly;
-  if (text == "all") return Tf32Policy::All;
-  if (text == "off") return Tf32Policy::Off;
-  throw InputError("--tf32: expected conv, all or off, got '" + text + "'");
-}
-
-double batch_option(const po::variables_map& vm, const char* name) {
-  const double batch = vm[name].as<double>();
-  if (!(batch >= 1.0 && batch <= 1e7))
-    throw InputError(std::string("--") + name + ": expected a per-GPU batch in [1, 1e7]");
-  return batch;
-}
-
-void add_precision_options(const po::variables_map& vm, PredictionOptions& options) {
-  if (vm.count("precision"))
-    options.precision = parse_training_precision(vm["precision"].as<std::string>(), "--precision");
-  options.host_scaling = parse_host_scaling(vm["host-scaling"].as<std::string>(), "--host-scaling");
-  options.recipe.layout = parse_memory_layout(vm["layout"].as<std::string>(), "--layout");
-  options.recipe.fuse_norm_activation = vm["fuse-norm-activation"].as<bool>();
-  if (vm.count("target-batch") && !vm.count("batch"))
-    throw InputError("--target-batch needs --batch (the trace's per-GPU batch)");
-  if (vm.count("batch")) {
-    const double batch = batch_option(vm, "batch");
-    options.batch_scale = vm.count("target-batch") ? batch_option(vm, "target-batch") / batch : 1.0;
-    options.trace_batch = batch;
-  }
-}
-
-PredictionOptions prediction_options(const po::variables_map& vm) {
-  PredictionOptions options;
-  options.tf32 = tf32_policy(vm["tf32"].as<std::string>());
-  if (vm.count("measured-link-gbps") != vm.count("target-link-gbps")) {
-    throw InputError("--measured-link-gbps and --target-link-gbps must be given together");
-  }
-  if (vm.count("measured-link-gbps")) {
-    options.measured_link_gbps = vm["measured-link-gbps"].as<double>();
-    options.target_link_gbps = vm["target-link-gbps"].as<double>();
-    if (!(*options.measured_link_gbps > 0.0) || !(*options.target_link_gbps > 0.0)) {
-      throw InputError("--measured-link-gbps/--target-link-gbps: expected bandwidths > 0 GB/s");
-    }
-  }
-  add_precision_options(vm, options);
-  return options;
 }
 
 std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const po::variables_map& vm) {
@@ -263,19 +193,12 @@ int run(const po::variables_map& vm) {
     const GpuSpec& measured =
         measured_gpu_of(trace, vm.count("measured-gpu") ? vm["measured-gpu"].as<std::string>() : "");
     std::vector<StepPrediction> predictions;
-    // The measured GPU is predicted under --precision too, unless it lacks that precision (a V100 trace predicted
-    // for TF32 on an A100): then only the targets are.
-    const bool measured_is_target = std::find(targets.begin(), targets.end(), &measured) != targets.end();
-    if (!options.precision || measured.supports(matrix_precision(*options.precision)) || targets.empty() ||
-        measured_is_target) {
-      predictions.push_back(predict_step(trace, profile, measured, measured, options));
-    } else {
+    const std::vector<const GpuSpec*> gpus = gpus_to_predict(measured, targets, options);
+    if (gpus.front() != &measured) {
       std::cerr << "note: " << measured.name << " has no " << to_string(matrix_precision(*options.precision))
                 << " tensor cores: not predicted for --precision " << to_string(*options.precision) << "\n";
     }
-    for (const GpuSpec* target : targets) {
-      if (target != &measured) predictions.push_back(predict_step(trace, profile, measured, *target, options));
-    }
+    for (const GpuSpec* gpu : gpus) predictions.push_back(predict_step(trace, profile, measured, *gpu, options));
     if (!targets.empty()) std::cout << format_predictions(measured.name, predictions);
     breakdown_predictions = predictions;
     for (const auto& p : predictions) job.step_time_s_by_gpu[p.target] = p.predicted_step_us * 1e-6;

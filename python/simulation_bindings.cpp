@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/campaign/campaign_request_options.hpp"
+#include "app/options/prediction_options.hpp"
 #include "app/report_writer.hpp"
 #include "app/run_metrics.hpp"
 #include "app/simulation_request.hpp"
@@ -126,11 +127,12 @@ void bind_simulation(py::module_& m) {
       [](const std::string& command) {
         if (command == "simulate") return option_schema_rows(simulate_request_options());
         if (command == "campaign") return option_schema_rows(campaign_request_options());
-        throw InputError("option_schema: expected simulate or campaign, got '" + command + "'");
+        if (command == "steptime") return option_schema_rows(prediction_option_schema());
+        throw InputError("option_schema: expected simulate, campaign or steptime, got '" + command + "'");
       },
       py::arg("command"),
       "the options a command reads into its request (name, default, flag, help): what simulate() and campaign() "
-      "take as keyword arguments");
+      "take as keyword arguments, and (steptime) KinetoProfile.predict()");
   m.def("metrics", &metric_rows, "the per-run metrics: name, unit, label");
   // The summaries' own statistics, so that analyses done in Python (paired differences) use the same formulas.
   m.def(

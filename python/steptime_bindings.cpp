@@ -6,7 +6,9 @@
 #include <array>
 #include <memory>
 
+#include "app/options/prediction_options.hpp"
 #include "base/errors.hpp"
+#include "python/keyword_options.hpp"
 #include "python/python_bindings.hpp"
 #include "steptime/checkpoint_cost.hpp"
 #include "steptime/gpu_spec_table.hpp"
@@ -93,26 +95,17 @@ py::list class_rows(const KinetoProfile& p) {
   return rows;
 }
 
-Tf32Policy tf32_policy(const std::string& text) {
-  if (text == "conv") return Tf32Policy::ConvolutionsOnly;
-  if (text == "all") return Tf32Policy::All;
-  if (text == "off") return Tf32Policy::Off;
-  throw InputError("--tf32: expected conv, all or off, got '" + text + "'");
-}
-
 // One row per target (the measured GPU first, predicted on itself): kernel sums, busy, host gap, step, by class.
+// `options`: keyword arguments read through `spotsim steptime`'s own prediction options (precision, batch, layout,
+// tf32, ...): the CLI's names, defaults, ranges and messages.
 py::list prediction_rows(const KinetoProfile& p, const std::vector<std::string>& targets,
-                         const std::string& measured_gpu, const std::string& tf32) {
-  PredictionOptions options;
-  options.tf32 = tf32_policy(tf32);
+                         const std::string& measured_gpu, const py::dict& keywords) {
+  const PredictionOptions options = prediction_options(parse_keyword_options(keywords, prediction_option_schema()));
   const GpuSpec& measured = measured_gpu_of(p.trace, measured_gpu);
-  std::vector<const GpuSpec*> specs{&measured};
-  for (const auto& name : targets) {
-    const GpuSpec* target = &one_gpu_or_throw(name, "--target");
-    if (std::find(specs.begin(), specs.end(), target) == specs.end()) specs.push_back(target);
-  }
+  std::vector<const GpuSpec*> named;
+  for (const auto& name : targets) named.push_back(&one_gpu_or_throw(name, "--target"));
   py::list rows;
-  for (const GpuSpec* target : specs) {
+  for (const GpuSpec* target : gpus_to_predict(measured, named, options)) {
     const StepPrediction s = predict_step(p.trace, p.profile, measured, *target, options);
     py::dict row;
     row["measured_gpu"] = measured.name;
@@ -177,8 +170,10 @@ void bind_steptime(py::module_& m) {
       .def("info", &device_info, "device, schema, step counts and steady-state means (ms)")
       .def("step_columns", &step_columns, "per step: wall, GPU busy, step time and time per kernel class (ms)")
       .def("class_rows", &class_rows, "per kernel class: mean time (ms) and kernels per steady-state step")
-      .def("predict", &prediction_rows, py::arg("targets"), py::arg("measured_gpu") = "", py::arg("tf32") = "conv",
-           "the steady-state step predicted on each target GPU");
+      .def("predict", &prediction_rows, py::arg("targets"), py::arg("measured_gpu") = "",
+           py::arg("options") = py::dict(),
+           "the steady-state step predicted on each target GPU; options: `spotsim steptime`'s prediction options "
+           "(CLI long names, '-' as '_')");
 
   m.def(
       "read_kineto",

@@ -281,4 +281,18 @@ const GpuSpec& measured_gpu_of(const KinetoTrace& trace, const std::string& over
                    "--measured-gpu");
 }
 
+std::vector<const GpuSpec*> gpus_to_predict(const GpuSpec& measured, const std::vector<const GpuSpec*>& targets,
+                                            const PredictionOptions& options) {
+  std::vector<const GpuSpec*> gpus;
+  const bool measured_is_target = std::find(targets.begin(), targets.end(), &measured) != targets.end();
+  if (!options.precision || measured.supports(matrix_precision(*options.precision)) || targets.empty() ||
+      measured_is_target) {
+    gpus.push_back(&measured);
+  }
+  for (const GpuSpec* target : targets) {
+    if (std::find(gpus.begin(), gpus.end(), target) == gpus.end()) gpus.push_back(target);
+  }
+  return gpus;
+}
+
 }  // namespace spotsim

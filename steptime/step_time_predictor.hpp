@@ -89,6 +89,12 @@ struct StepPrediction {
 StepPrediction predict_step(const KinetoTrace& trace, const StepProfile& profile, const GpuSpec& measured,
                             const GpuSpec& target, const PredictionOptions& options);
 
+// The GPUs a prediction covers, in order: the measured GPU first (predicted on itself), then each target once.
+// The measured GPU is left out when --precision needs tensor cores it lacks (a V100 trace predicted for TF32 on an
+// A100), unless it is a target itself (then the prediction refuses, naming it) or there are no targets.
+std::vector<const GpuSpec*> gpus_to_predict(const GpuSpec& measured, const std::vector<const GpuSpec*>& targets,
+                                            const PredictionOptions& options);
+
 // The GPU a trace was recorded on, from its deviceProperties (or `override_name` if non-empty). Throws
 // InputError naming the trace for an AMD/ROCm trace (the model's fractions are calibrated on NVIDIA GPUs
 // only) and for an NVIDIA GPU missing from the spec table.

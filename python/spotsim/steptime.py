@@ -15,12 +15,21 @@ class KinetoProfile:
         self.steps = pd.DataFrame(profile.step_columns())
         self.classes = pd.DataFrame(profile.class_rows())
 
-    def predict(self, targets=(), measured_gpu="", tf32="conv"):
+    def predict(self, targets=(), measured_gpu="", tf32="conv", measured_link_gbps=None, target_link_gbps=None,
+                precision=None, layout="as-recorded", fuse_norm_activation=False, batch=None, target_batch=None,
+                host_scaling="fixed"):
         """One row per GPU (the measured one first): measured and predicted step, busy and kernel time in ms, by
-        class. measured_gpu overrides the GPU read from the trace; tf32: conv, all or off (``steptime --tf32``)."""
+        class. measured_gpu overrides the GPU read from the trace. The other arguments are ``spotsim steptime``'s
+        prediction options, read through the CLI's own schema (same defaults, ranges and messages): tf32 (conv, all,
+        off), precision (fp32, tf32, amp-fp16, amp-bf16), layout (as-recorded, channels-last),
+        fuse_norm_activation, batch and target_batch (per-GPU batches of the trace and of the target run),
+        host_scaling (fixed, per-sample), measured_link_gbps with target_link_gbps (docs/step-time.md)."""
         if isinstance(targets, str):
             targets = [t for t in targets.split(",") if t]
-        return pd.DataFrame(self._profile.predict(list(targets), measured_gpu, tf32))
+        options = {"tf32": tf32, "measured_link_gbps": measured_link_gbps, "target_link_gbps": target_link_gbps,
+                   "precision": precision, "layout": layout, "fuse_norm_activation": fuse_norm_activation,
+                   "batch": batch, "target_batch": target_batch, "host_scaling": host_scaling}
+        return pd.DataFrame(self._profile.predict(list(targets), measured_gpu, options))
 
     def __repr__(self):
         i = self.info

@@ -63,3 +63,81 @@ def test_op_model_share_follows_recorded_shapes(shared, profile):
     rows = spotsim.read_kineto(fixture).predict(["A100-40GB"]).set_index("target")
     assert rows.loc["V100", "measured_by_op_model_ms"] == 0  # its own GPU: measured times are kept
     assert rows.loc["A100-40GB", "measured_by_op_model_ms"] == pytest.approx(0.065)
+
+
+def test_predict_takes_every_prediction_option_of_the_cli_with_its_defaults():
+    """KinetoProfile.predict() reads the CLI's own prediction options (app/options/prediction_options.cpp): its
+    signature names each one, with the schema's default."""
+    import inspect
+    from spotsim import _spotsim
+    schema = {o["name"]: o["default"] for o in _spotsim.option_schema("steptime")}
+    parameters = inspect.signature(spotsim.KinetoProfile.predict).parameters
+    own = {"self", "targets", "measured_gpu"}
+    assert {p.replace("_", "-") for p in parameters if p not in own} == set(schema)
+    for name, parameter in parameters.items():
+        if name in own:
+            continue
+        default = schema[name.replace("_", "-")]
+        if default is None:
+            assert parameter.default is None, name
+        else:
+            assert str(parameter.default).lower() == default, name
+
+
+# Every option that changes a prediction, alone and together: the rows on every GPU are the CLI's table.
+PREDICTION_CASES = [
+    {},
+    {"precision": "amp-fp16", "layout": "channels-last", "batch": 32, "target_batch": 256},
+    {"precision": "tf32", "batch": 32, "target_batch": 256},
+    {"precision": "fp32", "batch": 32, "target_batch": 112, "host_scaling": "per-sample"},
+    {"tf32": "all"},
+    {"fuse_norm_activation": True, "precision": "amp-bf16"},
+]
+
+
+def cli_rows(out):
+    """The CLI's prediction table: target -> step ms."""
+    rows, table = {}, False
+    for line in out.splitlines():
+        if line.startswith("target "):
+            table = True
+            continue
+        if table:
+            if not line.strip() or line.startswith("step ="):
+                break
+            parts = line.split()
+            rows[parts[0]] = float(parts[4])
+    return rows
+
+
+@pytest.mark.parametrize("options", PREDICTION_CASES)
+def test_predict_with_options_gives_the_clis_numbers(cli, shared, profile, options):
+    args = []
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        args += [flag] if value is True else [flag, str(value)]
+    code, out, err = cli("steptime", shared / V100, "--target", "A100-80GB,H100", *args)
+    assert code == 0, err
+    expected = cli_rows(out)
+    rows = profile.predict(["A100-80GB", "H100"], **options).set_index("target")
+    # The same GPUs: the measured V100 too, unless the precision needs tensor cores it lacks (both leave it out).
+    assert list(rows.index) == list(expected), (out, rows)
+    for gpu, step_ms in expected.items():
+        assert rows.loc[gpu, "predicted_step_ms"] == pytest.approx(step_ms, abs=0.006), (options, gpu)
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"target_batch": 64}, "--target-batch needs --batch"),
+    ({"batch": 0, "target_batch": 64}, "--batch: expected a per-GPU batch"),
+    ({"precision": "fp8"}, "--precision"),
+    ({"tf32": "sometimes"}, "--tf32: expected conv, all or off"),
+    ({"measured_link_gbps": 100}, "must be given together"),
+])
+def test_predict_refuses_what_the_cli_refuses_with_its_message(cli, shared, profile, options, words):
+    args = []
+    for key, value in options.items():
+        args += ["--" + key.replace("_", "-"), str(value)]
+    code, _, err = cli("steptime", shared / V100, "--target", "H100", *args)
+    assert code == 2 and words in err
+    with pytest.raises(ValueError, match=words.replace("(", r"\(")):
+        profile.predict(["H100"], **options)
