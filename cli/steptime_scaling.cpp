@@ -99,17 +99,25 @@ po::options_description data_parallel_options() {
       "allreduce", po::value<std::string>()->default_value("ring"),
       "all-reduce between instances: ring (hierarchical ring) or tree (double binary tree)")(
       "links", po::value<std::string>()->default_value("instance_links"),
-      "instance link table: a path or the name of a table in traces/library/catalogue/");
+      "instance link table: a path or the name of a table in traces/library/catalogue/")(
+      "loader-rate", po::value<double>(),
+      "input pipeline (docs/step-time.md#input-pipeline): samples per second one data-loader worker decodes and "
+      "augments with a core to itself; the step is then at least the workers' time for the batch (needs --batch)")(
+      "loader-workers", po::value<int>()->default_value(8),
+      "data-loader workers per GPU (with --loader-rate; NVIDIA's ResNet-50 configs: 8 on a DGX-1, 16 on a DGX A100)")(
+      "host-cores", po::value<double>(),
+      "CPU cores of one instance the workers share (with --loader-rate): beyond them each worker gets a share of a "
+      "core [default: never short of cores]");
   return dp;
 }
 
 std::optional<DataParallelRequest> data_parallel_request(const po::variables_map& vm,
                                                          std::optional<double> parameters) {
   if (!vm.count("instance")) {
-    for (const char* option : {"overlap", "collectives"}) {
+    for (const char* option : {"overlap", "collectives", "loader-rate", "host-cores"}) {
       if (vm.count(option)) throw InputError(std::string("--") + option + " needs --instance");
     }
-    for (const char* option : {"nodes", "gradient-bytes", "allreduce", "links"}) {
+    for (const char* option : {"nodes", "gradient-bytes", "allreduce", "links", "loader-workers"}) {
       if (!vm[option].defaulted()) throw InputError(std::string("--") + option + " needs --instance");
     }
     return std::nullopt;
@@ -136,6 +144,25 @@ std::optional<DataParallelRequest> data_parallel_request(const po::variables_map
       throw InputError("--collectives: expected a whole number of all-reduces per step, 1 to 1000000");
     }
   }
+  if (vm.count("loader-rate")) {
+    InputPipeline input;
+    input.samples_per_s_per_worker = vm["loader-rate"].as<double>();
+    if (!(input.samples_per_s_per_worker > 0.0 && input.samples_per_s_per_worker <= 1e9))
+      throw InputError("--loader-rate: expected samples per second per worker, above 0 and at most 1e9");
+    input.workers_per_gpu = vm["loader-workers"].as<int>();
+    if (input.workers_per_gpu < 1 || input.workers_per_gpu > 1024)
+      throw InputError("--loader-workers: expected 1 to 1024 workers per GPU");
+    if (vm.count("host-cores")) {
+      input.cores = vm["host-cores"].as<double>();
+      if (!(*input.cores >= 1.0 && *input.cores <= 1e6))
+        throw InputError("--host-cores: expected 1 to 1000000 cores per instance");
+    }
+    if (!vm.count("batch")) throw InputError("--loader-rate needs --batch (the per-GPU batch the loaders produce)");
+    r.input = input;
+  } else {
+    if (!vm["loader-workers"].defaulted()) throw InputError("--loader-workers needs --loader-rate");
+    if (vm.count("host-cores")) throw InputError("--host-cores needs --loader-rate");
+  }
   r.algorithm = allreduce_algorithm(vm["allreduce"].as<std::string>());
   r.links_path = locate_instance_links(vm["links"].as<std::string>());
   return r;
@@ -155,6 +182,10 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
   dp.host_ms = one.host_ms;
   if (request.overlap) dp.overlap = *request.overlap;
   if (request.collectives) dp.collectives = *request.collectives;
+  if (request.input) {
+    dp.input = request.input;
+    dp.batch_per_gpu = options.trace_batch.value_or(1.0) * options.batch_scale;
+  }
   const InstanceLinks single_gpu{request.instance_type, 1};
   const double one_gpu_ms = data_parallel_step(dp, 1, single_gpu).step_ms;
 
@@ -180,7 +211,14 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
           : m.collectives >= 1.0 ? "counted in the trace"
                                  : "PyTorch DDP's default buckets")
       << ")\n";
-  out << "instances   GPUs  all-reduce ms  exposed ms    step ms  efficiency\n";
+  if (dp.input) {
+    out << "input: " << dp.input->workers_per_gpu << " loader workers per GPU at "
+        << format_fixed(dp.input->samples_per_s_per_worker, 1) << " samples/s each"
+        << (dp.input->cores ? ", sharing " + format_fixed(*dp.input->cores, 0) + " cores per instance" : "") << "; "
+        << format_fixed(dp.batch_per_gpu, 0) << " samples per GPU and step\n";
+  }
+  out << "instances   GPUs  all-reduce ms  exposed ms    step ms  efficiency" << (dp.input ? "  input ms  bound" : "")
+      << "\n";
   DataParallelScaling scaling;
   scaling.gpus_per_instance = entry.links.gpus_per_instance;
   for (int k = 1; k <= request.max_nodes; ++k) {
@@ -188,11 +226,18 @@ DataParallelScaling report_data_parallel_scaling(const DataParallelRequest& requ
     scaling.step_s_by_nodes.push_back(s.step_ms / 1e3);
     out << pad(std::to_string(k), 10) << pad(std::to_string(k * entry.links.gpus_per_instance), 7)
         << pad(format_fixed(s.allreduce_ms, 3), 15) << pad(format_fixed(s.exposed_ms, 3), 12)
-        << pad(format_fixed(s.step_ms, 2), 11) << format_fixed(100.0 * one_gpu_ms / s.step_ms, 1) << "%\n";
+        << pad(format_fixed(s.step_ms, 2), 11);
+    const std::string efficiency = format_fixed(100.0 * one_gpu_ms / s.step_ms, 1) + "%";
+    if (dp.input) {
+      out << pad(efficiency, 12) << pad(format_fixed(s.input_ms, 2), 10) << (s.input_bound() ? "input" : "GPU") << "\n";
+    } else {
+      out << efficiency << "\n";
+    }
   }
   out << "efficiency = step on one GPU (" << format_fixed(one_gpu_ms, 2)
       << " ms) / step; step = host gap + compute + "
-         "max(0, all-reduce - overlap x backward)\n";
+         "max(0, all-reduce - overlap x backward)"
+      << (dp.input ? ", or the loaders' input time when longer" : "") << "\n";
 
   // The same GPU count on every instance type of that GPU whose size divides it.
   const int total = request.max_nodes * entry.links.gpus_per_instance;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "steptime/allreduce_model.hpp"
+#include "steptime/input_pipeline.hpp"
 #include "steptime/kineto_trace.hpp"
 #include "steptime/step_profile.hpp"
 #include "steptime/step_time_predictor.hpp"
@@ -25,8 +26,9 @@ struct DataParallelRequest {
   int max_nodes = 1;
   double parameters = 0;
   double bytes_per_gradient = 4;
-  std::optional<double> overlap;      // --overlap: replaces the measured (or default) overlap
-  std::optional<double> collectives;  // --collectives: all-reduces per step (default: measured, else DDP buckets)
+  std::optional<double> overlap;       // --overlap: replaces the measured (or default) overlap
+  std::optional<double> collectives;   // --collectives: all-reduces per step (default: measured, else DDP buckets)
+  std::optional<InputPipeline> input;  // --loader-rate, --loader-workers, --host-cores
   AllReduceAlgorithm algorithm = AllReduceAlgorithm::Ring;
   std::string links_path;
 };

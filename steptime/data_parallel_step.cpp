@@ -12,7 +12,9 @@ DataParallelStep data_parallel_step(const DataParallelProfile& profile, int inst
   step.allreduce_ms =
       allreduce_time(profile.gradient_bytes, instances, links, algorithm, profile.collectives).total_s() * 1e3;
   step.exposed_ms = std::max(0.0, step.allreduce_ms - profile.overlap * profile.backward_ms);
-  step.step_ms = profile.host_ms + profile.compute_ms + step.exposed_ms;
+  step.gpu_ms = profile.host_ms + profile.compute_ms + step.exposed_ms;
+  if (profile.input) step.input_ms = input_ms_per_step(*profile.input, profile.batch_per_gpu, links.gpus_per_instance);
+  step.step_ms = std::max(step.gpu_ms, step.input_ms);
   return step;
 }
 

@@ -36,6 +36,27 @@ TEST(DataParallelCli, JobFileHasStepTimePerInstanceCount) {
   for (std::size_t k = 1; k < by_nodes.size(); ++k) EXPECT_GT(by_nodes[k].get<double>(), by_nodes[k - 1].get<double>());
 }
 
+TEST(DataParallelCli, InputPipelineShowsWhichSideBinds) {
+  // 8 GPUs on a2-highgpu-8g, 32 samples per GPU: loaders of 1 sample/s bind; loaders of 1e6 samples/s do not.
+  const std::string fixture = test::fixture("three_steps.json");
+  const std::vector<std::string> base = {fixture,      "--measured-gpu", "A100-40GB", "--params", "1B",
+                                         "--instance", "a2-highgpu-8g",  "--batch",   "32"};
+  std::vector<std::string> slow = base;
+  for (const char* a : {"--loader-rate", "1", "--loader-workers", "4", "--host-cores", "16"}) slow.push_back(a);
+  const CliResult r = run_steptime(slow);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("input: 4 loader workers per GPU at 1.0 samples/s each, sharing 16 cores per instance"),
+            std::string::npos)
+      << r.out;
+  // 32 samples / (4 workers x 1 sample/s x 16/32 of a core) = 16 s per step.
+  EXPECT_NE(r.out.find("16000.00  input"), std::string::npos) << r.out;
+  std::vector<std::string> fast = base;
+  for (const char* a : {"--loader-rate", "1000000"}) fast.push_back(a);
+  const CliResult f = run_steptime(fast);
+  ASSERT_EQ(f.code, 0) << f.err;
+  EXPECT_NE(f.out.find("  GPU\n"), std::string::npos) << f.out;
+}
+
 TEST(DataParallelCli, BadOptionsExitTwo) {
   const std::string fixture = test::fixture("three_steps.json");
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
@@ -50,6 +71,21 @@ TEST(DataParallelCli, BadOptionsExitTwo) {
       {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--links", "/nonexistent.json"}, "--links"},
       {{fixture, "--params", "1B", "--instance", "g5.xlarge"}, "A10G"},
       {{fixture, "--nodes", "4"}, "--nodes needs --instance"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--loader-rate", "100"},
+       "--loader-rate needs --batch"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--batch", "32", "--loader-rate", "0"},
+       "--loader-rate: expected"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--batch", "32", "--loader-rate", "100",
+        "--loader-workers", "0"},
+       "--loader-workers: expected 1 to 1024"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--batch", "32", "--loader-rate", "100",
+        "--host-cores", "0.5"},
+       "--host-cores: expected"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--loader-workers", "4"},
+       "--loader-workers needs --loader-rate"},
+      {{fixture, "--params", "1B", "--instance", "a2-highgpu-8g", "--host-cores", "48"},
+       "--host-cores needs --loader-rate"},
+      {{fixture, "--loader-rate", "100"}, "--loader-rate needs --instance"},
   };
   for (const auto& [args, message] : cases) {
     const CliResult r = run_steptime(args);
