@@ -7,13 +7,15 @@ task_done_time *is* the run's progress), applies a strong-guarantee override, tu
 NONE, and starts the restart overhead when the cluster type changes. run_window() reproduces that loop: the base
 class of spotsim's stand-in sky_spot package (spotsim.sky_spot.strategies.strategy.Strategy.step) and HarnessEnv
 below, with a fresh strategy object per run built from the harness's own command line. Facts from the harnesses'
-code are listed in ../shared/data/validation/policy-harnesses/README.md; tests/python/test_harness.py checks this
-runner against the ADRS harness's recorded runs, run for run.
+code are listed in ../shared/data/validation/policy-harnesses/README.md; tests/python/test_harness.py,
+test_harness_leaderboard.py and test_harness_frontier.py check this runner against the ADRS/OpenEvolve,
+ADRS-Leaderboard and Frontier-CS harnesses' recorded runs, run for run.
 
 Prices are the harnesses': on-demand 3.06 USD/h for every env (k80 and 8-GPU ones included), spot 3.06 / K with
 K = 3.06 / 0.9731, billed per tick of the cluster type the env held.
 """
 import argparse
+import json
 import os
 import pathlib
 
@@ -33,8 +35,8 @@ class HarnessEnv:
     def __init__(self, available, gap_seconds, past_end_fails=False, override_enabled=True):
         self._available = list(available)
         self.override_enabled = override_enabled  # False only to count what the override saved
-        # Asked for a tick past the recording, the ADRS harnesses' base class takes it as "no spot"; Frontier-CS's
-        # lets the error end the run.
+        # Asked for a tick past the recording, ADRS/OpenEvolve's base class takes it as "no spot" (and credits no
+        # work: the run never ends); the Leaderboard's and Frontier-CS's let the error end the run.
         self.past_end_fails = past_end_fails
         self.gap_seconds = float(gap_seconds)
         self.overrides = 0  # ticks whose request the strong-guarantee override changed
@@ -162,6 +164,24 @@ def harness_parser(prog):
     return parser
 
 
+def leaderboard_parser(prog):
+    """The ADRS-Leaderboard's parser (its sim_worker._build_parser): other options and defaults than ADRS/OpenEvolve's
+    command line (no --inter-task-overhead; --strategy, --env-start-hours and --output-dir there)."""
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--deadline-hours", type=float, default=52.0)
+    parser.add_argument("--task-duration-hours", type=float, nargs="+", default=[48.0])
+    parser.add_argument("--restart-overhead-hours", type=float, nargs="+", default=[0.0])
+    parser.add_argument("--env-start-hours", type=float, default=0.0)
+    parser.add_argument("--output-dir", type=str)
+    parser.add_argument("--trace-file", type=str)
+    parser.add_argument("--strategy-file", type=str)
+    parser.add_argument("--checkpoint-size-gb", type=float, default=50.0)
+    parser.add_argument("--strategy", type=str, default="custom")
+    parser.add_argument("--env", type=str, default="trace")
+    parser.add_argument("--silent", action="store_true")
+    return parser
+
+
 # The ADRS harness's built-in strategy names: its registry refuses a file's class that takes one (or 'abstract').
 ADRS_BUILTIN_NAMES = frozenset(
     "multi_region_base strawman time_sliced time_sliced_by_num random_time_sliced group_time_sliced loose_time_sliced "
@@ -177,10 +197,12 @@ ADRS_BUILTIN_NAMES = frozenset(
 class StrategyFile:
     """A strategy file imported once; each run builds a fresh object of its Strategy class, as the harness does.
 
-    entry "adrs" (ADRS/OpenEvolve, the Leaderboard, GEPA): the class is the Strategy subclass whose attribute name
-    sorts first in the module, built by its _from_args(parser) from the harness's command line; the harness's class
+    entry "adrs" (ADRS/OpenEvolve, GEPA): the class is the Strategy subclass whose attribute name sorts first in
+    the module, built by its _from_args(parser) from the harness's command line; the harness's class
     registry refuses NAME 'abstract', a NAME taken by one of its built-in strategies, or two classes of one NAME, and
-    its base class has no _from_args. Entry "frontier" (Frontier-CS): the class named Solution, which the harness
+    its base class has no _from_args. Entry "leaderboard" (the ADRS-Leaderboard, sim_worker.py): the first Strategy
+    subclass in the module's namespace (definition and import order), built the same way with the Leaderboard's
+    parser; its registry refuses no NAME. Entry "frontier" (Frontier-CS): the class named Solution, which the harness
     checks before any run (a Strategy subclass with solve(); the source names class, Strategy and _step) and
     otherwise refuses the file, built as Solution(args) with a namespace of deadline_hours, restart_overhead_hours
     and inter_task_overhead, then solve(spec_path) with the run's spec file (its trace_file the run's window). Entry
@@ -190,8 +212,8 @@ class StrategyFile:
 
     def __init__(self, path, name=None, entry="adrs"):
         self.spec_dir = None  # (Frontier-CS) where evaluate() wrote the runs' spec files, before any worker ran
-        if entry not in ("adrs", "frontier", "frontier-multi"):
-            raise ValueError(f"unknown entry {entry!r}; expected adrs, frontier or frontier-multi")
+        if entry not in ("adrs", "leaderboard", "frontier", "frontier-multi"):
+            raise ValueError(f"unknown entry {entry!r}; expected adrs, leaderboard, frontier or frontier-multi")
         self.path = pathlib.Path(path)
         self.entry = entry
         self.problem = None
@@ -232,6 +254,8 @@ class StrategyFile:
         if not classes:
             self.problem = AttributeError(f"No concrete strategy class found in {self.path}")
             return None
+        if self.entry == "leaderboard":  # sim_worker._first_strategy_class: module.__dict__ order; no registry check
+            return classes[0][1]
         seen = set()
         for c in {id(c): c for _, c in classes}.values():
             if c.NAME == "abstract" or c.NAME in ADRS_BUILTIN_NAMES or c.NAME in seen:
@@ -296,7 +320,8 @@ class StrategyFile:
                 f"--task-duration-hours={duration_hours}", f"--deadline-hours={deadline_hours}",
                 f"--restart-overhead-hours={overhead_hours}", "--silent"]
         with _shim_installed(argv):
-            return self.cls._from_args(harness_parser(str(self.path)))
+            parser = leaderboard_parser if self.entry == "leaderboard" else harness_parser
+            return self.cls._from_args(parser(str(self.path)))
 
 
 LETTERS = {ClusterType.NONE: "N", ClusterType.SPOT: "S", ClusterType.ON_DEMAND: "O"}
@@ -350,6 +375,7 @@ def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=Fal
         env.step(ClusterType.NONE)
         if own_info:
             strategy.info()
+        json.dumps(strategy.config)  # simulate() writes the strategy's config with the run's results
     except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     # The work ended during the tick before the last observation: completion at the end of that tick.
@@ -390,7 +416,7 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
             strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours, spec_path=spec_path)
     except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
-    env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry == "frontier",
+    env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry in ("frontier", "leaderboard"),
                      override_enabled=override)
     out = drive(strategy, env, duration_hours, deadline_hours, len(available), timeline)
     if timeline and out["ok"]:
@@ -432,7 +458,8 @@ def profile(name):
     """adrs-leaderboard | adrs-openevolve | gepa-test | frontier-cs:<high|low|mixed>_<tight|loose>_<small|large>."""
     if name == "adrs-leaderboard":
         return Profile(name, ["us-west-2a_k80_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2a_v100_1",
-                              "us-west-2a_v100_8", "us-west-2b_v100_1"], [52.0, 70.0], [0.02, 0.05, 0.10], "F1")
+                              "us-west-2a_v100_8", "us-west-2b_v100_1"], [52.0, 70.0], [0.02, 0.05, 0.10], "F1",
+                       entry="leaderboard")
     openevolve_envs = ["us-west-2a_k80_1", "us-west-2a_v100_1", "us-west-2b_k80_1", "us-west-2b_v100_1"]
     if name == "adrs-openevolve":
         return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "F2")

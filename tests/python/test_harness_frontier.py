@@ -6,12 +6,11 @@ test strategy in harness_strategies_frontier/ (each exercising one of its rules:
 request without spot, a new Solution per run, what solve() sees and sets, a strategy that raises, a job still running
 when the recording ends, a Solution that is not a Strategy, the env and the calls of reset()) on 2 envs x 3 windows x
 deadlines 52, 70 h x changeovers 0.05, 0.2 h, recorded with tools/harness/record_frontier_runs.py."""
-import csv
 import json
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, recorded_windows
 from spotsim.harness import StrategyFile, run_window
 
 STRATEGIES = REPO / "tests" / "python" / "harness_strategies_frontier"
@@ -23,19 +22,7 @@ EXPECTED_ERRORS = {"raises_midway": "strategy gave up at tick 100", "waits_past_
 
 @pytest.fixture(scope="module")
 def windows(shared):
-    """(pair, window id) -> spot availability per tick, cut from the base recording as the harness's files are."""
-    base_dir = shared / "data/preemption/aws-gcp-spot-availability/availability/1-node/aws-10-26-2022"
-    wanted = {(run["pair"], run["window"]) for run in RECORDED}
-    bases, out = {}, {}
-    for r in csv.DictReader(open(shared / "data/validation/policy-harnesses/windows.csv")):
-        pair, window = r["pair"], int(r["window"])
-        if (pair, window) not in wanted:
-            continue
-        if pair not in bases:
-            bases[pair] = json.load(open(base_dir / f"{pair}.json"))["data"]
-        out[(pair, window)] = [x == 1 for x in bases[pair][int(r["start_tick"]):int(r["end_tick"])]]
-    assert len(out) == len(wanted)
-    return out
+    return recorded_windows(shared, RECORDED)
 
 
 @pytest.fixture(scope="module")

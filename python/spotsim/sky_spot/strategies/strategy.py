@@ -60,6 +60,15 @@ class Strategy:
     def name(self):
         return self.NAME
 
+    @property
+    def config(self):
+        """What the harnesses' simulate() records of the strategy after each run; read-only, as there (a strategy that
+        assigns self.config fails when it does)."""
+        return {"name": self.NAME, "deadline": self.deadline, "task_duration": self.task_duration,
+                "restart_overhead": self.restart_overhead, "restart_overheads": self.restart_overheads,
+                "inter_task_overhead": self.inter_task_overhead, "inter_task_overheads": self.inter_task_overheads,
+                "task": self.task.get_config()}
+
     def info(self):
         """What the harness's simulate() logs after every tick (a strategy may override it, and is called so)."""
         task_info = self.task.get_info() if hasattr(self.task, "get_info") else {}
