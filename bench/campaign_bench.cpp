@@ -20,14 +20,14 @@ std::string h100_trace() {
   return library + "gcp-h100-13-zones.json";
 }
 
-// 40 one-GPU trials of 4 to 12 h arriving together, a 3-day deadline, Young/Daly checkpoints; `halving`: successive
-// halving (eta 3, rungs 1/9 and 1/3).
-void BM_FortyTrialCampaign(benchmark::State& state, const char* selection, bool halving) {
+// `trials` one-GPU trials of 4 to 12 h arriving together, a 3-day deadline, Young/Daly checkpoints, replication
+// after replication on one thread.
+void run_campaign(benchmark::State& state, int trials, const char* selection, bool halving) {
   const SpotMarket market = read_trace_file(h100_trace());
   CampaignSpec spec;
   JobSpec defaults;
   defaults.deadline = 3 * kMillisPerDay;
-  spec.jobs = sweep_trials(40, 4 * kMillisPerHour, 12 * kMillisPerHour, defaults);
+  spec.jobs = sweep_trials(trials, 4 * kMillisPerHour, 12 * kMillisPerHour, defaults);
   if (halving) spec.early_stopping = successive_halving(3.0, 1.0 / 9.0);
   const PolicyRegistry registry = builtin_policy_registry();
   const PolicyFactories policies{registry.selection_factory(selection), registry.checkpoint_factory("young-daly")};
@@ -41,10 +41,24 @@ void BM_FortyTrialCampaign(benchmark::State& state, const char* selection, bool 
   state.counters["replications/s"] =
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.counters["events/replication"] =
+      benchmark::Counter(static_cast<double>(events) / static_cast<double>(state.iterations()));
+}
+
+// 40 trials; `halving`: successive halving (eta 3, rungs 1/9 and 1/3).
+void BM_FortyTrialCampaign(benchmark::State& state, const char* selection, bool halving) {
+  run_campaign(state, 40, selection, halving);
 }
 BENCHMARK_CAPTURE(BM_FortyTrialCampaign, spot_only, "spot-only", false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_FortyTrialCampaign, greedy, "greedy", false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_FortyTrialCampaign, greedy_halving, "greedy", true)->Unit(benchmark::kMillisecond);
+
+// The same campaign at 40 to 1,000 trials, `greedy` (docs/campaign.md#speed: the slope in trials). Goal of the speed
+// issue: 1,000 trials in <= 50 ms per replication, linear in trials.
+void BM_CampaignScaling(benchmark::State& state) {
+  run_campaign(state, static_cast<int>(state.range(0)), "greedy", false);
+}
+BENCHMARK(BM_CampaignScaling)->Arg(40)->Arg(160)->Arg(640)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace spotsim

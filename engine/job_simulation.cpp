@@ -354,7 +354,7 @@ void JobSimulation::wait_for_spot() {
     if (!available) continue;
     const int needed = nodes + (capacity_ == nullptr ? 0 : spot_held_by_others(static_cast<int>(z)));
     if (available->at(now_) >= needed) continue;
-    next = std::min(next, available->next_time_where(now_, [needed](double v) { return v >= needed; }));
+    next = std::min(next, available->next_time_at_least(now_, needed));
   }
   if (next != kNever) schedule(next, EventKind::kSpotObtainable);
   waiting_for_spot_ = true;

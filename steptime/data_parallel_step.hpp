@@ -19,14 +19,14 @@
 namespace spotsim {
 
 struct DataParallelProfile {
-  double compute_ms = 0;               // GPU busy time of one step without communication, on one GPU
-  double host_ms = 0;                  // step time the GPU waits on the host (step - busy); does not change with n
-  double backward_ms = 0;              // GPU busy time of the backward pass (part of compute_ms)
-  double gradient_bytes = 0;           // bytes all-reduced per step: parameters x bytes per gradient value
-  double overlap = 1.0;                // share of backward the all-reduce can hide behind (measured)
-  double collectives = 1.0;            // all-reduces the gradients are sent in per step (each pays the latency terms)
-  std::optional<InputPipeline> input;  // the node's data loaders; unset: the input never binds
-  double batch_per_gpu = 0;            // samples per GPU and step (needed with `input`)
+  double compute_ms = 0;      // GPU busy time of one step without communication, on one GPU
+  double host_ms = 0;         // step time the GPU waits on the host (step - busy); does not change with n
+  double backward_ms = 0;     // GPU busy time of the backward pass (part of compute_ms)
+  double gradient_bytes = 0;  // bytes all-reduced per step: parameters x bytes per gradient value
+  double overlap = 1.0;       // share of backward the all-reduce can hide behind (measured)
+  double collectives = 1.0;   // all-reduces the gradients are sent in per step (each pays the latency terms)
+  std::optional<InputPipeline> input = std::nullopt;  // the node's data loaders; unset: the input never binds
+  double batch_per_gpu = 0;                           // samples per GPU and step (needed with `input`)
 };
 
 struct DataParallelStep {

@@ -178,6 +178,7 @@ void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) 
   for (const Holder& h : holders) {
     if (freed >= excess) break;
     freed += jobs_[static_cast<std::size_t>(h.job)]->reclaim_spot(now_, at_drop ? now_ : drop_at, excess - freed);
+    next_events_.touch(h.job);
     ++capacity_reclaims_;
   }
 }
@@ -220,7 +221,10 @@ void CampaignSimulation::on_spot_released(int job, int zone, int nodes, Millis a
   for (const int k : order_) {
     const auto kk = static_cast<std::size_t>(k);
     if (k == job || !started_[kk] || jobs_[kk]->finished() || !jobs_[kk]->waiting_for_spot()) continue;
-    if (jobs_[kk]->spot_room_needed() <= room) jobs_[kk]->wake_for_spot(at);
+    if (jobs_[kk]->spot_room_needed() <= room) {
+      jobs_[kk]->wake_for_spot(at);
+      next_events_.touch(k);
+    }
   }
 }
 
@@ -269,7 +273,10 @@ void CampaignSimulation::update_budget_time() {
 void CampaignSimulation::stop_everything(Millis at) {
   budget_hit_ = true;
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
-    if (started_[j]) jobs_[j]->stop(at);  // a job not yet arrived never starts (finish_run: failed, nothing spent)
+    if (started_[j]) {  // a job not yet arrived never starts (finish_run: failed, nothing spent)
+      jobs_[j]->stop(at);
+      next_events_.touch(static_cast<int>(j));
+    }
   }
   next_arrival_ = arrival_order_.size();
 }
@@ -296,19 +303,19 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
     scores_[j] = std::isnan(given) ? first_uniform01(seed, replication, StreamPurpose::kTrialScore, j) : given;
   }
   reset_drops(start_);
+  next_events_.reset(order_);
 
   std::uint64_t campaign_events = 0;
   for (;;) {
-    int job = -1;
     Millis job_time = kNever;
-    bool running = false;
-    for (const int k : order_) {
-      const auto kk = static_cast<std::size_t>(k);
-      if (!started_[kk] || jobs_[kk]->finished()) continue;
-      running = true;
-      const Millis t = jobs_[kk]->next_event_time();
-      if (t < job_time) job_time = t, job = k;
-    }
+    const int job = next_events_.earliest(
+        job_time,
+        [this](int k) {
+          const auto kk = static_cast<std::size_t>(k);
+          return started_[kk] && !jobs_[kk]->finished();
+        },
+        [this](int k) { return jobs_[static_cast<std::size_t>(k)]->next_event_time(); });
+    const bool running = next_events_.any_running();
     const bool arrivals_left = next_arrival_ < arrival_order_.size();
     if (!running && !arrivals_left) break;
     const Millis arrival_time =
@@ -339,6 +346,7 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
       const int j = arrival_order_[next_arrival_++];
       started_[static_cast<std::size_t>(j)] = true;
       jobs_[static_cast<std::size_t>(j)]->begin(campaign_job_seed(seed, static_cast<std::size_t>(j)), replication, t);
+      next_events_.touch(j);
     } else if (budget_time_ == t) {
       now_ = t;
       budget_dirty_ = true;
@@ -349,6 +357,7 @@ CampaignRun CampaignSimulation::run(std::uint64_t seed, std::uint64_t replicatio
       now_ = t;
       CampaignMember& stepped = *jobs_[static_cast<std::size_t>(job)];
       stepped.step();
+      next_events_.touch(job);
       if (jobs_counter_ != nullptr && stepped.finished()) {
         jobs_counter_->fetch_add(1, std::memory_order_relaxed);
         ++jobs_counted_;

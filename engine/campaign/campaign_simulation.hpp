@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/campaign/campaign_result.hpp"
+#include "engine/campaign/next_event_index.hpp"
 #include "engine/campaign_member.hpp"
 #include "engine/engine_factory.hpp"
 #include "engine/replication_runner.hpp"
@@ -84,6 +85,7 @@ class CampaignSimulation final : public SharedCapacity {
   std::uint64_t seed_ = 0, replication_ = 0;
   Millis start_ = 0, now_ = 0;
   std::vector<bool> started_;
+  NextEventIndex next_events_;  // the running jobs' next events, refreshed for the jobs touched since
   std::vector<double> scores_;
   std::vector<std::vector<double>> rung_scores_;
   std::size_t next_arrival_ = 0;  // index into arrival_order_

@@ -38,7 +38,7 @@ void ElasticSimulation::schedule_pool_rise(int wanted) {
   if (capacity_ != nullptr) {
     wanted += capacity_->held(zone_index_) - spot_held_;  // the other jobs' instances, as they are now
   }
-  const Millis at = zone_->spot.available->next_time_where(now_, [wanted](double v) { return v >= wanted; });
+  const Millis at = zone_->spot.available->next_time_at_least(now_, wanted);
   if (at != kNever) schedule(at, EventKind::kPoolRise, rise_epoch_);
 }
 
@@ -52,8 +52,7 @@ void ElasticSimulation::schedule_rise_elsewhere() {
     const int zone = static_cast<int>(z);
     if (zone == zone_index_ || !zones[z].spot.available) continue;
     const int others = capacity_ != nullptr ? capacity_->held(zone) : 0;
-    const Millis at =
-        zones[z].spot.available->next_time_where(now_, [need = wanted + others](double v) { return v >= need; });
+    const Millis at = zones[z].spot.available->next_time_at_least(now_, wanted + others);
     if (at != kNever && at > now_) schedule(at, EventKind::kPoolRise, rise_epoch_);
   }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace spotsim {
 
@@ -18,6 +19,51 @@ StepSeries::StepSeries(std::vector<Millis> times, std::vector<double> values, Mi
     if (i + 1 < times_.size()) acc += values_[i] * static_cast<double>(times_[i + 1] - times_[i]);
   }
   build_bucket_index();
+  build_max_tree();
+}
+
+void StepSeries::build_max_tree() {
+  leaves_ = 1;
+  while (leaves_ < values_.size()) leaves_ <<= 1;
+  max_tree_.assign(2 * leaves_, -std::numeric_limits<double>::infinity());
+  std::copy(values_.begin(), values_.end(), max_tree_.begin() + static_cast<std::ptrdiff_t>(leaves_));
+  for (std::size_t k = leaves_ - 1; k >= 1; --k) max_tree_[k] = std::max(max_tree_[2 * k], max_tree_[2 * k + 1]);
+}
+
+std::size_t StepSeries::first_index_at_least(std::size_t lo, std::size_t hi, double threshold) const {
+  const std::size_t none = times_.size();
+  if (lo > hi || hi >= times_.size()) return none;
+  // Climb from leaf lo: at each left child whose right sibling holds a value >= threshold, that sibling's subtree
+  // has the answer (every index in it lies after lo); then descend to its first such leaf.
+  std::size_t k = lo + leaves_;
+  if (max_tree_[k] >= threshold) return lo <= hi ? lo : none;
+  while (k > 1) {
+    if ((k & 1) == 0 && max_tree_[k + 1] >= threshold) {
+      k = k + 1;
+      while (k < leaves_) k = max_tree_[2 * k] >= threshold ? 2 * k : 2 * k + 1;
+      const std::size_t i = k - leaves_;
+      return i <= hi ? i : none;
+    }
+    k >>= 1;
+  }
+  return none;
+}
+
+Millis StepSeries::next_time_at_least(Millis t, double threshold) const {
+  if (times_.empty()) return kNever;
+  const std::size_t n = times_.size();
+  if (span_ == kNever) {
+    const std::size_t i = first_index_at_least(index_at(t) + 1, n - 1, threshold);
+    return i < n ? times_[i] : kNever;
+  }
+  // As next_time_where: the indices after the one in force, then (wrapped once) those up to it.
+  const Millis phase = phase_of(t);
+  const Millis period_start = t - phase;
+  const std::size_t start = index_at(phase);
+  std::size_t i = first_index_at_least(start + 1, n - 1, threshold);
+  if (i < n) return period_start + times_[i];
+  i = first_index_at_least(0, start, threshold);
+  return i < n ? period_start + span_ + times_[i] : kNever;
 }
 
 void StepSeries::build_bucket_index() {

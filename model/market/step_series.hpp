@@ -30,6 +30,9 @@ class StepSeries {
   // The first time > t at which the value satisfies pred (e.g. "drops below 2"), or kNever.
   template <typename Pred>
   Millis next_time_where(Millis t, Pred pred) const;
+  // next_time_where(t, v >= threshold) in O(log n): the first time > t at which the value is at least `threshold`
+  // (spot capacity for a job's nodes), or kNever. The engine asks it whenever a job waits for spot.
+  Millis next_time_at_least(Millis t, double threshold) const;
   // Integral of the value over [from, to) in value x hours (price x time = cost).
   double integrate_hours(Millis from, Millis to) const;
   double min_value() const;
@@ -41,6 +44,9 @@ class StepSeries {
  private:
   std::size_t index_at(Millis phase) const;  // phase in [0, span)
   void build_bucket_index();
+  void build_max_tree();
+  // The first index in [lo, hi] whose value is >= threshold, or times_.size() (descent of max_tree_).
+  std::size_t first_index_at_least(std::size_t lo, std::size_t hi, double threshold) const;
   Millis phase_of(Millis t) const {
     if (span_ == kNever || (t >= 0 && t < span_)) return t;  // the common case costs no division
     return ((t % span_) + span_) % span_;
@@ -55,6 +61,10 @@ class StepSeries {
   // step or two instead of a binary search over the whole series (the engine looks up availability at every
   // event); a crowded bucket falls back to a binary search within it.
   std::vector<std::uint32_t> bucket_first_;
+  // A max segment tree over values_ for next_time_at_least: leaves at [leaves_, 2 leaves_), node k holds the maximum
+  // of its children 2k and 2k + 1; padding leaves hold -infinity.
+  std::vector<double> max_tree_;
+  std::size_t leaves_ = 0;
   int bucket_shift_ = 0;
   Millis span_ = kNever;
 };

@@ -32,6 +32,37 @@ TEST(StepSeries, NextTimeWhereWrapsAroundThePeriod) {
   EXPECT_EQ(s.next_time_where(0, never), kNever);
 }
 
+// next_time_at_least (a max-tree descent) answers exactly what the linear next_time_where(v >= threshold) does, on
+// random series of 1 to 300 points (periodic and not, every leaf count around a power of two), at random times
+// (inside, before and several periods after the first), for every threshold from below the minimum to above the
+// maximum.
+TEST(StepSeries, NextTimeAtLeastIsTheLinearScansAnswer) {
+  boost::random::mt19937 rng(20261128);
+  for (int series = 0; series < 400; ++series) {
+    const std::size_t n = 1 + rng() % 300;
+    std::vector<Millis> times{0};
+    std::vector<double> values{static_cast<double>(rng() % 6)};
+    for (std::size_t i = 1; i < n; ++i) {
+      times.push_back(times.back() + 1 + static_cast<Millis>(rng() % 1000));
+      values.push_back(static_cast<double>(rng() % 6));
+    }
+    // Every fourth series never repeats (span kNever), a one-point one of them is a constant.
+    const bool periodic = series % 4 != 0;
+    const StepSeries s = periodic ? StepSeries(times, values, times.back() + 1 + static_cast<Millis>(rng() % 500))
+                         : n == 1 ? StepSeries::constant(values.front())
+                                  : StepSeries(times, values, kNever);
+    const Millis horizon = periodic ? 3 * s.span() : 2 * times.back() + 1000;
+    for (int probe = 0; probe < 40; ++probe) {
+      const Millis t = static_cast<Millis>(rng() % static_cast<std::uint64_t>(horizon));
+      for (double threshold = -1.0; threshold <= 6.5; threshold += 0.5) {
+        ASSERT_EQ(s.next_time_at_least(t, threshold),
+                  s.next_time_where(t, [threshold](double v) { return v >= threshold; }))
+            << "series " << series << " (" << n << " points), t = " << t << ", threshold " << threshold;
+      }
+    }
+  }
+}
+
 TEST(StepSeries, IntegralAcrossPeriods) {
   const auto s = example();
   // One period: 10*1 + 5*0 + 5*2 = 20 value-hours.
