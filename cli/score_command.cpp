@@ -18,12 +18,19 @@ namespace spotsim {
 
 namespace {
 
+bool build_tree_module() {
+  return std::filesystem::exists(std::filesystem::path(SPOTSIM_BUILD_PYTHON_DIR) / "spotsim" / "__init__.py");
+}
+
+// Where an installed module lies (python/CMakeLists.txt: SPOTSIM_PYTHON_INSTALL_DIR under the install prefix).
+bool installed_module() {
+  return std::filesystem::exists(std::filesystem::path(SPOTSIM_INSTALL_PYTHON_DIR) / "__init__.py");
+}
+
 // The module as the build tree holds it; an installed spotsim finds it on Python's own path (dist-packages).
 std::string python_path_with_module() {
   std::string path;
-  if (std::filesystem::exists(std::filesystem::path(SPOTSIM_BUILD_PYTHON_DIR) / "spotsim" / "__init__.py")) {
-    path = SPOTSIM_BUILD_PYTHON_DIR;
-  }
+  if (build_tree_module()) path = SPOTSIM_BUILD_PYTHON_DIR;
   if (const char* existing = std::getenv("PYTHONPATH"); existing != nullptr && *existing != '\0') {
     if (!path.empty()) path.push_back(':');
     path.append(existing);
@@ -34,6 +41,21 @@ std::string python_path_with_module() {
 }  // namespace
 
 int score_command(int argc, const char* const* argv) {
+  // A build without the module (-DSPOTSIM_BUILD_PYTHON=OFF, the sanitizer builds) and no installed one: say so
+  // rather than let Python fail to find it. A PYTHONPATH of the user's own may still hold it: then Python decides.
+  const char* user_path = std::getenv("PYTHONPATH");
+  if (!build_tree_module() && !installed_module() && (user_path == nullptr || *user_path == '\0')) {
+    bool help = false;
+    for (int i = 1; i < argc; ++i) help = help || std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h";
+    std::ostream& out = help ? std::cout : std::cerr;
+    out << (help ? "Usage: " : "") << argv[0]
+        << (help ? " FILE --harness PROFILE [options]: a sky_spot strategy file scored as a public harness scores it "
+                   "(docs/plugins.md#harness-profiles).\n"
+                 : ": error: ")
+        << "this spotsim has no Python module (built with -DSPOTSIM_BUILD_PYTHON=OFF and not installed); "
+           "`./dev build` builds it, and `spotsim score` runs it\n";
+    return help ? 0 : 2;
+  }
   const std::string python = SPOTSIM_PYTHON;
   std::vector<std::string> args = {python, "-m", "spotsim.harness"};
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
