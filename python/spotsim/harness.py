@@ -8,8 +8,8 @@ NONE, and starts the restart overhead when the cluster type changes. run_window(
 class of spotsim's stand-in sky_spot package (spotsim.sky_spot.strategies.strategy.Strategy.step) and HarnessEnv
 below, with a fresh strategy object per run built from the harness's own command line. Facts from the harnesses'
 code are listed in ../shared/data/validation/policy-harnesses/README.md; tests/python/test_harness.py,
-test_harness_leaderboard.py and test_harness_frontier.py check this runner against the ADRS/OpenEvolve,
-ADRS-Leaderboard and Frontier-CS harnesses' recorded runs, run for run.
+test_harness_leaderboard.py, test_harness_frontier.py and test_harness_gepa.py check this runner against the
+ADRS/OpenEvolve, ADRS-Leaderboard, Frontier-CS and GEPA harnesses' recorded runs, run for run.
 
 Prices are the harnesses': on-demand 3.06 USD/h for every env (k80 and 8-GPU ones included), spot 3.06 / K with
 K = 3.06 / 0.9731, billed per tick of the cluster type the env held.
@@ -150,23 +150,30 @@ class HarnessTask:
 
 
 def harness_parser(prog):
-    """The harness's global options, registered before a strategy's _from_args() parses the command line."""
-    parser = argparse.ArgumentParser(prog=prog, add_help=False)
-    parser.add_argument("--strategy-file")
-    parser.add_argument("--env", default="trace")
-    parser.add_argument("--trace-file")
-    parser.add_argument("--deadline-hours", type=float)
-    parser.add_argument("--task-duration-hours", type=float, nargs="+")
-    parser.add_argument("--restart-overhead-hours", type=float, nargs="+")
+    """The options of the ADRS/OpenEvolve simulator's main.py (GEPA vendors the same file) and those its TraceEnv
+    adds (--trace-file, --env-start-hours), with their defaults, registered before a strategy's _from_args() parses
+    the command line. It has no --silent, which the harness's command line holds (a strategy that calls
+    parse_args() exits with 'unrecognized arguments: --silent' there), and no --inter-task-overhead."""
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--scenarios-config", type=str)
+    parser.add_argument("--run-scenarios", type=str, nargs="+")
+    parser.add_argument("--config", type=str, default=None)
+    parser.add_argument("--deadline-hours", type=float, default=10)
+    parser.add_argument("--task-duration-hours", type=float, nargs="+", default=[10])
+    parser.add_argument("--restart-overhead-hours", type=float, nargs="+", default=[0.2])
     parser.add_argument("--checkpoint-size-gb", type=float, default=50.0)
-    parser.add_argument("--inter-task-overhead", type=float, nargs="+", default=[0.0])
-    parser.add_argument("--silent", action="store_true")
+    parser.add_argument("--output-dir", type=str, default="exp/")
+    parser.add_argument("--strategy-file", type=str, default=None)
+    parser.add_argument("--strategy", type=str, default="strawman")
+    parser.add_argument("--env", type=str, default="trace")
+    parser.add_argument("--trace-file", type=str)
+    parser.add_argument("--env-start-hours", type=float, default=0)
     return parser
 
 
 def leaderboard_parser(prog):
     """The ADRS-Leaderboard's parser (its sim_worker._build_parser): other options and defaults than ADRS/OpenEvolve's
-    command line (no --inter-task-overhead; --strategy, --env-start-hours and --output-dir there)."""
+    main.py (--silent and --strategy 'custom' there; no --scenarios-config, --run-scenarios or --config)."""
     parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--deadline-hours", type=float, default=52.0)
     parser.add_argument("--task-duration-hours", type=float, nargs="+", default=[48.0])
@@ -192,32 +199,44 @@ ADRS_BUILTIN_NAMES = frozenset(
     "quick_optimal_more_sliced_by_num rc_cr_threshold_no_condition2 multi_region_rc_cr_threshold "
     "multi_region_rc_cr_no_cond2 multi_region_rc_cr_randomized multi_region_rc_cr_reactive lazy_cost_aware_multi "
     "evolutionary_simple_v2".split())
+# GEPA's vendored simulator (gepa-ai/gepa @ b265bf9c, examples/adrs/can_be_late/utils/simulator) imports no built-in
+# strategy (its sky_spot/strategies/__init__.py imports strategy.py alone): its registry holds only this NAME.
+GEPA_BUILTIN_NAMES = frozenset({"multi_region_base"})
 
 
 class StrategyFile:
     """A strategy file imported once; each run builds a fresh object of its Strategy class, as the harness does.
 
-    entry "adrs" (ADRS/OpenEvolve, GEPA): the class is the Strategy subclass whose attribute name sorts first in
-    the module, built by its _from_args(parser) from the harness's command line; the harness's class
-    registry refuses NAME 'abstract', a NAME taken by one of its built-in strategies, or two classes of one NAME, and
-    its base class has no _from_args. Entry "leaderboard" (the ADRS-Leaderboard, sim_worker.py): the first Strategy
-    subclass in the module's namespace (definition and import order), built the same way with the Leaderboard's
-    parser; its registry refuses no NAME. Entry "frontier" (Frontier-CS): the class named Solution, which the harness
-    checks before any run (a Strategy subclass with solve(); the source names class, Strategy and _step) and
-    otherwise refuses the file, built as Solution(args) with a namespace of deadline_hours, restart_overhead_hours
-    and inter_task_overhead, then solve(spec_path) with the run's spec file (its trace_file the run's window). Entry
-    "frontier-multi" (Frontier-CS multi-region): built the same way; the class is Solution if it is a
-    MultiRegionStrategy, else the module's first MultiRegionStrategy subclass.
+    entry "adrs" (ADRS/OpenEvolve): the source must compile and name `class`, `Strategy` and `_step` (the
+    evaluator's first stage), else every run fails; the class is the Strategy subclass whose attribute name sorts
+    first in the module, built by its _from_args(parser) from the harness's command line (main.py's parser; an
+    absolute --trace-file naming the run's window file); the harness's class registry refuses NAME 'abstract', a NAME
+    taken by one of its built-in strategies, or two classes of one NAME, and its base class has no _from_args. Entry
+    "gepa" (GEPA's Can't Be Late example): the same, with GEPA's own check of the source, a registry that holds no
+    built-in strategy (only 'multi_region_base'), and an --output-dir on the command line. Entry "leaderboard" (the
+    ADRS-Leaderboard, sim_worker.py): the first Strategy subclass in the module's namespace (definition and import
+    order), built the same way with the Leaderboard's parser; its registry refuses no NAME. Entry "frontier"
+    (Frontier-CS): the class named Solution, which the harness checks before any run (a Strategy subclass with
+    solve(); the source names class, Strategy and _step) and otherwise refuses the file, built as Solution(args) with
+    a namespace of deadline_hours, restart_overhead_hours and inter_task_overhead, then solve(spec_path) with the
+    run's spec file (its trace_file the run's window). Entry "frontier-multi" (Frontier-CS multi-region): built the
+    same way; the class is Solution if it is a MultiRegionStrategy, else the module's first MultiRegionStrategy
+    subclass.
     A file that cannot be used raises when each run is built, so its runs fail as the harness's do."""
 
     def __init__(self, path, name=None, entry="adrs"):
         self.spec_dir = None  # (Frontier-CS) where evaluate() wrote the runs' spec files, before any worker ran
-        if entry not in ("adrs", "leaderboard", "frontier", "frontier-multi"):
-            raise ValueError(f"unknown entry {entry!r}; expected adrs, leaderboard, frontier or frontier-multi")
+        if entry not in ("adrs", "gepa", "leaderboard", "frontier", "frontier-multi"):
+            raise ValueError(f"unknown entry {entry!r}; expected adrs, gepa, leaderboard, frontier or frontier-multi")
         self.path = pathlib.Path(path)
         self.entry = entry
         self.problem = None
         self.module_solution = None  # the module's attribute Solution, whatever it is (the multi harness checks it)
+        if entry in ("adrs", "gepa"):
+            self.problem = self._source_problem()
+            if self.problem is not None:  # the harness runs nothing of a file its check refuses
+                self.cls, self.name = None, self.path.stem
+                return
         try:
             module = load_module(self.path)
         except FileNotFoundError:
@@ -230,6 +249,20 @@ class StrategyFile:
         classes = strategy_classes_of(module)
         self.cls = self._choose(classes, name)
         self.name = getattr(self.cls, "NAME", self.path.stem) if self.cls is not None else self.path.stem
+
+    def _source_problem(self):
+        """ADRS/OpenEvolve's evaluate_stage1 and GEPA's simulation._check_syntax: the source compiles and names
+        `class`, `Strategy` and `_step`."""
+        source = self.path.read_text(encoding="utf-8")
+        try:
+            compile(source, str(self.path), "exec")
+        except SyntaxError as error:
+            return error
+        if "class" not in source or "Strategy" not in source:
+            return ValueError("No Strategy class found" if self.entry == "gepa" else "Missing Strategy/_step")
+        if "_step" not in source:
+            return ValueError("No _step method found" if self.entry == "gepa" else "Missing Strategy/_step")
+        return None
 
     def _choose(self, classes, name):
         """classes: (attribute name, class) in the module's order."""
@@ -257,8 +290,9 @@ class StrategyFile:
         if self.entry == "leaderboard":  # sim_worker._first_strategy_class: module.__dict__ order; no registry check
             return classes[0][1]
         seen = set()
+        builtin = GEPA_BUILTIN_NAMES if self.entry == "gepa" else ADRS_BUILTIN_NAMES
         for c in {id(c): c for _, c in classes}.values():
-            if c.NAME == "abstract" or c.NAME in ADRS_BUILTIN_NAMES or c.NAME in seen:
+            if c.NAME == "abstract" or c.NAME in builtin or c.NAME in seen:
                 self.problem = AssertionError(f"Name {c.NAME} already exists")
             seen.add(c.NAME)
         return min(classes, key=lambda kc: kc[0])[1]  # dir(module) order: the first attribute name
@@ -319,6 +353,10 @@ class StrategyFile:
         argv = [str(self.path), f"--strategy-file={self.path}", "--env=trace", f"--trace-file={trace_file}",
                 f"--task-duration-hours={duration_hours}", f"--deadline-hours={deadline_hours}",
                 f"--restart-overhead-hours={overhead_hours}", "--silent"]
+        if self.entry == "gepa":  # (GEPA's run_simulation: a fresh temporary folder per sample; here such a path)
+            import os
+            import tempfile
+            argv.append(f"--output-dir={os.path.join(tempfile.gettempdir(), 'cant_be_late_run')}")
         with _shim_installed(argv):
             parser = leaderboard_parser if self.entry == "leaderboard" else harness_parser
             return self.cls._from_args(parser(str(self.path)))
@@ -348,14 +386,27 @@ def write_window(path, available, gap_seconds):
         json.dump({"metadata": {"gap_seconds": gap_seconds}, "data": [0 if a else 1 for a in available]}, f)
 
 
-def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=False):
+def _reported_cost(value):
+    """The cost simulate() prints when a strategy's info() carries "Cost" (np.mean of it): a number."""
+    import numbers
+    if not isinstance(value, numbers.Real):
+        raise TypeError(f"the run's cost is {type(value).__name__} {value!r}, not a number")
+    return float(value)
+
+
+def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=False, writes_stats=False):
     """The harness's simulate() of one run of a built strategy on an env: reset, the env reset, reset again; a step
-    per tick until the work is done; the cost then, and the last tick realised once more. Returns {"ok", "cost",
-    "ticks", "completion_hours", "deadline_met", "overrides"} (with `timeline`, "held": a letter per tick from the
-    start, N none, S spot, O on-demand, as billed), or {"ok": False, "error"} when the strategy raises."""
+    per tick until the work is done; the cost then, and the last tick realised once more. With `writes_stats`
+    (ADRS/OpenEvolve's and GEPA's simulate(): every tick logs {**env.info(), **strategy.info()}, the run's cost is
+    the last tick's "Cost" there, which a strategy's own info() may set, and vars(args) and the ticks' infos are
+    written as JSON), a strategy's own info() must be a mapping, its "Cost" is the cost, and what JSON cannot hold
+    fails the run. Returns {"ok", "cost", "ticks", "completion_hours", "deadline_met", "overrides"} (with
+    `timeline`, "held": a letter per tick from the start, N none, S spot, O on-demand, as billed), or {"ok": False,
+    "error"} when the strategy raises."""
     # simulate() logs the strategy's info() after every tick: only a strategy's own info() can do anything there
     # (raise, keep state), so only that one is called (the base class's costs a sum per tick).
     own_info = type(strategy).info is not Strategy.info
+    infos = []  # (writes_stats) the strategy's own info() of each tick
     try:
         task = HarnessTask(duration_hours)
         strategy.reset(env, task)  # (the base class's reset() points the task at its task_done_time)
@@ -369,14 +420,22 @@ def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=Fal
                 raise RuntimeError("without the override the run went past the recording")
             env.step(strategy.step())
             if own_info:
-                strategy.info()
+                info = strategy.info()
+                if writes_stats:
+                    infos.append({**info})
         cost, ticks = env.accumulated_cost, env.tick
+        if infos and "Cost" in infos[-1]:
+            cost = _reported_cost(infos[-1]["Cost"])
         strategy.step()  # the harness realises the last tick once more after the work is done
         env.step(ClusterType.NONE)
         if own_info:
-            strategy.info()
+            final = strategy.info()
+            if writes_stats:
+                {**final}  # noqa: B018 -- simulate() unpacks the last one too
         json.dumps(strategy.config)  # simulate() writes the strategy's config with the run's results
-    except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
+        if writes_stats:
+            json.dumps({"args": vars(strategy.args), "history": infos})
+    except (Exception, SystemExit, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     # The work ended during the tick before the last observation: completion at the end of that tick.
     completion_hours = (ticks - 1) * env.gap_seconds / 3600
@@ -389,11 +448,20 @@ def drive(strategy, env, duration_hours, deadline_hours, max_ticks, timeline=Fal
 
 
 def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours=48.0,
-               timeline=False, override=True, spec_path=None):
+               timeline=False, override=True, spec_path=None, trace_file=None):
     """One run as the harness makes it. Returns {"ok", "cost", "ticks", "completion_hours", "deadline_met",
-    "overrides"}; a run that raises is {"ok": False, "error": "..."} (the harness's run fails there too). With
-    `timeline`, also "held" (one letter per tick from the start: N none, S spot, O on-demand, billed as such) and
-    "spot" (1/0: spot there in that tick): the compact per-run feedback an evolution loop can hand to a model."""
+    "overrides"}; a run that raises (or exits) is {"ok": False, "error": "..."} (the harness's run fails there too).
+    With `timeline`, also "held" (one letter per tick from the start: N none, S spot, O on-demand, billed as such) and
+    "spot" (1/0: spot there in that tick): the compact per-run feedback an evolution loop can hand to a model.
+    Entries adrs and gepa: the strategy's --trace-file is `trace_file`, the window's file as the harness holds it,
+    or one written for the run."""
+    import tempfile
+    if strategy_file.entry in ("adrs", "gepa") and trace_file is None:
+        with tempfile.TemporaryDirectory() as scratch:  # the window's own file, there for the whole run
+            trace_file = os.path.join(scratch, "window.json")
+            write_window(trace_file, available, gap_seconds)
+            return run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_hours, duration_hours,
+                              timeline, override, spec_path, trace_file)
     try:
         if duration_hours + overhead_hours > deadline_hours:
             raise ValueError(f"Task infeasible: minimum time needed ({duration_hours + overhead_hours:.2f}h) exceeds "
@@ -412,13 +480,17 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
                     json.dump({"deadline": deadline_hours, "duration": duration_hours, "overhead": overhead_hours,
                                "trace_file": trace_file}, f)
                 strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours, spec_path=spec_path)
+        elif trace_file is not None:
+            strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours, trace_file=trace_file,
+                                           spec_path=spec_path)
         else:
             strategy = strategy_file.build(deadline_hours, duration_hours, overhead_hours, spec_path=spec_path)
-    except (Exception, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything: the run fails
+    except (Exception, SystemExit, RunTimeLimit) as error:  # noqa: BLE001 -- a strategy may raise anything
         return {"ok": False, "error": f"{type(error).__name__}: {error}"}
     env = HarnessEnv(available, gap_seconds, past_end_fails=strategy_file.entry in ("frontier", "leaderboard"),
                      override_enabled=override)
-    out = drive(strategy, env, duration_hours, deadline_hours, len(available), timeline)
+    out = drive(strategy, env, duration_hours, deadline_hours, len(available), timeline,
+                writes_stats=strategy_file.entry in ("adrs", "gepa"))
     if timeline and out["ok"]:
         out["spot"] = "".join("1" if a else "0" for a in list(available)[:len(out["held"])])
     return out
@@ -443,13 +515,17 @@ FAILED_SAMPLE = -100000.0  # ADRS/OpenEvolve and GEPA: a failure
 class Profile:
     """A harness's grid (envs x deadlines x changeovers x its 30 windows per env, a 48 h job) and its score."""
 
-    def __init__(self, name, envs, deadlines, overheads, score, entry="adrs"):
+    def __init__(self, name, envs, deadlines, overheads, score, entry="adrs", window_major=False):
         self.name, self.envs, self.deadlines, self.overheads, self.score = name, envs, deadlines, overheads, score
         self.entry = entry  # how a run builds the strategy (StrategyFile)
+        self.window_major = window_major  # GEPA's test split: env, window, deadline, changeover
 
     def runs(self):
         """(env, window id, deadline h, changeover h) for every run, in the harness's order."""
         from .harness_windows import WINDOWS
+        if self.window_major:
+            return [(env, w[0], r, d) for env in self.envs for w in WINDOWS[env] for r in self.deadlines
+                    for d in self.overheads]
         return [(env, w[0], r, d) for env in self.envs for r in self.deadlines for d in self.overheads
                 for w in WINDOWS[env]]
 
@@ -463,8 +539,9 @@ def profile(name):
     openevolve_envs = ["us-west-2a_k80_1", "us-west-2a_v100_1", "us-west-2b_k80_1", "us-west-2b_v100_1"]
     if name == "adrs-openevolve":
         return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "F2")
-    if name == "gepa-test":
-        return Profile(name, openevolve_envs, [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "GEPA")
+    if name == "gepa-test":  # GEPA's utils/dataset.py: its _TEST_ENVS order, each env's windows, then the configs
+        return Profile(name, ["us-west-2a_k80_1", "us-west-2b_k80_1", "us-west-2a_v100_1", "us-west-2b_v100_1"],
+                       [52.0, 70.0, 92.0], [0.02, 0.2, 0.4], "GEPA", entry="gepa", window_major=True)
     if name.startswith("frontier-cs-multi:"):
         from .harness_multi import multi_profile
         return multi_profile(name)
@@ -562,15 +639,17 @@ def _run_one(task):
     import signal
     signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
     try:
-        spec = None
+        spec = trace = None
         if _worker_file.entry == "frontier" and _worker_file.spec_dir is not None:
             spec = spec_file(_worker_file.spec_dir, env, window, deadline, 48.0, overhead)
+        if _worker_file.entry in ("adrs", "gepa") and _worker_file.spec_dir is not None:
+            trace = os.path.abspath(window_file(_worker_file.spec_dir, env, window))  # (written before the workers)
         result = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, timeline=_worker_timeline,
-                            spec_path=spec)
+                            spec_path=spec, trace_file=trace)
         if _worker_counterfactual and result["ok"]:
             signal.setitimer(signal.ITIMER_REAL, _worker_time_limit)
             without = run_window(_worker_file, available, GAP_SECONDS, deadline, overhead, override=False,
-                                 spec_path=spec)
+                                 spec_path=spec, trace_file=trace)
             result["met_without_override"] = without["ok"] and without["deadline_met"]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -624,20 +703,23 @@ def _write_recording(env, bits, gap_seconds, folder):
 
 
 def write_run_files(spec_dir, prof):
-    """The files the Frontier-CS profiles hand their runs (each run's window file and a spec naming it), written
-    before any worker runs: the workers run strategy code and write nothing."""
+    """The files the Frontier-CS profiles hand their runs (each run's window file and a spec naming it), and the
+    window files the ADRS/OpenEvolve and GEPA runs name with --trace-file, written before any worker runs: the workers
+    run strategy code and write nothing."""
     import json
     if prof.entry == "frontier-multi":
         from . import harness_multi
         harness_multi._worker_specs = harness_multi.write_run_files(spec_dir, prof)
-    if prof.entry != "frontier":
+    if prof.entry not in ("frontier", "adrs", "gepa"):
         return
     from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
     for env, window, deadline, overhead in prof.runs():
-        trace = window_file(spec_dir, env, window)
+        trace = window_file(spec_dir, env, window)  # (adrs, gepa: the runs' --trace-file)
         if not os.path.exists(trace):
             _, start, end = next(w for w in WINDOWS[env] if w[0] == window)
             write_window(trace, [c == "1" for c in RECORDINGS[env][start:end]], GAP_SECONDS)
+        if prof.entry != "frontier":
+            continue
         with open(spec_file(spec_dir, env, window, deadline, 48.0, overhead), "w") as f:
             json.dump({"deadline": deadline, "duration": 48.0, "overhead": overhead,
                        "trace_file": os.path.abspath(trace)}, f)

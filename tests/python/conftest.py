@@ -58,3 +58,46 @@ def recorded_windows(shared, runs):
         out[(pair, window)] = [x == 1 for x in bases[pair][int(r["start_tick"]):int(r["end_tick"])]]
     assert len(out) == len(wanted)
     return out
+
+
+def run_recorded(runs, windows, strategy_file_of, cpu_limit_s=0.3):
+    """spotsim.harness.run_window for every recorded harness run, in the record's order; strategy_file_of(name) gives
+    the run's StrategyFile (a file imported once, a fresh object per run). A run gets `cpu_limit_s` of CPU: one that
+    never ends (the harness would fail it, or wait forever) fails here instead of hanging the test."""
+    import signal
+    from spotsim.harness import RunTimeLimit, run_window
+
+    def over_limit(signum, frame):
+        raise RunTimeLimit(f"the run took more than {cpu_limit_s} s of CPU")
+    previous = signal.signal(signal.SIGVTALRM, over_limit)
+    out = []
+    try:
+        for run in runs:
+            strategy = strategy_file_of(run["strategy"])
+            signal.setitimer(signal.ITIMER_VIRTUAL, cpu_limit_s)
+            try:
+                out.append(run_window(strategy, windows[(run["pair"], run["window"])], 600, run["deadline_hours"],
+                                      run["overhead_hours"]))
+            finally:
+                signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+    finally:
+        signal.signal(signal.SIGVTALRM, previous)
+    return out
+
+
+def harness_disagreements(runs, ours, expected_errors):
+    """The recorded runs spotsim does not reproduce: another verdict, a cost more than 1e-6 USD away, or a failure
+    whose message lacks the strategy's expected text (a string, or a tuple of strings that must all appear)."""
+    def expected(name):
+        words = expected_errors[name]
+        return (words,) if isinstance(words, str) else words
+    differ = []
+    for run, mine in zip(runs, ours):
+        same = mine["ok"] == run["ok"] and (
+            abs(mine["cost"] - run["cost"]) <= 1e-6 if run["ok"]
+            else all(w in mine["error"] for w in expected(run["strategy"])))
+        if not same:
+            differ.append((run["strategy"], run["pair"], run["window"], run["deadline_hours"], run["overhead_hours"],
+                           run["cost"] if run["ok"] else run["error"].splitlines()[-1],
+                           mine["cost"] if mine["ok"] else mine["error"]))
+    return differ

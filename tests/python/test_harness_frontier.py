@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from conftest import REPO, recorded_windows
+from conftest import REPO, harness_disagreements, recorded_windows
 from spotsim.harness import StrategyFile, run_window
 
 STRATEGIES = REPO / "tests" / "python" / "harness_strategies_frontier"
@@ -56,14 +56,7 @@ def test_the_record_covers_every_strategy_on_the_whole_grid():
 def test_every_recorded_run_agrees_with_the_harness(ours):
     """Same verdict as the harness in every run, the same cost (within 1e-6 USD) where it ran, and the same reason
     where it failed. (A file the harness's checks reject fails every run there, before any simulation.)"""
-    differ = []
-    for run, mine in zip(RECORDED, ours):
-        same = mine["ok"] == run["ok"] and (
-            abs(mine["cost"] - run["cost"]) <= 1e-6 if run["ok"] else EXPECTED_ERRORS[run["strategy"]] in mine["error"])
-        if not same:
-            differ.append((run["strategy"], run["pair"], run["window"], run["deadline_hours"], run["overhead_hours"],
-                           run["cost"] if run["ok"] else run["error"],
-                           mine["cost"] if mine["ok"] else mine["error"]))
+    differ = harness_disagreements(RECORDED, ours, EXPECTED_ERRORS)
     assert not differ, f"{len(differ)} of {len(RECORDED)} runs differ from Frontier-CS:\n" + "\n".join(
         map(str, differ))
 

@@ -8,12 +8,11 @@ others do not: a class without NAME, a job still running when the recording ends
 2 envs x 3 windows x deadlines 52, 70 h x changeovers 0.02, 0.1 h, recorded with
 tools/harness/record_leaderboard_runs.py."""
 import json
-import signal
 
 import pytest
 
-from conftest import REPO, recorded_windows
-from spotsim.harness import RunTimeLimit, StrategyFile, profile, run_window
+from conftest import REPO, harness_disagreements, recorded_windows, run_recorded
+from spotsim.harness import StrategyFile, profile
 
 FOLDERS = [REPO / "tests" / "python" / "harness_strategies",
            REPO / "tests" / "python" / "harness_strategies_leaderboard"]
@@ -43,23 +42,8 @@ def ours(windows):
     strategy object per run, the file imported once, as in one of the harness's workers)."""
     entry = profile("adrs-leaderboard").entry
     files = {}
-    out = []
-
-    def over_limit(signum, frame):
-        raise RunTimeLimit(f"the run took more than {RUN_CPU_LIMIT_S} s of CPU")
-    previous = signal.signal(signal.SIGVTALRM, over_limit)
-    try:
-        for run in RECORDED:
-            strategy = files.setdefault(run["strategy"], StrategyFile(strategy_path(run["strategy"]), entry=entry))
-            signal.setitimer(signal.ITIMER_VIRTUAL, RUN_CPU_LIMIT_S)
-            try:
-                out.append(run_window(strategy, windows[(run["pair"], run["window"])], 600, run["deadline_hours"],
-                                      run["overhead_hours"]))
-            finally:
-                signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-    finally:
-        signal.signal(signal.SIGVTALRM, previous)
-    return out
+    return run_recorded(RECORDED, windows, lambda name: files.setdefault(
+        name, StrategyFile(strategy_path(name), entry=entry)), RUN_CPU_LIMIT_S)
 
 
 def test_the_record_covers_every_strategy_on_the_whole_grid():
@@ -94,14 +78,6 @@ def test_the_leaderboard_runs_the_module_s_first_class_in_definition_order():
 def test_every_recorded_run_agrees_with_the_harness(ours):
     """Same verdict as the harness in every run, the same cost (within 1e-6 USD) where it ran, and the same reason
     where it failed."""
-    differ = []
-    for run, mine in zip(RECORDED, ours):
-        same = mine["ok"] == run["ok"] and (
-            abs(mine["cost"] - run["cost"]) <= 1e-6 if run["ok"]
-            else all(s in mine["error"] for s in EXPECTED_ERRORS[run["strategy"]]))
-        if not same:
-            differ.append((run["strategy"], run["pair"], run["window"], run["deadline_hours"], run["overhead_hours"],
-                           run["cost"] if run["ok"] else run["error"],
-                           mine["cost"] if mine["ok"] else mine["error"]))
+    differ = harness_disagreements(RECORDED, ours, EXPECTED_ERRORS)
     assert not differ, f"{len(differ)} of {len(RECORDED)} runs differ from the ADRS-Leaderboard:\n" + "\n".join(
         map(str, differ))
