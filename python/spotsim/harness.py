@@ -320,33 +320,14 @@ class StrategyFile:
     def build(self, deadline_hours, duration_hours, overhead_hours, trace_file="window.json", spec_path=None):
         if self.problem is not None:
             raise self.problem
-        if self.entry == "frontier-multi":
+        if self.entry in ("frontier", "frontier-multi"):
+            # Solution(args), then solve() with the run's spec file (run_window and evaluate() write it first: the
+            # workers write nothing).
             with _shim_installed([str(self.path)]):
                 strategy = self.cls(argparse.Namespace(deadline_hours=deadline_hours,
                                                        restart_overhead_hours=[overhead_hours],
                                                        inter_task_overhead=[0.0]))
                 strategy.solve(spec_path)
-            return strategy
-        if self.entry == "frontier":
-            import json
-            import os
-            import tempfile
-            args = argparse.Namespace(deadline_hours=deadline_hours, restart_overhead_hours=[overhead_hours],
-                                      inter_task_overhead=[0.0])
-            spec_data = {"deadline": deadline_hours, "duration": duration_hours, "overhead": overhead_hours,
-                         "trace_file": trace_file}
-            with _shim_installed([str(self.path)]):
-                strategy = self.cls(args)
-                if spec_path is not None:  # written before the run (evaluate(): the workers write nothing)
-                    strategy.solve(spec_path)
-                    return strategy
-                handle, spec = tempfile.mkstemp(suffix=".json", prefix="spec_")
-                try:
-                    with os.fdopen(handle, "w") as f:
-                        json.dump(spec_data, f)
-                    strategy.solve(spec)
-                finally:
-                    os.remove(spec)
             return strategy
         if all("_from_args" not in vars(k) for k in self.cls.__mro__ if k.__module__ != Strategy.__module__):
             raise NotImplementedError(f"{self.cls.__name__} defines no _from_args")  # the harness's base has none
@@ -354,7 +335,6 @@ class StrategyFile:
                 f"--task-duration-hours={duration_hours}", f"--deadline-hours={deadline_hours}",
                 f"--restart-overhead-hours={overhead_hours}", "--silent"]
         if self.entry == "gepa":  # (GEPA's run_simulation: a fresh temporary folder per sample; here such a path)
-            import os
             import tempfile
             argv.append(f"--output-dir={os.path.join(tempfile.gettempdir(), 'cant_be_late_run')}")
         with _shim_installed(argv):
@@ -380,7 +360,6 @@ def window_file(folder, env, window):
 
 def write_window(path, available, gap_seconds):
     """A window as the harness's trace files hold it (metadata.gap_seconds; data: 1 = no spot, 0 = spot)."""
-    import json
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump({"metadata": {"gap_seconds": gap_seconds}, "data": [0 if a else 1 for a in available]}, f)
@@ -470,7 +449,6 @@ def run_window(strategy_file, available, gap_seconds, deadline_hours, overhead_h
             raise ValueError(f"Trace data insufficient: {len(available)} ticks of {gap_seconds} s are less than the "
                              f"deadline ({deadline_hours:.2f}h)")
         if strategy_file.entry == "frontier" and spec_path is None:
-            import json
             import tempfile
             with tempfile.TemporaryDirectory() as scratch:  # the spec names the window's own file, as there
                 trace_file = os.path.join(scratch, "window.json")
@@ -685,7 +663,6 @@ def optimum_costs(tasks):
 
 def _write_recording(env, bits, gap_seconds, folder):
     """An env's recording as a spotsim trace (one zone, the harnesses' prices), for the optimum."""
-    import os
     from . import _spotsim
     times, counts = [], []
     for t, bit in enumerate(bits):
@@ -706,7 +683,6 @@ def write_run_files(spec_dir, prof):
     """The files the Frontier-CS profiles hand their runs (each run's window file and a spec naming it), and the
     window files the ADRS/OpenEvolve and GEPA runs name with --trace-file, written before any worker runs: the workers
     run strategy code and write nothing."""
-    import json
     if prof.entry == "frontier-multi":
         from . import harness_multi
         harness_multi._worker_specs = harness_multi.write_run_files(spec_dir, prof)
@@ -732,7 +708,6 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     held/spot strings (run_window); with `override_saved`, each run once more without the override, and the count
     of deadlines met with it that would have been missed (or the run failed) without it."""
     import multiprocessing
-    import os
     prof = profile(harness)
     multi = prof.entry == "frontier-multi"
     if multi and regret:
@@ -747,7 +722,6 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
             return {"strategy": str(path), "harness": harness, "score": 0, "error": str(error)}, []
     tasks = prof.runs()
     jobs = jobs or os.cpu_count() or 1
-    import json
     import tempfile
     context = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as spec_dir:
@@ -775,9 +749,7 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
 
 
 def main(argv=None):
-    import json
     import sys
-    import os
     p = argparse.ArgumentParser(prog=os.environ.get("SPOTSIM_HARNESS_PROG", "python3 -m spotsim.harness"),
                                 description="Score a sky_spot strategy file as a public harness does "
                                             "(docs/plugins.md#harness-profiles).")

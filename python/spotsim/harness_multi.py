@@ -23,7 +23,7 @@ runner reproduces (tests/python/test_harness_multi.py checks it against the harn
   means; -1e9 when stage 1 or every scenario fails. A file whose Solution class is missing, not a
   MultiRegionStrategy, or without solve/_step is refused before any run (score 0, an error).
 """
-import argparse
+import functools
 import json
 import os
 
@@ -60,8 +60,10 @@ def expand(runs):
     return [value for count, value in runs for _ in range(count)]
 
 
+@functools.lru_cache(maxsize=None)
 def window(zone, window_id):
-    """A zone's window as the harness's file holds it: {"metadata", "data" (1 = no spot), "prices"}."""
+    """A zone's window as the harness's file holds it: {"metadata", "data" (1 = no spot), "prices"}; expanded once
+    per process (every run of a scenario reads the same windows; nothing writes into them)."""
     from .harness_multi_windows import WINDOWS
     w = WINDOWS[(zone, window_id)]
     return {"metadata": w["metadata"], "data": expand(w["data"]), "prices": expand(w["prices"])}
@@ -154,11 +156,6 @@ class MultiHarnessEnv(HarnessEnv):
     def accumulated_cost(self):
         prices = self.get_constant_cost_map()
         return sum(prices[c] * self.gap_seconds / 3600 for c in self.cluster_type_history)
-
-
-def job_namespace(deadline_hours, overhead_hours):
-    return argparse.Namespace(deadline_hours=deadline_hours, restart_overhead_hours=[overhead_hours],
-                              inter_task_overhead=[0.0])
 
 
 def run_multi_window(strategy_file, windows, deadline_hours, overhead_hours, spec_path, timeline=False,
