@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "app/optimum_grid_report.hpp"
 #include "app/run_metrics.hpp"
 #include "app/streaming_report.hpp"
 #include "base/text_escape.hpp"
@@ -125,6 +126,7 @@ std::string report_table(const SimulationReport& report) {
                   format_fixed(s.ci_low, d).c_str(), format_fixed(s.ci_high, d).c_str());
     out << line;
   }
+  if (m.contains("optimum")) out << optimum_grid_line(optimum_grid_from_json(m["optimum"], "manifest")) << "\n";
   out << ledger_block(report);
   return out.str();
 }

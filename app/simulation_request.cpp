@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/optimum_grid_report.hpp"
 #include "app/options/command_line.hpp"
 #include "app/run_metrics.hpp"
 #include "app/simulation_resources.hpp"
@@ -11,6 +12,7 @@
 #include "base/shipped_library.hpp"
 #include "base/streaming_summary.hpp"
 #include "engine/replication_stream.hpp"
+#include "optimum/window_optimum.hpp"
 #include "policies/policy_registry.hpp"
 #include "spotsim/version.hpp"
 #include "steptime/gpu_spec_table.hpp"
@@ -115,6 +117,7 @@ PreparedSimulation prepare_simulation(const SimulationRequest& request) {
   if (request.cant_be_late_mode) {
     manifest["tick"] = format_duration(request.tick > 0 ? request.tick : market.tick);
   }
+  if (request.regret) manifest["optimum"] = optimum_grid_json(window_optimum_grid(scenario));
   if (request.gpu_step_times) {
     manifest["job"]["gpu"] = canonical_gpu_name(job_gpu);
     manifest["job"]["steps"] = request.gpu_step_times->steps;

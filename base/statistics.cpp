@@ -59,8 +59,16 @@ void apply_moments(const RunningMoments& moments, double confidence, Summary& s)
   s.mean = moments.mean;
   s.sd = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1)) : 0.0;
   if (s.n > 1) {
-    const double half = student_t_quantile(static_cast<double>(s.n - 1), 0.5 + confidence / 2.0) * s.sd /
-                        std::sqrt(static_cast<double>(s.n));
+    // Every metric of a configuration (and usually every configuration) has the same n: the quantile, a few
+    // microseconds of root finding, is computed once per (n, confidence) and remembered.
+    thread_local double cached_dof = -1.0, cached_p = -1.0, cached_quantile = 0.0;
+    const double dof = static_cast<double>(s.n - 1), p = 0.5 + confidence / 2.0;
+    if (dof != cached_dof || p != cached_p) {
+      cached_quantile = student_t_quantile(dof, p);
+      cached_dof = dof;
+      cached_p = p;
+    }
+    const double half = cached_quantile * s.sd / std::sqrt(static_cast<double>(s.n));
     s.ci_low = s.mean - half;
     s.ci_high = s.mean + half;
   } else {

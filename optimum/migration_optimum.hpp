@@ -31,8 +31,8 @@
 // divisor of gcd(tick, d, work, deadline), is used with every transfer time rounded DOWN to it: a lower bound on the
 // optimum (every schedule of the real model is feasible and no dearer with shorter transfers; a hold released within
 // its changeover does nothing and is dropped first, so which changeovers complete is unchanged), flagged exact =
-// false. The automatic choice: the exact q when ticks x work/q x (kinds + regions) <= kGridBudget and work/q <=
-// kGridMaxSteps, else the finest divisor that keeps within both.
+// false. The automatic choice: the exact q when ticks x work/q <= kGridBudgetPerRow and work/q <= kGridMaxSteps, else
+// the finest divisor that keeps within both.
 //
 // Complexity per solve: O(ticks x B x (kinds x (1 + classes) + regions)) array operations plus, per second, one
 // sliding-window minimum per kind and source (B = band of progress values, <= work / q); memory O(L x rows x W)
@@ -86,11 +86,22 @@ struct MigrationOptimum {
   std::vector<Millis> schedule_held;
 };
 
-// The automatic grid's budget of ticks x progress steps x (kinds + regions): about 0.3 s per solve on the 2-core
-// dev machine (bench/migration_optimum_bench.cpp; kinds = on-demand per region + spot per zone).
-constexpr std::int64_t kGridBudget = 160'000'000;
+// The automatic grid's budget of ticks x progress steps per row of the DP (a row per kind and per region; kinds =
+// on-demand per region + spot per zone): the whole budget grows with the rows, so the solve's time grows with zones
+// (before, a fixed budget made 9 zones faster than 3 with a coarser grid). 160,000,000 / 15: the 9 zones in 3
+// regions of bench/migration_optimum_bench.cpp keep their grid, about 0.3 s per solve on the 2-core dev machine.
+constexpr std::int64_t kGridBudgetPerRow = 160'000'000 / 15;
 // ...and at most this many progress steps (a 40 h job at 1 s), so that short jobs do not get millisecond grids.
 constexpr std::int64_t kGridMaxSteps = 144'000;
+
+// The grid the automatic choice (or request.grid) gives `request`, and whether the optimum on it is exact (every
+// transfer a multiple of it) or a lower bound, without solving: the same for every window of a scenario, so outputs
+// can say it once per configuration. Throws InputError as solve() does.
+struct MigrationOptimumGrid {
+  Millis grid = 0;
+  bool exact = true;
+};
+MigrationOptimumGrid migration_optimum_grid(const MigrationOptimumRequest& request);
 
 // Reusable: keeps its buffers between solves.
 class MigrationOptimumSolver {

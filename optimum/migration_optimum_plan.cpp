@@ -45,11 +45,14 @@ Millis choose_grid(const MigrationOptimumRequest& request, int regions) {
   for (int a = 0; a < regions; ++a) {
     for (int b = 0; b < regions; ++b) exact_q = std::gcd(exact_q, transfer_ms(request, regions, a, b));
   }
-  // The DP's work grows with ticks x progress steps x (kinds + regions): the exact grid if that stays within
-  // kGridBudget (and kGridMaxSteps), else the finest divisor of base that does (base itself if none).
-  const std::int64_t per_step = ceil_div(request.deadline, request.tick) *
-                                (2 * regions + static_cast<std::int64_t>(request.market->zones.size()));
-  auto affordable = [&](Millis step) { return request.work / step <= std::min(kGridBudget / per_step, kGridMaxSteps); };
+  // The DP's work grows with ticks x progress steps x (kinds + regions), and so does its budget: the exact grid if
+  // ticks x steps stays within kGridBudgetPerRow (and steps within kGridMaxSteps), else the finest divisor of base
+  // that does (base itself if none). The grid does not depend on the number of zones, so more zones never buy a
+  // coarser grid: time grows with zones, and a bound never loosens as zones are added.
+  const std::int64_t ticks = ceil_div(request.deadline, request.tick);
+  auto affordable = [&](Millis step) {
+    return request.work / step <= std::min(kGridBudgetPerRow / ticks, kGridMaxSteps);
+  };
   if (affordable(exact_q)) return exact_q;
   for (Millis divisor = 1; divisor <= base; ++divisor) {
     if (base % divisor == 0 && affordable(divisor)) return divisor;
@@ -57,7 +60,23 @@ Millis choose_grid(const MigrationOptimumRequest& request, int regions) {
   return base;
 }
 
+bool transfers_on_grid(const MigrationOptimumRequest& request, int regions, Millis q) {
+  for (int a = 0; a < regions; ++a) {
+    for (int b = 0; b < regions; ++b) {
+      if (a != b && transfer_ms(request, regions, a, b) % q != 0) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+MigrationOptimumGrid migration_optimum_grid(const MigrationOptimumRequest& request) {
+  validate_migration(request);
+  const int regions = region_count(request);
+  const Millis q = choose_grid(request, regions);
+  return {q, transfers_on_grid(request, regions, q)};
+}
 
 void validate_migration(const MigrationOptimumRequest& r) {
   validate_optimum_basics("migration optimum", r.market, r.start, r.tick, r.work, r.changeover, r.deadline, r.nodes);

@@ -1,6 +1,7 @@
 #include "optimum/window_optimum.hpp"
 
 #include <cmath>
+#include <numeric>
 #include <vector>
 
 #include "base/errors.hpp"
@@ -64,6 +65,15 @@ MigrationOptimumRequest migration_window_request(const Scenario& scenario, Milli
     }
   }
   return request;
+}
+
+WindowOptimumGrid window_optimum_grid(const Scenario& scenario) {
+  if (scenario.has_migration_costs()) {
+    const MigrationOptimumGrid grid = migration_optimum_grid(migration_window_request(scenario, 0));
+    return {grid.grid, grid.exact};
+  }
+  const OfflineOptimumRequest request = window_optimum_request(scenario, 0);
+  return {std::gcd(std::gcd(request.tick, request.changeover), std::gcd(request.work, request.deadline)), true};
 }
 
 double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver) {

@@ -16,6 +16,7 @@
 #include "model/scenario.hpp"
 #include "optimum/migration_optimum.hpp"
 #include "optimum/offline_optimum.hpp"
+#include "optimum/window_optimum_grid.hpp"
 
 namespace spotsim {
 
@@ -28,6 +29,11 @@ OfflineOptimumRequest window_optimum_request(const Scenario& scenario, Millis st
 // The same with migration: regions, and per region pair the transfer time and egress (Scenario::migration between
 // each region's first zone; equal for every zone of a region).
 MigrationOptimumRequest migration_window_request(const Scenario& scenario, Millis start);
+
+// The grid every window's optimum of this scenario is solved on, and whether it is exact there or a lower bound
+// (multi-region transfer times rounded down to the grid): the same for every window, known without solving.
+// Single-region optima are exact on q = gcd(tick, start-up, work, deadline).
+WindowOptimumGrid window_optimum_grid(const Scenario& scenario);
 
 // The optimum's cost on the window starting at `start` (absolute trace time, on a tick).
 double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver);

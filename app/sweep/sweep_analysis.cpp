@@ -46,6 +46,8 @@ class RunsInMemory final : public ConfigurationSource {
 
 }  // namespace
 
+bool sweep_tunes_checkpoints(const SweepPlan& plan) { return plan.spec.checkpoint_intervals.size() >= 2; }
+
 void analyse_sweep_by_group(const SweepPlan& plan, ConfigurationSource& source,
                             const std::function<void(GroupAnalysis&&)>& emit) {
   const std::size_t metric_count = run_metrics().size();
@@ -54,7 +56,7 @@ void analyse_sweep_by_group(const SweepPlan& plan, ConfigurationSource& source,
   for (std::size_t p = 0; p < policies; ++p) {
     if (plan.spec.baseline_policy && plan.spec.policies[p] == *plan.spec.baseline_policy) baseline_policy = p;
   }
-  const bool tuning = plan.spec.checkpoint_intervals.size() >= 2;
+  const bool tuning = sweep_tunes_checkpoints(plan);
   const std::size_t tuning_metric = tuning ? metric_index(plan.spec.tuning_metric, "tuning_metric") : 0;
   const std::size_t group_size = policies * checkpoints;
 

@@ -65,6 +65,9 @@ struct GroupAnalysis {
 // `emit` as soon as it is done. Everything the analysis compares lies within a group (paired differences,
 // Pareto frontiers, checkpoint tuning), so it holds the values of only a few configurations at a time: the one
 // being summarised and the baseline policy's configurations of its group (docs/experiments.md#memory).
+// Whether the analysis tunes the checkpoint interval: at least two fixed intervals in the spec.
+bool sweep_tunes_checkpoints(const SweepPlan& plan);
+
 void analyse_sweep_by_group(const SweepPlan& plan, ConfigurationSource& source,
                             const std::function<void(GroupAnalysis&&)>& emit);
 

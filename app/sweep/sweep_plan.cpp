@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "app/optimum_grid_report.hpp"
 #include "base/errors.hpp"
+#include "base/input_file.hpp"
+#include "base/json_fields.hpp"
 #include "base/shipped_library.hpp"
 #include "model/job.hpp"
 #include "model/random_streams.hpp"
+#include "model/scenario.hpp"
+#include "optimum/window_optimum.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace spotsim {
@@ -32,13 +35,6 @@ std::string resolve_trace(const std::string& ref, const std::string& spec_file) 
   }
   return locate_trace(ref);
 }
-
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 }  // namespace
 
 LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_file) {
@@ -46,12 +42,13 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
   for (std::size_t i = 0; i < spec.traces.size(); ++i) {
     const std::string field = spec_file + ": field 'traces[" + std::to_string(i) + "]': ";
     SpotMarket market;
-    std::string path;
+    std::string path, bytes;
     try {
       path = resolve_trace(spec.traces[i], spec_file);
       const TraceEntry entry =
           i < spec.trace_entries.size() ? spec.trace_entries[i] : TraceEntry{spec.traces[i], {}, ""};
-      market = market_of_entry(entry, read_trace_file(path), "");
+      bytes = read_input_file(path);  // read once: parsed here and hashed for the manifest below
+      market = market_of_entry(entry, parse_trace(parse_json_text(bytes, path), path), "");
     } catch (const InputError& e) {
       throw InputError(field + e.what());
     }
@@ -61,11 +58,16 @@ LoadedTraces load_traces(const ExperimentSpec& spec, const std::string& spec_fil
                          "'; expected traces with distinct names (seeds and output rows are keyed by name)");
       }
     }
-    TraceInfo info{
-        spec.traces[i], market.name, trace_seed(spec.seed, market.name), hex64(fnv1a64(file_bytes(path))), {}};
+    TraceInfo info{spec.traces[i], market.name, trace_seed(spec.seed, market.name), hex64(fnv1a64(bytes)), {}, {}};
     for (const JobVariant& variant : spec.jobs) {
+      JobSpec job;
       try {
-        job_on_market(variant.job, variant.gpu_step_times, market, path);  // a per-GPU job needs the trace's GPU
+        job = job_on_market(variant.job, variant.gpu_step_times, market, path);  // a per-GPU job needs the trace's GPU
+        if (spec.regret) {  // as the sweep's runner builds the scenario
+          Scenario scenario(market, job, spec.trace_start);
+          if (spec.cant_be_late_mode) scenario.use_cant_be_late_mode();
+          info.optimum_by_job.push_back(window_optimum_grid(scenario));
+        }
       } catch (const InputError& e) {
         throw InputError(field + e.what());
       }
@@ -117,11 +119,17 @@ ChunkRange shard_chunks(const SweepPlan& plan, ShardSelection shard) {
 nlohmann::json trace_info_json(const TraceInfo& info) {
   nlohmann::json mtbf = nlohmann::json::array();
   for (const double m : info.spot_mtbf_hours) mtbf.push_back(m < 0 ? nlohmann::json(nullptr) : nlohmann::json(m));
-  return {{"ref", info.ref},
-          {"name", info.name},
-          {"seed", info.seed},
-          {"content_fnv1a64", info.content_hash},
-          {"spot_mtbf_hours_by_job", mtbf}};
+  nlohmann::json j = {{"ref", info.ref},
+                      {"name", info.name},
+                      {"seed", info.seed},
+                      {"content_fnv1a64", info.content_hash},
+                      {"spot_mtbf_hours_by_job", mtbf}};
+  if (!info.optimum_by_job.empty()) {  // absent without regret: such sweeps' files are as before
+    nlohmann::json optimum = nlohmann::json::array();
+    for (const WindowOptimumGrid& grid : info.optimum_by_job) optimum.push_back(optimum_grid_json(grid));
+    j["optimum_by_job"] = optimum;
+  }
+  return j;
 }
 
 TraceInfo trace_info_from_json(const nlohmann::json& j, const std::string& file) {
@@ -130,9 +138,13 @@ TraceInfo trace_info_from_json(const nlohmann::json& j, const std::string& file)
                    j.at("name").get<std::string>(),
                    j.at("seed").get<std::uint64_t>(),
                    j.at("content_fnv1a64").get<std::string>(),
+                   {},
                    {}};
     for (const auto& m : j.at("spot_mtbf_hours_by_job"))
       info.spot_mtbf_hours.push_back(m.is_null() ? -1.0 : m.get<double>());
+    if (j.contains("optimum_by_job")) {
+      for (const auto& grid : j.at("optimum_by_job")) info.optimum_by_job.push_back(optimum_grid_from_json(grid, file));
+    }
     return info;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file + ": field 'traces': expected the trace records spotsim wrote (" + std::string(e.what()) +

@@ -16,6 +16,7 @@
 
 #include "app/sweep/experiment_spec.hpp"
 #include "model/market/spot_market.hpp"
+#include "optimum/window_optimum_grid.hpp"
 
 namespace spotsim {
 
@@ -27,6 +28,8 @@ struct TraceInfo {
   // Per job parameter set: the first zone's mean time between preemptions for the job's nodes (h), or a negative
   // value when spot is never preempted there; the M of the Young/Daly references in the tuning report.
   std::vector<double> spot_mtbf_hours;
+  // With "regret" only (else empty), per job parameter set: the offline optimum's grid and whether it is exact.
+  std::vector<WindowOptimumGrid> optimum_by_job;
 };
 
 struct Configuration {

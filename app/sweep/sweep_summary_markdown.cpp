@@ -1,5 +1,6 @@
 // summary.md of a sweep: the per-configuration table and the checkpoint tuning table, in Markdown so that they
 // read well on a terminal and paste into docs/validation.md unchanged.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -38,6 +39,27 @@ std::string pareto_marks(const ConfigurationResult& r) {
   return "";
 }
 
+// With regret: what it is measured against, once for the sweep (per configuration in summary.json).
+std::string optimum_sentence(const SweepPlan& plan) {
+  std::size_t pairs = 0, bounds = 0;
+  Millis finest = kNever, coarsest = 0;
+  for (const TraceInfo& trace : plan.traces) {
+    for (const WindowOptimumGrid& grid : trace.optimum_by_job) {
+      ++pairs;
+      bounds += grid.exact ? 0 : 1;
+      finest = std::min(finest, grid.grid);
+      coarsest = std::max(coarsest, grid.grid);
+    }
+  }
+  if (pairs == 0) return "";
+  const std::string grids =
+      finest == coarsest ? format_duration(finest) : format_duration(finest) + " to " + format_duration(coarsest);
+  if (bounds == 0) return " Regret: against the offline optimum of each window, exact on its grid (" + grids + ").";
+  return " Regret: against the offline optimum of each window on its grid (" + grids + "), a lower bound for " +
+         std::to_string(bounds) + " of " + std::to_string(pairs) +
+         " trace × job pairs (checkpoint transfer times rounded down to the grid; per configuration in summary.json).";
+}
+
 // The title, the description and the head of the configurations table.
 std::string markdown_preamble(const SweepPlan& plan) {
   // Names and descriptions come from the spec and the trace files: their control characters are escaped.
@@ -47,7 +69,8 @@ std::string markdown_preamble(const SweepPlan& plan) {
          " configurations × " + std::to_string(plan.spec.replications) + " replications, seed " +
          std::to_string(plan.spec.seed) + ", spec " + plan.spec_hash +
          ". Means with Student-t 95% confidence intervals. Pareto: on the frontier of cost vs completion time "
-         "(means, and 95th percentiles) among the configurations of the same trace and job.\n\n";
+         "(means, and 95th percentiles) among the configurations of the same trace and job." +
+         optimum_sentence(plan) + "\n\n";
   const std::string baseline = plan.spec.baseline_policy ? *plan.spec.baseline_policy : "";
   out +=
       "| # | trace | job | policy | checkpoint | cost USD [95% CI] | cost p95 | completion h [95% CI] | completion p95 "

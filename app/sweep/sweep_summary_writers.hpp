@@ -4,6 +4,7 @@
 // Both files list the configurations before the checkpoint tuning, or after it (summary.json sorts its keys:
 // "checkpoint_tuning" < "configurations"), so whatever comes second waits in a ScratchFile until finish().
 #include <string>
+#include <string_view>
 
 #include "app/sweep/streaming_file.hpp"
 #include "app/sweep/sweep_analysis.hpp"
@@ -18,10 +19,18 @@ class SummaryJsonWriter {
   void finish();  // writes and commits the file
 
  private:
+  void write_configurations_array(std::string_view elements);
+
   const SweepPlan& plan_;
+  const std::string frame_;                              // the document with both arrays empty
+  std::size_t tuning_end_ = 0, configurations_end_ = 0;  // where each "[]" of the frame starts
+  // Without checkpoint tuning (the usual case) the configurations go straight to the file; with it they wait
+  // in a ScratchFile, since "checkpoint_tuning" comes first.
+  const bool direct_;
   StreamingFile out_;
   ScratchFile tuning_, configurations_;
   bool any_tuning_ = false, any_configuration_ = false;
+  std::string text_;  // one group's elements, reused
 };
 
 class SummaryMarkdownWriter {

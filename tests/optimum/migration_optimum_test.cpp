@@ -305,7 +305,7 @@ TEST(MigrationOptimum, CoarseGridIsAFlaggedLowerBound) {
 }
 
 // The automatic grid: exact when the transfers share a coarse enough gcd with the rest, else the finest divisor of
-// gcd(tick, changeover, work, deadline) within kGridBudget, flagged as a bound.
+// gcd(tick, changeover, work, deadline) within kGridBudgetPerRow, flagged as a bound.
 TEST(MigrationOptimum, AutomaticGridIsExactOrAFlaggedBound) {
   SpotMarket market;
   market.billing = Billing{0, 1};
@@ -330,19 +330,59 @@ TEST(MigrationOptimum, AutomaticGridIsExactOrAFlaggedBound) {
   request.transfer = {0, 48781, 48781, 0};  // 50 GB at 8.20 Gbit/s, in ms
   result = solve_migration_optimum(request);
   EXPECT_FALSE(result.exact);
-  // 300 ticks, 2 regions, 2 zones: the finest divisor of 60 s within the budget.
+  // 300 ticks: the finest divisor of 60 s within the budget of one row.
   auto cost = [&](Millis step) {
-    return request.work / step > kGridMaxSteps ? kGridBudget + 1 : 300 * (request.work / step) * (2 * 2 + 2);
+    return request.work / step > kGridMaxSteps ? kGridBudgetPerRow + 1 : 300 * (request.work / step);
   };
   EXPECT_EQ(60 * kSecond % result.grid, 0);
-  EXPECT_LE(cost(result.grid), kGridBudget);
+  EXPECT_LE(cost(result.grid), kGridBudgetPerRow);
   for (Millis finer = 1; finer < result.grid; ++finer) {
     if (60 * kSecond % finer == 0) {
-      EXPECT_GT(cost(finer), kGridBudget) << finer;
+      EXPECT_GT(cost(finer), kGridBudgetPerRow) << finer;
     }
   }
+  // Said without solving, as outputs report it.
+  const MigrationOptimumGrid said = migration_optimum_grid(request);
+  EXPECT_EQ(said.grid, result.grid);
+  EXPECT_FALSE(said.exact);
   // Spot everywhere, always: no move needed, so the bound is the plain cost (start-up + work at the spot price).
   EXPECT_NEAR(result.cost, (180.0 / 3600.0 + 40.0) * 1.0, 1e-9);
+}
+
+// More zones never coarsen the grid (the budget grows with the DP's rows), so a solve's time grows with zones and
+// its bound never loosens. Before, a fixed budget gave 9 zones a coarser grid than 3, and a faster solve.
+TEST(MigrationOptimum, GridDoesNotDependOnTheNumberOfZones) {
+  std::vector<Millis> grids;
+  for (int zones_per_region : {1, 3, 6}) {
+    SpotMarket market;
+    market.billing = Billing{0, 1};
+    MigrationOptimumRequest request;
+    for (int region = 0; region < 3; ++region) {
+      for (int z = 0; z < zones_per_region; ++z) {
+        Zone zone;
+        zone.on_demand_price_per_hour = 3.0;
+        zone.spot.price_per_hour = StepSeries::constant(1.0 + 0.1 * z);
+        market.zones.push_back(zone);
+        request.zone_region.push_back(region);
+      }
+    }
+    request.market = &market;
+    request.tick = 600 * kSecond;
+    request.changeover = 180 * kSecond;
+    request.work = 40 * kMillisPerHour;
+    request.deadline = 48 * kMillisPerHour;
+    for (int a = 0; a < 3; ++a) {
+      for (int b = 0; b < 3; ++b) {
+        request.transfer.push_back(a == b ? 0 : 48781);
+        request.egress_usd.push_back(a == b ? 0.0 : 1.0);
+      }
+    }
+    const MigrationOptimumGrid grid = migration_optimum_grid(request);
+    EXPECT_FALSE(grid.exact);
+    grids.push_back(grid.grid);
+  }
+  EXPECT_EQ(grids[0], grids[1]);
+  EXPECT_EQ(grids[0], grids[2]);
 }
 
 TEST(MigrationOptimum, RejectsNonsense) {

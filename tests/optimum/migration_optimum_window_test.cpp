@@ -75,5 +75,31 @@ TEST(MigrationWindowOptimum, RegretUsesTheMigrationOptimumWhenMovingCosts) {
   EXPECT_GT(with_moves, without);
 }
 
+// What outputs report (window_optimum_grid, without solving) is what the solvers used: the grid and whether the
+// optimum is exact on it, for a move whose transfer time the grid does not divide (a bound), one it divides (exact)
+// and a job with nothing to move (the single-region optimum, exact on gcd(tick, start-up, work, deadline)).
+TEST(MigrationWindowOptimum, TheReportedGridIsTheOneSolved) {
+  const SpotMarket market = two_region_market();
+  for (const double gigabytes : {50.0, 0.0}) {
+    const Scenario scenario(market, job_with_checkpoint(gigabytes));
+    const WindowOptimumGrid reported = window_optimum_grid(scenario);
+    if (scenario.has_migration_costs()) {
+      const MigrationOptimum solved = solve_migration_optimum(migration_window_request(scenario, 0));
+      EXPECT_EQ(reported.grid, solved.grid) << gigabytes;
+      EXPECT_EQ(reported.exact, solved.exact) << gigabytes;
+      EXPECT_FALSE(reported.exact) << "50 GB at 8.20 Gbit/s is not a whole number of grid steps";
+    } else {
+      EXPECT_TRUE(reported.exact);
+      EXPECT_EQ(reported.grid, 60 * kMillisPerSecond);  // gcd(600 s, 180 s, 4 h, 6 h)
+    }
+  }
+  // A transfer the automatic grid divides: exact.
+  MigrationOptimumRequest request = migration_window_request(Scenario(market, job_with_checkpoint(50.0)), 0);
+  request.transfer = {0, 120 * kMillisPerSecond, 120 * kMillisPerSecond, 0};
+  const MigrationOptimumGrid grid = migration_optimum_grid(request);
+  EXPECT_TRUE(grid.exact);
+  EXPECT_EQ(grid.exact, solve_migration_optimum(request).exact);
+}
+
 }  // namespace
 }  // namespace spotsim

@@ -16,7 +16,7 @@ SweepPlan plan_with_chunks_of(std::uint64_t chunk_runs) {
   auto doc = nlohmann::json::parse(testing::small_spec_text());
   doc["chunk_runs"] = chunk_runs;
   ExperimentSpec spec = parse_experiment_spec(doc, "spec.json");
-  return plan_sweep(std::move(spec), {TraceInfo{"us-west1", "us-west1", 5, "0", {1.0, 1.0}}});
+  return plan_sweep(std::move(spec), {TraceInfo{"us-west1", "us-west1", 5, "0", {1.0, 1.0}, {}}});
 }
 
 std::vector<RunResult> awkward_runs(std::uint64_t count) {

@@ -44,7 +44,7 @@ struct HandBuiltSweep {
       "format": "spotsim-experiment", "version": 1, "name": "hand", "replications": 4,
       "traces": ["t"], "policies": ["on-demand", "spot-only"], "baseline_policy": "on-demand",
       "checkpoints": ["young-daly"], "checkpoint_intervals": ["30m", "1h", "2h"], "job": {"work_hours": 10}})");
-    plan = plan_sweep(parse_experiment_spec(doc, "hand.json"), {TraceInfo{"t", "t", 1, "0", {2.0}}});
+    plan = plan_sweep(parse_experiment_spec(doc, "hand.json"), {TraceInfo{"t", "t", 1, "0", {2.0}, {}}});
     runs.resize(plan.run_count());
     set(0, {30, 30, 30, 30}, {10, 10, 10, 10});
     set(1, {10, 12, 14, 16}, {11, 11, 11, 11});

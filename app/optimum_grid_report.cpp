@@ -1,0 +1,29 @@
+#include "app/optimum_grid_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "base/duration.hpp"
+#include "base/errors.hpp"
+
+namespace spotsim {
+
+nlohmann::json optimum_grid_json(const WindowOptimumGrid& grid) {
+  return {{"exact", grid.exact}, {"grid_s", to_seconds(grid.grid)}};
+}
+
+WindowOptimumGrid optimum_grid_from_json(const nlohmann::json& j, const std::string& file) {
+  if (!j.is_object() || !j.contains("exact") || !j["exact"].is_boolean() || !j.contains("grid_s") ||
+      !j["grid_s"].is_number() || !(j["grid_s"].get<double>() > 0)) {
+    throw InputError(file + ": field 'optimum': expected {\"exact\": true or false, \"grid_s\": a positive number}");
+  }
+  return {millis_from_seconds(j["grid_s"].get<double>()), j["exact"].get<bool>()};
+}
+
+std::string optimum_grid_line(const WindowOptimumGrid& grid) {
+  const std::string step = format_duration(grid.grid);
+  if (grid.exact) return "offline optimum: exact on its " + step + " grid";
+  return "offline optimum: a lower bound (checkpoint transfer times rounded down to its " + step +
+         " grid; docs/multi-region-optimum.md), so regret overstates by at most what the rounding saves";
+}
+
+}  // namespace spotsim
