@@ -24,6 +24,16 @@ TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& select
                      " s) in the Can't Be Late mode");
   }
   zone_views_.resize(market.zones.size());
+  tick_hours_ = to_hours(tick_);
+  tick_node_hours_ = tick_hours_ * scenario.job().nodes;
+  give_up_ = scenario.job().effective_give_up();
+  const double nodes = scenario.job().nodes;
+  for (const Zone& zone : market.zones) {
+    if (zone.spot.available) zone_changes_.emplace_back(*zone.spot.available, [nodes](double v) { return v >= nodes; });
+    if (!zone.spot.price_per_hour.is_constant()) {
+      zone_changes_.emplace_back(zone.spot.price_per_hour, [](double v) { return v; });
+    }
+  }
   recent_preemptions_.reserve(kHistory);
 }
 
@@ -116,6 +126,7 @@ void TickSimulation::begin(std::uint64_t /*seed*/, std::uint64_t replication, Mi
   finish_ = -1;
   reclaim_at_ = kNever;
   next_milestone_ = 0;
+  quiet_until_ = 0;
   finished_ = false;
   selection_.reset();
   selection_.prepare_oracle(scenario_, start_);
@@ -129,8 +140,57 @@ void TickSimulation::step() {
 
 RunResult TickSimulation::run(std::uint64_t seed, std::uint64_t replication) {
   begin(seed, replication, window_start(seed, replication));
-  while (!finished_) boundary(next_boundary_++);
+  while (!finished_) {
+    realise_quiet_ticks();
+    boundary(next_boundary_++);
+  }
   return result_;
+}
+
+// The boundaries of a quiet stretch that would only realise their tick: no decision due (before quiet_until_),
+// the job not finishing in the tick, not giving up. Such a tick is a whole tick of work (no changeover is due in a
+// quiet stretch, and the state is where the instance computes) or of waiting, at the price in force when the
+// stretch began (a price change ends the stretch). One loop does what boundary() and realise_tick() would, in the
+// same order of additions, so the result is the same to the bit.
+void TickSimulation::realise_quiet_ticks() {
+  if (next_boundary_ == 0 || !milestones_.empty()) return;
+  const Millis g = tick_;
+  const Millis work = scenario_.job().work;
+  const Purchase held = held_now_;
+  auto quiet = [&](Millis k) {
+    const Millis at = start_ + k * g;
+    return at < quiet_until_ && at - start_ < give_up_ && (held == Purchase::kNone || done_ + g < work);
+  };
+  if (!quiet(next_boundary_)) return;
+  double price = 0.0;
+  if (held != Purchase::kNone) {
+    const Zone& m = scenario_.market().zones[static_cast<std::size_t>(zone_)];
+    price = held == Purchase::kSpot ? m.spot.price_per_hour.at(start_ + (next_boundary_ - 1) * g)
+                                    : m.on_demand_price_per_hour;
+  }
+  const std::uint8_t kind = static_cast<std::uint8_t>(held);
+  const char symbol = held_symbol(held);
+  for (; quiet(next_boundary_); ++next_boundary_) {
+    const Millis from = start_ + (next_boundary_ - 1) * g;
+    if (held == Purchase::kNone) {
+      wait_time_ += g;
+    } else {
+      done_ += g;
+      const double cost = price * tick_node_hours_;
+      if (held == Purchase::kSpot) {
+        result_.cost_spot += cost;
+        result_.spot_hours += tick_hours_;
+        spot_time_ += g;
+      } else {
+        result_.cost_on_demand += cost;
+        result_.on_demand_hours += tick_hours_;
+      }
+      result_.ledger_compute += cost;
+    }
+    if (record_) held_.push_back(symbol);
+    ++result_.events;
+    result_.fingerprint = mix_fingerprint(result_.fingerprint, from - start_, kind);
+  }
 }
 
 // Boundary k: the work of tick k - 1 is realised, then the job finishes or gives up, or the policy decides what to
@@ -153,11 +213,11 @@ void TickSimulation::boundary(Millis k) {
     finish(finish_, true);
     return;
   }
-  const Millis give_up = scenario_.job().effective_give_up();
-  if (at - start_ >= give_up) {
-    finish(start_ + give_up, false);
+  if (at - start_ >= give_up_) {
+    finish(start_ + give_up_, false);
     return;
   }
+  if (at < quiet_until_) return;  // the policy's answer would be the last one: keep holding it
   decide(at);
 }
 
@@ -186,17 +246,16 @@ void TickSimulation::realise_tick(Millis from) {
     if (work > 0) data_zone_ = zone_;  // lossless: the state lives where the job computes
     done_ += work;
     if (done_ >= job.work) finish_ = from + spent_on_overhead + work;
-    const double tick_hours = to_hours(g) * job.nodes;
     double cost;
     if (held == Purchase::kSpot) {
-      cost = m.spot.price_per_hour.at(from) * tick_hours;
+      cost = m.spot.price_per_hour.at(from) * tick_node_hours_;
       result_.cost_spot += cost;
-      result_.spot_hours += to_hours(g);
+      result_.spot_hours += tick_hours_;
       spot_time_ += g;
     } else {
-      cost = m.on_demand_price_per_hour * tick_hours;
+      cost = m.on_demand_price_per_hour * tick_node_hours_;
       result_.cost_on_demand += cost;
-      result_.on_demand_hours += to_hours(g);
+      result_.on_demand_hours += tick_hours_;
     }
     book_tick(cost, g, spent_on_startup, spent_on_transfer, work);
   }
@@ -231,6 +290,20 @@ void TickSimulation::decide(Millis at) {
     ++(decision.purchase == Purchase::kSpot ? result_.spot_starts : result_.on_demand_starts);
   }
   hold(decision.purchase, decision.purchase != Purchase::kNone ? decision.zone : zone_, at);
+  quiet_until_ = quiet_until(at, decision);
+}
+
+// The first time a boundary must ask again: the decision's review time, or the next change of any zone's spot
+// availability (for the job's nodes) or price, whichever is first; `at` itself (ask at the next boundary) when the
+// policy makes no promise, a changeover is under way, or the saved state is not yet where the instance computes
+// (the observation changes as the first tick of work moves it).
+Millis TickSimulation::quiet_until(Millis at, const SelectionDecision& decision) const {
+  if (ask_every_tick_ || capacity_ != nullptr || !selection_.decision_holds_until_review()) return at;
+  if (startup_left_ > 0 || transfer_left_ > 0) return at;
+  if (held_now_ != Purchase::kNone && data_zone_ != zone_) return at;
+  Millis until = decision.review_at;
+  for (const ChangePoints& changes : zone_changes_) until = std::min(until, changes.next_after(at));
+  return until;
 }
 
 // What the job holds from `at` on; a campaign hears spot taken and given back.

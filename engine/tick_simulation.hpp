@@ -19,6 +19,12 @@
 //
 // The same selection policies run here and in the event-driven engine (engine/job_simulation.hpp).
 //
+// Skipping: a policy that declares SelectionPolicy::decision_holds_until_review() is not asked at boundaries where
+// its answer cannot differ from the last one: before its review time, while every zone's spot availability and price
+// stay as they were, no changeover is under way and the saved state sits where the instance computes. Those
+// boundaries still realise and bill their tick; the run is the same as if it had been asked (tested), in a fraction
+// of the time. Campaigns ask at every boundary.
+//
 // Stepping (engine/stepped_run.hpp): each tick boundary is one step. In a campaign (engine/campaign_member.hpp) a
 // tick job's boundaries count from its arrival; spot is obtainable in a zone at a boundary when the zone's count
 // leaves room for the job after what the other jobs hold; spot the campaign reclaims at `at` is gone from the first
@@ -29,6 +35,7 @@
 #include <vector>
 
 #include "engine/campaign_member.hpp"
+#include "model/market/change_points.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
 #include "model/run_result.hpp"
@@ -70,13 +77,17 @@ class TickSimulation final : public CampaignMember {
   // The instance held in each tick of the last run, from the first to the one in which the job finished:
   // '.' none, 's' spot, 'D' on-demand (zone indices aside). Filled only when recording is on.
   void record_ticks(bool on) { record_ = on; }
+  // Ask the policy at every boundary even when it promises its decision holds (for tests: the answers must agree).
+  void ask_every_tick(bool on) { ask_every_tick_ = on; }
   const std::string& held_per_tick() const { return held_; }
   Millis tick() const { return tick_; }
 
  private:
   void boundary(Millis k);
   void realise_tick(Millis from);
+  void realise_quiet_ticks();
   void decide(Millis boundary);
+  Millis quiet_until(Millis at, const SelectionDecision& decision) const;
   bool spot_obtainable(int zone, Millis t) const;
   void hold(Purchase purchase, int zone, Millis at);
   void finish(Millis end, bool completed);
@@ -86,10 +97,15 @@ class TickSimulation final : public CampaignMember {
   const Scenario& scenario_;
   SelectionPolicy& selection_;
   Millis tick_;
+  double tick_hours_ = 0.0, tick_node_hours_ = 0.0;  // a tick, and a tick of every node, in hours
+  Millis give_up_ = kNever;                          // the job's effective give-up time
   bool record_ = false;
+  bool ask_every_tick_ = false;
   std::string held_;
   std::vector<ZoneView> zone_views_;
   std::vector<Millis> recent_preemptions_;
+  // Per zone, when spot for the job's nodes comes or goes and when its price moves (for skipping).
+  std::vector<ChangePoints> zone_changes_;
   SharedCapacity* capacity_ = nullptr;
   int job_index_ = 0;
   std::vector<Millis> milestones_;
@@ -105,6 +121,7 @@ class TickSimulation final : public CampaignMember {
   Millis finish_ = -1;          // when the work was done (-1: not yet)
   Millis reclaim_at_ = kNever;  // the campaign reclaims the held spot from then on
   std::size_t next_milestone_ = 0;
+  Millis quiet_until_ = 0;  // boundaries before this keep the last decision without asking (see decide())
   bool finished_ = true;
 };
 

@@ -21,6 +21,13 @@ class SelectionPolicy {
   // Called at the job's start, after every preemption, when spot becomes obtainable while the job waits, and at
   // the review time the previous decision asked for.
   virtual SelectionDecision decide(const Observation& obs) = 0;
+  // A promise that lets the Can't Be Late mode skip asking at tick boundaries where nothing the policy acts on has
+  // changed: holding what it decided, its next decision repeats the last one until the review time it asked for
+  // (SelectionDecision::review_at), unless some zone's spot availability or price changes or a changeover ends
+  // (engine/tick_simulation.hpp). A policy whose answer moves with the clock, its progress or its own history in any
+  // other way keeps false and is asked at every boundary, as the authors' simulator asks. Checked for each built-in
+  // that declares it by tests/engine/tick_skipping_test.cpp (every run identical with and without skipping).
+  virtual bool decision_holds_until_review() const { return false; }
 };
 
 class CheckpointPolicy {

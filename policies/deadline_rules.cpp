@@ -8,7 +8,10 @@ SafetyNet safety_net(const Observation& obs, int spot_zone, Millis margin) {
   if (!obs.has_deadline()) return {};
   const bool on_spot = obs.purchase == Purchase::kSpot;
   const Millis spare = (on_spot ? spare_on_spot(obs) : spare_off_spot(obs)) - margin;
-  const auto review = [&obs](Millis in) { return obs.decision_tick > 0 ? kNever : obs.now + in; };
+  // When the spare runs out if nothing changes. In the tick mode spare is a whole number of ticks and falls by one
+  // tick per tick while off spot, so the boundary at now + spare is the first where it is 0: the review is exact
+  // there (and early, so safe, on an instance whose spare holds steady).
+  const auto review = [&obs](Millis in) { return obs.now + in; };
   if (spare > 0) return {SafetyNet::kFree, review(spare)};
   // Exploitation Rule (Wu et al., NSDI'24 §4.1): lossless progress computing on spot loses no slack while it
   // runs, so the instance is kept until a preemption; on_demand_finish_time() already plans for that loss.

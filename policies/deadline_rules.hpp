@@ -15,7 +15,7 @@ struct SafetyNet {
                 // lossless progress and no changeover make it free
   };
   Verdict verdict = kFree;
-  Millis review_at = kNever;  // with kFree: ask the policy again by then (event-driven mode only)
+  Millis review_at = kNever;  // with kFree: ask the policy again by then
 };
 
 // `spot_zone` is where spot can be obtained now (-1: nowhere); `margin` is extra slack a policy keeps.

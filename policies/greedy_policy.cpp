@@ -19,6 +19,8 @@ namespace {
 class GreedyPolicy final : public SelectionPolicy {
  public:
   void reset() override { committed_ = false; }
+  // Its answer moves with time only through the safety net, whose review time it passes on.
+  bool decision_holds_until_review() const override { return true; }
 
   SelectionDecision decide(const Observation& obs) override {
     const int od_zone = on_demand_zone_choice(obs);

@@ -11,6 +11,7 @@ namespace {
 // Always on-demand in the cheapest zone.
 class OnDemandPolicy final : public SelectionPolicy {
  public:
+  bool decision_holds_until_review() const override { return true; }  // reads prices alone
   SelectionDecision decide(const Observation& obs) override {
     if (obs.purchase == Purchase::kOnDemand) return SelectionDecision::on_demand(obs.zone);
     return SelectionDecision::on_demand(cheapest_on_demand_zone(obs));

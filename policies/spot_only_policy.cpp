@@ -11,6 +11,7 @@ namespace {
 // Always spot, in the cheapest zone where it can be obtained; wait while none can.
 class SpotOnlyPolicy final : public SelectionPolicy {
  public:
+  bool decision_holds_until_review() const override { return true; }  // reads availability and prices alone
   SelectionDecision decide(const Observation& obs) override {
     if (obs.purchase == Purchase::kSpot) return SelectionDecision::spot(obs.zone);
     const int zone = cheapest_obtainable_spot_zone(obs);

@@ -42,6 +42,9 @@ class UniformProgressPolicy final : public SelectionPolicy {
  public:
   UniformProgressPolicy(bool idle_ahead, bool multi_region) : idle_ahead_(idle_ahead), multi_region_(multi_region) {}
   void reset() override { committed_ = false; }
+  // Its clock-driven conditions (the line, the hysteresis, the safety net) each ask for their review. The multi-region
+  // variant also weighs whether a transfer still fits the deadline, which moves with the clock unannounced.
+  bool decision_holds_until_review() const override { return !multi_region_; }
 
   SelectionDecision decide(const Observation& obs) override {
     const int od_zone = obs.purchase == Purchase::kOnDemand ? obs.zone
@@ -71,7 +74,10 @@ class UniformProgressPolicy final : public SelectionPolicy {
     // Ahead of the line with no spot: wait until the line catches up.
     const double rate = static_cast<double>(obs.job->work) / static_cast<double>(obs.job->deadline);
     const auto line_meets = static_cast<Millis>(std::ceil(static_cast<double>(obs.progress) / rate));
-    return SelectionDecision::wait(std::min(net.review_at, obs.now + std::max<Millis>(1, line_meets - obs.elapsed)));
+    // In the tick mode a tick early: a review is safe early (asked again, it asks for a later one), never late, and
+    // the double above may round across a boundary.
+    return SelectionDecision::wait(
+        std::min(net.review_at, obs.now + std::max<Millis>(1, line_meets - obs.elapsed - obs.decision_tick)));
   }
 
  private:
@@ -79,13 +85,12 @@ class UniformProgressPolicy final : public SelectionPolicy {
   // progress then grows at rate 1 and the line at C0/D < 1, so it solves cp + (t' - t - delay) = r (t' + 2d).
   // Start-up and checkpoint writes postpone it; the policy checks again and asks for a later review if so.
   static Millis hysteresis_met_at(const Observation& obs, Millis delay) {
-    if (obs.decision_tick > 0) return kNever;  // asked every tick anyway
     const double rate = static_cast<double>(obs.job->work) / static_cast<double>(obs.job->deadline);
     if (rate >= 1.0) return kNever;
     const auto d = static_cast<double>(changeover(obs));
     const double gap = rate * (static_cast<double>(obs.elapsed) + 2.0 * d) - static_cast<double>(obs.progress);
     const double wait = (gap + rate * static_cast<double>(delay)) / (1.0 - rate) + static_cast<double>(delay);
-    return obs.now + std::max<Millis>(1, static_cast<Millis>(std::ceil(wait)));
+    return obs.now + std::max<Millis>(1, static_cast<Millis>(std::ceil(wait)) - obs.decision_tick);  // early: safe
   }
 
   bool idle_ahead_;

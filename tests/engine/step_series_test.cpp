@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <boost/random/mersenne_twister.hpp>
+#include <random>
+#include <vector>
+
+#include "model/market/change_points.hpp"
 
 namespace spotsim {
 namespace {
@@ -108,6 +112,44 @@ TEST(StepSeries, BucketIndexAgreesWithALinearScan) {
       };
       ASSERT_EQ(periodic.at(t), expected(phase)) << "trial " << trial << " t " << t;
       ASSERT_EQ(open.at(t), expected(t)) << "trial " << trial << " t " << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// ChangePoints (model/market/change_points.hpp) against a walk over the series: the first time after t at which the
+// key differs from its value at t, for periodic and one-off series, keys that merge neighbouring values (a node
+// count against a threshold) and ones that do not (a price), t anywhere including before 0 and many periods on.
+TEST(ChangePoints, NextChangeIsTheFirstTimeTheKeyDiffers) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 400; ++trial) {
+    std::vector<Millis> times{0};
+    std::vector<double> values{static_cast<double>(rng() % 4)};
+    const int entries = 1 + static_cast<int>(rng() % 12);
+    for (int i = 1; i < entries; ++i) {
+      times.push_back(times.back() + 1 + static_cast<Millis>(rng() % 50));
+      values.push_back(static_cast<double>(rng() % 4));
+    }
+    const bool periodic = rng() % 2 == 0;
+    const Millis span = periodic ? times.back() + 1 + static_cast<Millis>(rng() % 50) : kNever;
+    const StepSeries series(times, values, span);
+    const double threshold = static_cast<double>(1 + rng() % 3);
+    const auto key = [threshold](double v) { return v >= threshold; };
+    const ChangePoints by_threshold(series, key), by_value(series, [](double v) { return v; });
+    for (int probe = 0; probe < 30; ++probe) {
+      const Millis t = static_cast<Millis>(rng() % 2000) - 200;
+      if (!periodic && t < 0) continue;
+      const bool now = key(series.at(t));
+      EXPECT_EQ(by_threshold.next_after(t), series.next_time_where(t, [&](double v) { return key(v) != now; }))
+          << "trial " << trial << " t " << t;
+      const double value = series.at(t);
+      EXPECT_EQ(by_value.next_after(t), series.next_time_where(t, [&](double v) { return v != value; }))
+          << "trial " << trial << " t " << t;
     }
   }
 }
