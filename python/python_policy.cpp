@@ -17,6 +17,9 @@ namespace {
 // (the engine destroys its policies on a worker thread, with the GIL released).
 struct PythonHandles {
   py::object policy, method, reset;
+  // The per-tick protocol of a selection policy (docs/plugins.md#per-tick-protocol): begin(observation) once per
+  // run, then decide_tick(elapsed_s, progress_s, held, instance_age_s, spot_available) -> 0/1/2.
+  py::object begin, decide_tick;
   std::string name;
 
   PythonHandles(const py::object& p, const char* method_name) : policy(p), name(python_policy_name(p)) {
@@ -25,10 +28,12 @@ struct PythonHandles {
     }
     method = p.attr(method_name);
     if (py::hasattr(p, "reset")) reset = p.attr("reset");
+    if (py::hasattr(p, "decide_tick")) decide_tick = p.attr("decide_tick");
+    if (decide_tick && py::hasattr(p, "begin")) begin = p.attr("begin");
   }
   ~PythonHandles() {
     py::gil_scoped_acquire gil;
-    policy = method = reset = py::object();
+    policy = method = reset = begin = decide_tick = py::object();
   }
 };
 
@@ -50,33 +55,58 @@ void call_reset(PythonHandles& h) {
   }
 }
 
-// Calls the policy's method on `obs`; what it raised becomes PolicyRaised naming the policy and the time. Each call
+[[noreturn]] void rethrow_python(const PythonHandles& h, const Observation& obs, py::error_already_set& e) {
+  // The kind of a TypeError or ValueError is kept (a strategy adapter reports bad returns with them).
+  const std::string message = where(h, obs) + " raised " + e.what();
+  if (e.matches(PyExc_TypeError)) throw PolicyReturnedWrongType(message);
+  if (e.matches(PyExc_ValueError)) throw PolicyReturnedBadValue(message);
+  throw PolicyRaised(message);
+}
+
+// Calls the policy's `method` on `obs`; what it raised becomes PolicyRaised naming the policy and the time. Each call
 // gets its own view, cleared after the call: a policy that kept the view of an earlier call gets an error when it
 // reads it, not the values of the current call (one shared view used to show those).
-py::object call(PythonHandles& h, const Observation& obs) {
+py::object call(PythonHandles& h, const py::object& method, const Observation& obs) {
   py::object view_object = py::cast(ObservationView{&obs});
   auto* view = view_object.cast<ObservationView*>();
   try {
-    py::object result = h.method(view_object);
+    py::object result = method(view_object);
     view->observation = nullptr;
     return result;
   } catch (py::error_already_set& e) {
     view->observation = nullptr;
-    // The kind of a TypeError or ValueError is kept (a strategy adapter reports bad returns with them).
-    const std::string message = where(h, obs) + " raised " + e.what();
-    if (e.matches(PyExc_TypeError)) throw PolicyReturnedWrongType(message);
-    if (e.matches(PyExc_ValueError)) throw PolicyReturnedBadValue(message);
-    throw PolicyRaised(message);
+    rethrow_python(h, obs, e);
   }
+}
+py::object call(PythonHandles& h, const Observation& obs) { return call(h, h.method, obs); }
+
+// The per-tick protocol's call: plain numbers in, a small int out, no Observation object and no decision object (a
+// strategy asked every tick spent most of its time on those).
+py::object call_tick(PythonHandles& h, const Observation& obs) {
+  PyObject* args[] = {PyFloat_FromDouble(to_seconds(obs.elapsed)), PyFloat_FromDouble(to_seconds(obs.progress)),
+                      PyLong_FromLong(static_cast<long>(obs.purchase)),
+                      PyFloat_FromDouble(obs.purchase == Purchase::kNone ? 0.0 : to_seconds(obs.instance_age)),
+                      PyBool_FromLong(obs.zones[0].spot_available ? 1 : 0)};
+  PyObject* result = PyObject_Vectorcall(h.decide_tick.ptr(), args, 5, nullptr);
+  for (PyObject* arg : args) Py_XDECREF(arg);
+  if (result == nullptr) {
+    py::error_already_set e;
+    rethrow_python(h, obs, e);
+  }
+  return py::reinterpret_steal<py::object>(result);
 }
 
 class PythonSelectionPolicy final : public SelectionPolicy {
  public:
   explicit PythonSelectionPolicy(std::shared_ptr<PythonHandles> h) : h_(std::move(h)) {}
-  void reset() override { call_reset(*h_); }
+  void reset() override {
+    call_reset(*h_);
+    begun_ = false;
+  }
 
   SelectionDecision decide(const Observation& obs) override {
     py::gil_scoped_acquire gil;
+    if (h_->decide_tick && obs.decision_tick > 0 && obs.zones.size() == 1) return decide_tick(obs);
     const py::object result = call(*h_, obs);
     if (!py::isinstance<SelectionDecision>(result)) {
       throw PolicyReturnedWrongType(where(*h_, obs) + ": decide() returned " +
@@ -100,7 +130,27 @@ class PythonSelectionPolicy final : public SelectionPolicy {
   }
 
  private:
+  // The per-tick protocol (one zone, the Can't Be Late mode): 0 wait, 1 spot, 2 on-demand, in zone 0.
+  SelectionDecision decide_tick(const Observation& obs) {
+    if (!begun_) {
+      if (h_->begin) call(*h_, h_->begin, obs);
+      begun_ = true;
+    }
+    const py::object result = call_tick(*h_, obs);
+    if (PyLong_CheckExact(result.ptr())) {
+      switch (PyLong_AsLong(result.ptr())) {
+        case 0: return SelectionDecision::wait();
+        case 1: return SelectionDecision::spot(0);
+        case 2: return SelectionDecision::on_demand(0);
+        default: break;
+      }
+    }
+    throw PolicyReturnedBadValue(where(*h_, obs) + ": decide_tick() returned " + std::string(py::repr(result)) +
+                                 ", expected 0 (wait), 1 (spot) or 2 (on-demand)");
+  }
+
   std::shared_ptr<PythonHandles> h_;
+  bool begun_ = false;
 };
 
 bool flag(const py::object& policy, const char* name, bool fallback) {

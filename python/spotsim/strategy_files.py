@@ -30,6 +30,8 @@ SHIM_MODULES = {"sky_spot": sky_spot, "sky_spot.utils": shim_utils, "sky_spot.st
                 "sky_spot.strategies.strategy": shim_strategy,
                 "sky_spot.strategies.multi_strategy": shim_multi_strategy}
 HELD = {Purchase.NONE: ClusterType.NONE, Purchase.SPOT: ClusterType.SPOT, Purchase.ON_DEMAND: ClusterType.ON_DEMAND}
+# The same by the per-tick protocol's codes (Purchase values: 0 none, 1 spot, 2 on-demand).
+HELD_BY_CODE = (ClusterType.NONE, ClusterType.SPOT, ClusterType.ON_DEMAND)
 
 
 @contextlib.contextmanager
@@ -139,30 +141,40 @@ class StrategyPolicy:
         self._fresh = False
         self._progress = 0.0
 
-    def decide(self, obs):
-        if self._fresh:
-            self._begin(obs)
+    # The engine uses the per-tick protocol (begin once per run, then decide_tick with plain numbers: no
+    # Observation object, no decision object) wherever it applies: one zone, the Can't Be Late mode. decide() is the
+    # same step through the Observation, for everything else (where _begin says why a strategy cannot run).
+    def begin(self, obs):
+        self._begin(obs)
+        self._gap = obs.decision_tick
+
+    def decide_tick(self, elapsed, progress, held, instance_age, has_spot):
         s, env = self.strategy, self._env
-        env.elapsed_seconds, env.gap_seconds = obs.elapsed, obs.decision_tick
-        env.tick = round(obs.elapsed / obs.decision_tick)
-        progress = obs.progress
-        if env.tick > 0:
+        gap = self._gap
+        env.elapsed_seconds, env.gap_seconds = elapsed, gap
+        env.tick = tick = round(elapsed / gap)
+        if tick > 0:
             s.task_done_time.append(progress - self._progress)
         self._progress = progress
-        held = obs.purchase
-        s.remaining_restart_overhead = 0.0 if held == Purchase.NONE else max(0.0, s.restart_overhead - obs.instance_age)
-        has_spot = obs.spot_available[0]
-        choice = s._step(HELD[held], has_spot)
+        s.remaining_restart_overhead = 0.0 if held == 0 else max(0.0, s.restart_overhead - instance_age)
+        choice = s._step(HELD_BY_CODE[held], has_spot)
         if choice is ClusterType.SPOT:
             if not has_spot:
                 raise ValueError(f"strategy {self.name!r}: _step() returned ClusterType.SPOT while spot is unavailable")
-            return SelectionDecision.spot(0)
+            return 1
         if choice is ClusterType.ON_DEMAND:
-            return SelectionDecision.on_demand(0)
+            return 2
         if choice is ClusterType.NONE:
-            return SelectionDecision.wait()
+            return 0
         raise TypeError(f"strategy {self.name!r}: _step() returned {choice!r}, expected ClusterType.SPOT, "
                         "ClusterType.ON_DEMAND or ClusterType.NONE")
+
+    def decide(self, obs):
+        if self._fresh:
+            self.begin(obs)
+        held = obs.purchase
+        code = self.decide_tick(obs.elapsed, obs.progress, int(held), obs.instance_age, obs.spot_available[0])
+        return (SelectionDecision.wait(), SelectionDecision.spot(0), SelectionDecision.on_demand(0))[code]
 
 
 def strategy_policy(path, name=None, args=(), spec_path=None):

@@ -162,3 +162,64 @@ def test_a_checkpoint_policy_returning_none_never_checkpoints_and_garbage_is_ref
             return -5.0
     with pytest.raises(ValueError, match="Negative"):
         spotsim.simulate("us-west1", "spot-only", Negative(), work="12h", replications=1)
+
+
+class ThroughTheObservation:
+    """A strategy policy with its per-tick protocol hidden: the engine then asks decide(observation) every tick."""
+
+    def __init__(self, policy):
+        self.policy, self.name = policy, policy.name
+
+    def reset(self):
+        self.policy.reset()
+
+    def decide(self, obs):
+        return self.policy.decide(obs)
+
+
+@pytest.mark.parametrize("their", sorted(EXAMPLES))
+def test_the_per_tick_protocol_gives_the_runs_of_the_observation_path(reference, their):
+    """Strategy files run through decide_tick (plain numbers) exactly as through decide(observation): every window,
+    tick by tick (the fingerprint), on both recordings and a tight and a loose deadline."""
+    traces, windows, _, _ = reference
+    from conftest import REPO
+    path = REPO / "policies" / "examples" / "sky_spot" / EXAMPLES[their][0]
+    for pair in PAIRS:
+        starts = [int(w["start_tick"]) * 600 for w in windows if w["pair"] == pair]
+        for deadline in (52.0, 80.0):
+            fast = run_windows(traces[pair], starts, strategy_policy(path), deadline)
+            slow = run_windows(traces[pair], starts, ThroughTheObservation(strategy_policy(path)), deadline)
+            assert list(fast["fingerprint"]) == list(slow["fingerprint"]), (pair, deadline)
+            assert list(fast["cost_total"]) == list(slow["cost_total"]), (pair, deadline)
+
+
+class TickGreedy:
+    """A policy written to the per-tick protocol: spot when there is some, else on-demand; counts begin() calls."""
+    name = "tick-greedy"
+
+    def __init__(self, answer=None):
+        self.begins, self.answer = 0, answer
+
+    def begin(self, obs):
+        self.begins += 1
+        assert obs.decision_tick == 600.0 and obs.zone_count == 1
+
+    def decide_tick(self, elapsed, progress, held, instance_age, spot_available):
+        assert isinstance(elapsed, float) and isinstance(progress, float) and held in (0, 1, 2)
+        if self.answer is not None:
+            return self.answer
+        return 1 if spot_available else 2
+
+    def decide(self, obs):  # the event mode
+        return SD.spot(0) if obs.spot_available[0] else SD.on_demand(0)
+
+
+def test_a_python_policy_may_decide_per_tick_with_plain_numbers(reference):
+    traces, windows, _, _ = reference
+    starts = [int(w["start_tick"]) * 600 for w in windows if w["pair"] == PAIRS[0]][:5]
+    policy = TickGreedy()
+    runs = run_windows(traces[PAIRS[0]], starts, policy, 80.0)
+    assert policy.begins == 5  # once per run
+    assert all(runs["deadline_met"])
+    with pytest.raises(ValueError, match=r"decide_tick\(\) returned 7, expected 0 \(wait\), 1 \(spot\) or 2"):
+        run_windows(traces[PAIRS[0]], starts[:1], TickGreedy(answer=7), 80.0)
