@@ -22,8 +22,8 @@ WindowOptimumGrid optimum_grid_from_json(const nlohmann::json& j, const std::str
 std::string optimum_grid_line(const WindowOptimumGrid& grid) {
   const std::string step = format_duration(grid.grid);
   if (grid.exact) return "offline optimum: exact on its " + step + " grid";
-  return "offline optimum: a lower bound (checkpoint transfer times rounded down to its " + step +
-         " grid; docs/multi-region-optimum.md), so regret overstates by at most what the rounding saves";
+  return "offline optimum: a lower bound on its " + step +
+         " grid (checkpoint transfer times rounded down to it; docs/multi-region-optimum.md)";
 }
 
 }  // namespace spotsim
