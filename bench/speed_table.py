@@ -143,7 +143,9 @@ def rows(benchmarks, process):
     out.append(("sweep of a realistic spec (us-west1, 5 policies × 2 checkpoint policies × 2 deadlines), 2 threads, "
                 "chunk files written", "BM_SweepThroughput/with_chunk_files_2_threads",
                 "{} runs/s ({} µs per run)".format(fmt(counter(b, "runs/s")), fmt(1e6 / counter(b, "runs/s")))))
-    for policy, label in (("greedy", "greedy"), ("uniform_progress", "uniform-progress")):
+    for policy, label in (("greedy", "greedy"), ("uniform_progress", "uniform-progress"),
+                          ("greedy_cant_be_late_mode", "greedy`, `--mode cant-be-late"),
+                          ("uniform_progress_cant_be_late_mode", "uniform-progress`, `--mode cant-be-late")):
         b = get("BM_CantBeLateWindows/" + policy)
         us = 1e6 / counter(b, "runs/s")
         out.append(("Can't Be Late windows: 300 windows of us-west-2a V100 (48 h job, R = 52 h, d = 0.2 h), `{}`, "
@@ -162,7 +164,7 @@ def rows(benchmarks, process):
         event = get("BM_TickTraceJob/" + policy)
         tick = get("BM_TickTraceJob/{}_cant_be_late_mode".format(policy))
         out.append(("one 48 h job on a synthetic 92 h 10-minute-tick trace, `{}`: event engine / Can't Be Late mode "
-                    "(policy asked every tick)".format(policy.replace("_", "-")),
+                    "(the policy asked where its answer can change)".format(policy.replace("_", "-")),
                     "BM_TickTraceJob/" + policy,
                     "{} / {} µs per run".format(fmt(event["cpu_time"]), fmt(tick["cpu_time"]))))
     opt = []
@@ -207,11 +209,11 @@ def main():
         # The same windows as a user reproducing the paper lays them out: one trace file per window.
         recording = os.path.join(args.repo, "experiments", "traces", "cbl", "cbl-aws-10-26-2022-us-west-2a_v100_1.json")
         for mode in ("event", "cant-be-late"):
-            spec = window_files(args.repo, recording, os.path.join(work, "files-" + mode), 300, [52], mode)
+            spec = window_files(args.repo, recording, os.path.join(work, "windows-" + mode), 300, [52], mode)
             process.append(("300 windows, **one trace file per window**, as a whole process (`spotsim sweep`, all "
                             "outputs written), `greedy`, {} mode".format(mode), "bench/window_files.py --windows 300",
                             sweep_seconds(spec, "files-" + mode), GOAL_PROCESS_MS))
-        spec = window_files(args.repo, recording, os.path.join(work, "files-2400"), 2400, [50, 52, 56, 60, 64, 72],
+        spec = window_files(args.repo, recording, os.path.join(work, "windows-2400"), 2400, [50, 52, 56, 60, 64, 72],
                             "cant-be-late")
         process.append(("2,400 windows × 6 deadlines (50–72 h), one trace file per window, 14,400 configurations, "
                         "as a whole process, `greedy`, cant-be-late mode",
