@@ -25,7 +25,7 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache*
   s.review = std::max<Millis>(p.duration("review", s.review), kMillisPerMinute);
   s.hysteresis = p.number("hysteresis", s.hysteresis, 0.0, 0.9);
   s.max_wait = p.duration("max_wait", s.max_wait);
-  s.reserve = p.number("reserve", s.reserve, 0.0, 10.0);
+  s.reserve = p.number("reserve", s.reserve, 0.0, 10.0);  // absent: from the changeover (the header)
   s.confirm = p.duration("confirm", s.confirm);
   s.patience = p.duration("patience", s.patience);
   AdaptivePriorSettings& prior = s.prior;
@@ -124,8 +124,24 @@ double AdaptivePolicy::slack(const Observation& obs) const {
   return static_cast<double>(spare_off_spot(obs) - s_.margin);
 }
 
+namespace {
+// The changeover d the automatic reserve and confirmation follow: the start-up of a lossless job. A job that can
+// lose progress pays lost work as well at each preemption, which the rule does not model: it gets the d the former
+// constants were chosen at, so those constants (0.15, 20 min), which its baselines check.
+constexpr Millis kReferenceChangeover = 12 * kMillisPerMinute;  // 0.2 h
+Millis switch_changeover(const Observation& obs) { return obs.lossless ? obs.job->startup : kReferenceChangeover; }
+}  // namespace
+
 double AdaptivePolicy::slack_reserve(const Observation& obs) const {
-  return s_.reserve * static_cast<double>(obs.remaining_work());
+  const double fraction =
+      s_.reserve >= 0.0
+          ? s_.reserve
+          : 0.15 * std::sqrt(static_cast<double>(switch_changeover(obs)) / static_cast<double>(kReferenceChangeover));
+  return fraction * static_cast<double>(obs.remaining_work());
+}
+
+Millis AdaptivePolicy::confirm_time(const Observation& obs) const {
+  return s_.confirm >= 0 ? s_.confirm : switch_changeover(obs) * 5 / 3;
 }
 
 SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
@@ -188,8 +204,9 @@ SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
       const double sigma = slack(obs);
       if (sigma <= 0.0) return on_demand(std::min(safety_review, now + s_.review));
       const Millis up_for = obs.elapsed - history_.zone(best_obtainable).since;
-      if (sigma <= slack_reserve(obs) && up_for < s_.confirm) {
-        return on_demand(std::min(safety_review, now + (s_.confirm - up_for)));
+      const Millis confirm = confirm_time(obs);
+      if (sigma <= slack_reserve(obs) && up_for < confirm) {
+        return on_demand(std::min(safety_review, now + (confirm - up_for)));
       }
     }
     waiting_since_ = -1;
@@ -235,7 +252,8 @@ void register_adaptive(PolicyRegistry& registry) {
       "waits while the slack exceeds a reserve for future changeovers, else fills the gap with on-demand until "
       "spot returns (leaving on-demand, while slack is scarce, only for spot that has held a while); on-demand "
       "for good at the last safe moment",
-      "reserve=0.15 (slack kept per unit of remaining work), confirm=20m, patience=0s, margin=0s, review=1h, "
+      "reserve=auto (slack kept per unit of remaining work; auto: 0.15 sqrt(d / 0.2 h), d the changeover), "
+      "confirm=auto (5/3 d), patience=0s, margin=0s, review=1h, "
       "hysteresis=0.1, max_wait=30m (no deadline), window=6h, cluster=auto (0: from the model and "
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "

@@ -45,10 +45,15 @@ struct AdaptiveSettings {
   Millis review = kMillisPerHour;           // longest time between reconsiderations on on-demand or waiting
   double hysteresis = 0.10;                 // spot must be this much cheaper to be worth it at all
   Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: wait this long for spot, then on-demand
-  double reserve = 0.15;                    // slack kept for changeovers, per unit of remaining work
-  Millis confirm = 20 * kMillisPerMinute;   // slack scarce: leave on-demand once spot has held this long
-  Millis patience = 0;                      // slack scarce: wait this long in a gap before filling it
-  AdaptivePriorSettings prior;              // recorded zones: prior of availability and time between drops
+  // Slack kept for changeovers, per unit of remaining work, and how long spot must have held before a job short of
+  // slack leaves on-demand for it. Negative (the default): from a lossless job's changeover d (its start-up),
+  // reserve = 0.15 sqrt(d / 0.2 h) and confirm = 5/3 d: the former constants at the d = 0.2 h they were chosen at,
+  // and at other d what the 2023 recording campaign (no public harness's data) favoured
+  // (experiments/adaptive/README.md#changeover). A job that can lose progress keeps the former constants.
+  double reserve = -1.0;
+  Millis confirm = -1;
+  Millis patience = 0;          // slack scarce: wait this long in a gap before filling it
+  AdaptivePriorSettings prior;  // recorded zones: prior of availability and time between drops
 
   // `calibration` reads calibration= traces once per registry; null: read here.
   static AdaptiveSettings from(const PolicyParams& params, CalibrationCache* calibration = nullptr);
@@ -81,6 +86,7 @@ class AdaptivePolicy final : public SelectionPolicy {
   // Slack beyond the safety net's own margin and `margin`: what waiting and changeovers may still consume.
   double slack(const Observation& obs) const;
   double slack_reserve(const Observation& obs) const;
+  Millis confirm_time(const Observation& obs) const;
   SelectionDecision in_gap(const Observation& obs, int od_zone, Millis safety_review);
 
   AdaptiveSettings s_;

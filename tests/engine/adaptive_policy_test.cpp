@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "model/market/lifetime_distribution.hpp"
 #include "policies/policy_params.hpp"
 #include "policy_test_support.hpp"
@@ -182,6 +184,32 @@ TEST(Adaptive, WithScarceSlackLeavesOnDemandOnlyForSpotThatHasHeld) {
   b.obs.elapsed = b.obs.now = 23 * kMillisPerHour + 20 * kMillisPerMinute;
   b.obs.progress = b.obs.committed = 11 * kMillisPerHour + 20 * kMillisPerMinute;
   EXPECT_EQ(policy.decide(b.build()).purchase, Purchase::kSpot);
+}
+
+// The reserve and the confirmation follow a lossless job's changeover d: 0.15 sqrt(d / 0.2 h) and 5/3 d (the former
+// constants at d = 0.2 h, the tests above). A job that can lose progress keeps those constants (the regress
+// baselines' checkpointed configurations guard it).
+TEST(Adaptive, ReserveAndConfirmationFollowTheChangeover) {
+  AdaptivePolicy policy{AdaptiveSettings{}};
+  // d = 72 s (0.02 h): 10 h done at 10 h, sigma = 54 - 38 - 0.04 = 15.96 h; reserve 0.15 x sqrt(0.1) x 38 h.
+  auto b = gap(10 * kMillisPerHour, 10 * kMillisPerHour);
+  b.job.startup = 72 * kMillisPerSecond;
+  const auto d = policy.decide(b.build());
+  EXPECT_EQ(d.purchase, Purchase::kNone);
+  EXPECT_NEAR(to_hours(d.review_at - b.obs.now), 15.96 - 0.15 * std::sqrt(0.1) * 38.0, 1e-6);
+  // Slack scarce (10 h done at 14 h, deadline 52.2 h: sigma = 38.2 - 38 - 0.04 = 0.16 h, below the reserve): on
+  // on-demand, spot that returns is taken once it has held 5/3 d = 2 min.
+  auto scarce = gap(14 * kMillisPerHour, 10 * kMillisPerHour);
+  scarce.job.startup = 72 * kMillisPerSecond;
+  scarce.job.deadline = 52 * kMillisPerHour + 12 * kMillisPerMinute;
+  ASSERT_EQ(policy.decide(scarce.build()).purchase, Purchase::kOnDemand);
+  scarce.obs.purchase = Purchase::kOnDemand;
+  scarce.obs.phase = Phase::kComputing;
+  scarce.obs.zone = 0;
+  scarce.zones[0].spot_available = true;
+  const auto hold_on = policy.decide(scarce.build());
+  EXPECT_EQ(hold_on.purchase, Purchase::kOnDemand);
+  EXPECT_EQ(hold_on.review_at, scarce.obs.now + 2 * kMillisPerMinute);
 }
 
 TEST(Adaptive, PatienceWaitsOutShortGapsWhenSlackIsScarce) {
