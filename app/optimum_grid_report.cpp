@@ -7,14 +7,19 @@
 
 namespace spotsim {
 
+namespace {
+constexpr double kMaxGridSeconds = 1e7;  // about 116 days: no optimum's grid is coarser than its tick
+}  // namespace
+
 nlohmann::json optimum_grid_json(const WindowOptimumGrid& grid) {
   return {{"exact", grid.exact}, {"grid_s", to_seconds(grid.grid)}};
 }
 
-WindowOptimumGrid optimum_grid_from_json(const nlohmann::json& j, const std::string& file) {
+WindowOptimumGrid optimum_grid_from_json(const nlohmann::json& j, const std::string& file, const std::string& field) {
   if (!j.is_object() || !j.contains("exact") || !j["exact"].is_boolean() || !j.contains("grid_s") ||
-      !j["grid_s"].is_number() || !(j["grid_s"].get<double>() > 0)) {
-    throw InputError(file + ": field 'optimum': expected {\"exact\": true or false, \"grid_s\": a positive number}");
+      !j["grid_s"].is_number() || !(j["grid_s"].get<double>() > 0) || j["grid_s"].get<double>() > kMaxGridSeconds) {
+    throw InputError(file + ": field '" + field +
+                     "': expected {\"exact\": true or false, \"grid_s\": seconds in (0, 1e7]}");
   }
   return {millis_from_seconds(j["grid_s"].get<double>()), j["exact"].get<bool>()};
 }

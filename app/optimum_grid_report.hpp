@@ -11,7 +11,8 @@ namespace spotsim {
 
 // {"exact": bool, "grid_s": seconds}
 nlohmann::json optimum_grid_json(const WindowOptimumGrid& grid);
-WindowOptimumGrid optimum_grid_from_json(const nlohmann::json& j, const std::string& file);
+// InputError naming `file` and `field` unless `j` is what optimum_grid_json writes.
+WindowOptimumGrid optimum_grid_from_json(const nlohmann::json& j, const std::string& file, const std::string& field);
 
 // One line for people, e.g. "offline optimum: exact on its 60 s grid".
 std::string optimum_grid_line(const WindowOptimumGrid& grid);

@@ -126,7 +126,8 @@ std::string report_table(const SimulationReport& report) {
                   format_fixed(s.ci_low, d).c_str(), format_fixed(s.ci_high, d).c_str());
     out << line;
   }
-  if (m.contains("optimum")) out << optimum_grid_line(optimum_grid_from_json(m["optimum"], "manifest")) << "\n";
+  if (m.contains("optimum"))
+    out << optimum_grid_line(optimum_grid_from_json(m["optimum"], "manifest", "optimum")) << "\n";
   out << ledger_block(report);
   return out.str();
 }

@@ -143,7 +143,10 @@ TraceInfo trace_info_from_json(const nlohmann::json& j, const std::string& file)
     for (const auto& m : j.at("spot_mtbf_hours_by_job"))
       info.spot_mtbf_hours.push_back(m.is_null() ? -1.0 : m.get<double>());
     if (j.contains("optimum_by_job")) {
-      for (const auto& grid : j.at("optimum_by_job")) info.optimum_by_job.push_back(optimum_grid_from_json(grid, file));
+      for (const auto& grid : j.at("optimum_by_job")) {
+        const std::string field = "traces[].optimum_by_job[" + std::to_string(info.optimum_by_job.size()) + "]";
+        info.optimum_by_job.push_back(optimum_grid_from_json(grid, file, field));
+      }
     }
     return info;
   } catch (const nlohmann::json::exception& e) {
