@@ -28,10 +28,13 @@ TickSimulation::TickSimulation(const Scenario& scenario, SelectionPolicy& select
   tick_node_hours_ = tick_hours_ * scenario.job().nodes;
   give_up_ = scenario.job().effective_give_up();
   const double nodes = scenario.job().nodes;
-  for (const Zone& zone : market.zones) {
-    if (zone.spot.available) zone_changes_.emplace_back(*zone.spot.available, [nodes](double v) { return v >= nodes; });
-    if (!zone.spot.price_per_hour.is_constant()) {
-      zone_changes_.emplace_back(zone.spot.price_per_hour, [](double v) { return v; });
+  if (selection.decision_holds_until_review()) {  // only a policy that can be skipped needs the change points
+    for (const Zone& zone : market.zones) {
+      if (zone.spot.available)
+        zone_changes_.emplace_back(*zone.spot.available, [nodes](double v) { return v >= nodes; });
+      if (!zone.spot.price_per_hour.is_constant()) {
+        zone_changes_.emplace_back(zone.spot.price_per_hour, [](double v) { return v; });
+      }
     }
   }
   recent_preemptions_.reserve(kHistory);
@@ -91,6 +94,20 @@ Observation TickSimulation::observe(Millis boundary) {
   obs.job = &scenario_.job();
   obs.zones = zone_views_;
   return obs;
+}
+
+// One held tick's bill at `price` per instance-hour, for every node: paid, and its hours counted.
+double TickSimulation::pay_tick(Purchase held, double price) {
+  const double cost = price * tick_node_hours_;
+  if (held == Purchase::kSpot) {
+    result_.cost_spot += cost;
+    result_.spot_hours += tick_hours_;
+    spot_time_ += tick_;
+  } else {
+    result_.cost_on_demand += cost;
+    result_.on_demand_hours += tick_hours_;
+  }
+  return cost;
 }
 
 // One held tick's bill split by what its time went to; the common whole tick of compute takes one addition.
@@ -176,16 +193,7 @@ void TickSimulation::realise_quiet_ticks() {
       wait_time_ += g;
     } else {
       done_ += g;
-      const double cost = price * tick_node_hours_;
-      if (held == Purchase::kSpot) {
-        result_.cost_spot += cost;
-        result_.spot_hours += tick_hours_;
-        spot_time_ += g;
-      } else {
-        result_.cost_on_demand += cost;
-        result_.on_demand_hours += tick_hours_;
-      }
-      result_.ledger_compute += cost;
+      book_tick(pay_tick(held, price), g, 0, 0, g);
     }
     if (record_) held_.push_back(symbol);
     ++result_.events;
@@ -246,18 +254,8 @@ void TickSimulation::realise_tick(Millis from) {
     if (work > 0) data_zone_ = zone_;  // lossless: the state lives where the job computes
     done_ += work;
     if (done_ >= job.work) finish_ = from + spent_on_overhead + work;
-    double cost;
-    if (held == Purchase::kSpot) {
-      cost = m.spot.price_per_hour.at(from) * tick_node_hours_;
-      result_.cost_spot += cost;
-      result_.spot_hours += tick_hours_;
-      spot_time_ += g;
-    } else {
-      cost = m.on_demand_price_per_hour * tick_node_hours_;
-      result_.cost_on_demand += cost;
-      result_.on_demand_hours += tick_hours_;
-    }
-    book_tick(cost, g, spent_on_startup, spent_on_transfer, work);
+    const double price = held == Purchase::kSpot ? m.spot.price_per_hour.at(from) : m.on_demand_price_per_hour;
+    book_tick(pay_tick(held, price), g, spent_on_startup, spent_on_transfer, work);
   }
   if (record_) held_.push_back(held_symbol(held));
   ++result_.events;

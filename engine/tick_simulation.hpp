@@ -92,6 +92,7 @@ class TickSimulation final : public CampaignMember {
   void hold(Purchase purchase, int zone, Millis at);
   void finish(Millis end, bool completed);
   Observation observe(Millis boundary);
+  double pay_tick(Purchase held, double price);
   void book_tick(double cost, Millis g, Millis startup, Millis transfer, Millis work);
 
   const Scenario& scenario_;

@@ -33,7 +33,7 @@ Millis transfer_ms(const MigrationOptimumRequest& r, int regions, int a, int b) 
 
 // The grid: exact when every transfer is a multiple of q.
 Millis choose_grid(const MigrationOptimumRequest& request, int regions) {
-  const Millis base = std::gcd(std::gcd(request.tick, request.changeover), std::gcd(request.work, request.deadline));
+  const Millis base = progress_grid(request.tick, request.changeover, request.work, request.deadline);
   if (request.grid != 0) {
     if (base % request.grid != 0) {
       reject_migration("grid " + std::to_string(request.grid) +

@@ -78,10 +78,14 @@ struct OfflineOptimumSolver::Finish {
   std::int64_t p = 0;
 };
 
+Millis progress_grid(Millis tick, Millis changeover, Millis work, Millis deadline) {
+  return std::gcd(std::gcd(tick, changeover), std::gcd(work, deadline));
+}
+
 bool billing_rules_cannot_bind(const OfflineOptimumRequest& request) {
   validate_offline(request);
   const Billing& billing = request.market->billing;
-  const Millis q = std::gcd(std::gcd(request.tick, request.changeover), std::gcd(request.work, request.deadline));
+  const Millis q = progress_grid(request.tick, request.changeover, request.work, request.deadline);
   const Millis shortest_hold = request.per_tick_billing ? request.tick : std::min(request.tick, request.changeover + q);
   const Millis step = request.per_tick_billing ? request.tick : q;
   return shortest_hold >= billing.minimum && (billing.increment <= 1 || step % billing.increment == 0);
@@ -125,7 +129,7 @@ OfflineOptimum OfflineOptimumSolver::solve(const OfflineOptimumRequest& request)
   if (request.work + request.changeover > request.deadline) return result;  // not even on-demand from the start
 
   Grid grid;
-  grid.q = std::gcd(std::gcd(request.tick, request.changeover), std::gcd(request.work, request.deadline));
+  grid.q = progress_grid(request.tick, request.changeover, request.work, request.deadline);
   grid.g = request.tick / grid.q;
   grid.d = request.changeover / grid.q;
   grid.w = request.work / grid.q;

@@ -53,6 +53,10 @@ void validate_optimum_basics(const std::string& solver, const SpotMarket* market
 // True when the market's billing minimum and increment cannot change the cost of any schedule of `request`.
 bool billing_rules_cannot_bind(const OfflineOptimumRequest& request);
 
+// The progress grid q = gcd(tick, changeover, work, deadline) on which both optima are exact (the multi-region one
+// also needs every transfer time on it).
+Millis progress_grid(Millis tick, Millis changeover, Millis work, Millis deadline);
+
 // Reusable: keeps its buffers between solves, so sweeping thousands of windows reallocates only when one grows.
 class OfflineOptimumSolver {
  public:

@@ -1,7 +1,6 @@
 #include "optimum/window_optimum.hpp"
 
 #include <cmath>
-#include <numeric>
 #include <vector>
 
 #include "base/errors.hpp"
@@ -73,7 +72,7 @@ WindowOptimumGrid window_optimum_grid(const Scenario& scenario) {
     return {grid.grid, grid.exact};
   }
   const OfflineOptimumRequest request = window_optimum_request(scenario, 0);
-  return {std::gcd(std::gcd(request.tick, request.changeover), std::gcd(request.work, request.deadline)), true};
+  return {progress_grid(request.tick, request.changeover, request.work, request.deadline), true};
 }
 
 double window_optimum_cost(const Scenario& scenario, Millis start, OfflineOptimumSolver& solver) {

@@ -18,7 +18,7 @@ import pathlib
 import sys
 
 from . import sky_spot
-from ._spotsim import Purchase, SelectionDecision
+from ._spotsim import SelectionDecision
 from .sky_spot import strategies as shim_strategies
 from .sky_spot import utils as shim_utils
 from .sky_spot.strategies import multi_strategy as shim_multi_strategy
@@ -29,8 +29,7 @@ Strategy = shim_strategy.Strategy
 SHIM_MODULES = {"sky_spot": sky_spot, "sky_spot.utils": shim_utils, "sky_spot.strategies": shim_strategies,
                 "sky_spot.strategies.strategy": shim_strategy,
                 "sky_spot.strategies.multi_strategy": shim_multi_strategy}
-HELD = {Purchase.NONE: ClusterType.NONE, Purchase.SPOT: ClusterType.SPOT, Purchase.ON_DEMAND: ClusterType.ON_DEMAND}
-# The same by the per-tick protocol's codes (Purchase values: 0 none, 1 spot, 2 on-demand).
+# What is held, by the per-tick protocol's codes (Purchase values: 0 none, 1 spot, 2 on-demand).
 HELD_BY_CODE = (ClusterType.NONE, ClusterType.SPOT, ClusterType.ON_DEMAND)
 
 
@@ -172,9 +171,10 @@ class StrategyPolicy:
     def decide(self, obs):
         if self._fresh:
             self.begin(obs)
-        held = obs.purchase
-        code = self.decide_tick(obs.elapsed, obs.progress, int(held), obs.instance_age, obs.spot_available[0])
-        return (SelectionDecision.wait(), SelectionDecision.spot(0), SelectionDecision.on_demand(0))[code]
+        code = self.decide_tick(obs.elapsed, obs.progress, int(obs.purchase), obs.instance_age, obs.spot_available[0])
+        if code == 1:
+            return SelectionDecision.spot(0)
+        return SelectionDecision.on_demand(0) if code == 2 else SelectionDecision.wait()
 
 
 def strategy_policy(path, name=None, args=(), spec_path=None):
