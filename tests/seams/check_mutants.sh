@@ -5,11 +5,16 @@
 # test needs, runs that test, expects it to FAIL, and takes the patch out again (also on Ctrl-C or error).
 #
 #   tests/seams/check_mutants.sh [BUILD_DIR]        (default build/, configured by ./dev build)
+#   tests/seams/check_mutants.sh --check-apply      only that every patch still applies to the source and has a
+#                                                   guard listed (seconds; ctest's source.mutants_apply runs it, so
+#                                                   a change that moves the code under a patch is told to renew it)
 #
 # Exit 0 when every mutant is caught; 1 naming the mutants that survived. It rebuilds the core library once per
 # mutant (about a minute each on 2 cores), so it is run by hand when a guarding test changes, not in CI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+CHECK_APPLY=0
+if [ "${1:-}" = --check-apply ]; then CHECK_APPLY=1; shift; fi
 BUILD=${1:-build}
 PYTHON=$(sed -n 's/^Python3_EXECUTABLE:FILEPATH=//p' "$BUILD/CMakeCache.txt")
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -33,6 +38,18 @@ declare -A GUARD=(
   [13-signals-leave-temporary-files]="spotsim|$PYTHON -m pytest -q -p no:cacheprovider tests/python/test_signals.py"
   [5-only-zone-ignored-on-spotsim-traces]="spotsim _spotsim|$PYTHON -m pytest -q -p no:cacheprovider tests/python/test_output_readers.py -k trace_convert"
 )
+
+if ((CHECK_APPLY)); then
+  stale=()
+  for patch in tests/seams/mutants/*.patch; do
+    name=$(basename "$patch" .patch)
+    [ -n "${GUARD[$name]:-}" ] || { echo "no guard listed for $name in $0"; stale+=("$name"); continue; }
+    git apply --check "$patch" 2>/dev/null || { echo "no longer applies: $patch (regenerate it: docs/testing.md#mutants)"; stale+=("$name"); }
+  done
+  ((${#stale[@]} == 0)) || exit 1
+  echo "all ${#GUARD[@]} mutants apply"
+  exit 0
+fi
 
 applied=""
 restore() {
