@@ -24,7 +24,8 @@ std::string hourly_steps(const ChartFrame& frame, const std::vector<double>& val
 }  // namespace
 
 std::string capacity_chart(const std::vector<ReportConfiguration>& configurations,
-                           const std::vector<std::size_t>& members, const std::vector<std::string>& labels) {
+                           const std::vector<std::size_t>& members, const std::vector<std::string>& labels,
+                           const SeriesStyles& styles) {
   std::size_t hours = 1;
   double top = 1.0;
   const std::vector<double>* capacity = nullptr;
@@ -46,9 +47,9 @@ std::string capacity_chart(const std::vector<ReportConfiguration>& configuration
            hourly_steps(frame, *capacity) + "\"><title>obtainable (sum of the zones' counts)</title></polyline>\n";
   }
   for (const std::size_t i : members) {
-    svg += "<polyline class=\"held\" style=\"stroke:" + std::string(kPalette[i % kPaletteSize]) +
-           ";fill:none\" points=\"" + hourly_steps(frame, configurations[i].held_by_hour) + "\"><title>" +
-           html_escape(labels[i]) + "</title></polyline>\n";
+    svg += "<polyline class=\"held\" style=\"stroke:" + std::string(styles[i].colour) + ";fill:none\" points=\"" +
+           hourly_steps(frame, configurations[i].held_by_hour) + "\"><title>" + html_escape(labels[i]) +
+           "</title></polyline>\n";
   }
   return svg + "</svg>\n";
 }

@@ -7,11 +7,6 @@
 
 namespace spotsim {
 
-// The Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2008): distinguishable with any colour vision.
-inline constexpr const char* kPalette[] = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
-                                           "#CC79A7", "#56B4E9", "#F0E442", "#000000"};
-inline constexpr std::size_t kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
-
 class ChartFrame {
  public:
   ChartFrame(int width, int height, AxisTicks x_ticks, AxisTicks y_ticks);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "app/report/campaign_input.hpp"
 #include "app/report/csv_records.hpp"
 #include "app/sweep/pareto.hpp"
 #include "base/errors.hpp"
@@ -115,8 +116,12 @@ ReportInput read_campaign_output(const nlohmann::json& doc, const std::string& p
     c.replications = n;
     c.held_by_hour = numbers_field(row, "held_by_hour", path);
     c.capacity_by_hour = numbers_field(row, "capacity_by_hour", path);
+    c.jobs = read_campaign_jobs(row, path);
+    if (doc.contains("deadline_hours") && doc["deadline_hours"].is_number())
+      c.deadline_hours = doc["deadline_hours"].get<double>();
     input.configurations.push_back(std::move(c));
   }
+  input.break_even = read_campaign_break_even(doc, path);
   if (input.configurations.empty()) throw InputError(path + ": field 'policies': expected at least one row");
   return input;
 }
@@ -165,6 +170,9 @@ ReportInput read_simulate_output(const std::string& path) {
   c.checkpoint = string_field(input.manifest, "checkpoint");
   c.job = "job";
   read_estimates(c, doc["summary"], path, "summary");
+  const nlohmann::json& job = input.manifest.contains("job") ? input.manifest["job"] : nlohmann::json();
+  if (job.is_object() && job.contains("deadline_hours") && job["deadline_hours"].is_number())
+    c.deadline_hours = job["deadline_hours"].get<double>();
   if (doc.contains("timeline")) {
     if (!doc["timeline"].is_array())
       throw InputError(path + ": field 'timeline': expected an array (a header, then events)");

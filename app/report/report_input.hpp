@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,28 @@ struct Estimate {
   bool present() const { return !std::isnan(mean); }
 };
 
+// A campaign job's finish, from one row of a `campaign --format json` output (its "jobs" array).
+struct JobFinish {
+  std::string name;
+  Estimate finish;             // hours after the campaign's start, 95% interval over replications
+  double arrival_hours = NAN;  // after the campaign's start, when the output gives it ("arrival_hours")
+  double completed_share = NAN;
+};
+
+// A campaign's "break_even" object (docs/managed.md#break-even, written with --engineering-cost): against the
+// cheapest managed offer, each DIY policy's saving fraction s and the monthly spend E / s above which it pays.
+struct CampaignBreakEven {
+  double engineering_per_month = NAN;
+  std::string managed;
+  double managed_cost = NAN;
+  struct Policy {
+    std::string policy;
+    double saving_fraction = NAN;
+    std::optional<double> monthly_spend;  // nullopt: DIY never pays off (s <= 0)
+  };
+  std::vector<Policy> policies;
+};
+
 struct ReportConfiguration {
   std::string trace, job, policy, checkpoint;
   Estimate cost, completion, completed, deadline_met, preemptions, checkpoints, regret;
@@ -30,16 +53,27 @@ struct ReportConfiguration {
   // hour after the start (empty for managed rows and other inputs).
   bool managed = false;
   std::vector<double> held_by_hour, capacity_by_hour;
+  std::vector<JobFinish> jobs;  // campaigns: per job of the campaign, in its order
+  double deadline_hours = NAN;  // the job's deadline when the input states one (simulate: manifest.job)
+  std::string origin;           // in a comparison: the input it came from (docs/report.md#comparing-results)
+};
+
+// One input of a comparison page: its path, kind and manifest.
+struct ComparedInput {
+  std::string source, command;
+  nlohmann::json manifest;
 };
 
 struct ReportInput {
   std::string source;   // the path read
-  std::string command;  // "simulate", "sweep" or "campaign"
+  std::string command;  // "simulate", "sweep", "campaign", or "comparison" (several inputs on one page)
   nlohmann::json manifest;
   std::vector<ReportConfiguration> configurations;
   // A simulate JSON's own `timeline` (the event log of its first replications, docs/outputs.md#timeline) as the
   // JSON lines of a --timeline file; empty when the result has none.
   std::string embedded_timeline;
+  std::optional<CampaignBreakEven> break_even;  // campaigns run with --engineering-cost
+  std::vector<ComparedInput> compared;          // a comparison's inputs, one per configuration, in order
 };
 
 // Reads `path` (a file: simulate JSON; a directory: a sweep). InputError naming the file and what was expected

@@ -7,13 +7,12 @@
 #include "app/report/chart_frame.hpp"
 #include "app/report/empirical_cdf.hpp"
 #include "app/report/html_text.hpp"
+#include "app/report/point_labels.hpp"
 
 namespace spotsim {
 
 namespace {
 constexpr int kWidth = 720, kHeight = 400;
-
-const char* colour(std::size_t i) { return kPalette[i % kPaletteSize]; }
 
 struct Range {
   double low = std::numeric_limits<double>::infinity(), high = -std::numeric_limits<double>::infinity();
@@ -47,9 +46,11 @@ std::vector<std::size_t> frontier_order(const std::vector<ReportConfiguration>& 
   return on;
 }
 
+bool misses_deadline(const ReportConfiguration& c) { return c.deadline_met.present() && c.deadline_met.mean < 1.0; }
+
 std::string cost_time_chart(const std::vector<ReportConfiguration>& configurations,
                             const std::vector<std::size_t>& members, const std::vector<std::string>& labels,
-                            const std::string& title) {
+                            const SeriesStyles& styles, const std::string& title) {
   Range x, y;
   for (const std::size_t i : members) {
     const ReportConfiguration& c = configurations[i];
@@ -72,14 +73,19 @@ std::string cost_time_chart(const std::vector<ReportConfiguration>& configuratio
     }
     svg += "<polyline class=\"frontier\" points=\"" + points + "\"/>\n";
   }
-  for (std::size_t k = 0; k < members.size(); ++k) {
-    const ReportConfiguration& c = configurations[members[k]];
-    const std::string px = svg_number(frame.x(c.completion.mean)), py = svg_number(frame.y(c.cost.mean));
-    svg += "<g class=\"point\" style=\"color:" + std::string(colour(members[k])) + "\"><title>" +
-           html_escape(labels[members[k]]) + ": " + display_number(c.cost.mean, 2) + " USD [" +
+  std::vector<LabelledPoint> named;
+  for (const std::size_t i : members) {
+    const ReportConfiguration& c = configurations[i];
+    const bool missed = misses_deadline(c);
+    const double x0 = frame.x(c.completion.mean), y0 = frame.y(c.cost.mean);
+    const std::string px = svg_number(x0), py = svg_number(y0);
+    svg += "<g class=\"point" + std::string(missed ? " missed" : "") + "\" style=\"color:" + styles[i].colour +
+           "\"><title>" + html_escape(labels[i]) + ": " + display_number(c.cost.mean, 2) + " USD [" +
            display_number(c.cost.ci_low, 2) + ", " + display_number(c.cost.ci_high, 2) + "], " +
            display_number(c.completion.mean, 2) + " h [" + display_number(c.completion.ci_low, 2) + ", " +
-           display_number(c.completion.ci_high, 2) + "]" + (c.pareto ? ", on the Pareto frontier" : "") + "</title>";
+           display_number(c.completion.ci_high, 2) + "]" + (c.pareto ? ", on the Pareto frontier" : "") +
+           (missed ? ", deadline met in " + display_number(100.0 * c.deadline_met.mean, 1) + "% of runs" : "") +
+           "</title>";
     if (c.completion.ci_low < c.completion.ci_high) {
       svg += "<line class=\"error\" x1=\"" + svg_number(frame.x(c.completion.ci_low)) + "\" x2=\"" +
              svg_number(frame.x(c.completion.ci_high)) + "\" y1=\"" + py + "\" y2=\"" + py + "\"/>";
@@ -88,17 +94,21 @@ std::string cost_time_chart(const std::vector<ReportConfiguration>& configuratio
       svg += "<line class=\"error\" x1=\"" + px + "\" x2=\"" + px + "\" y1=\"" + svg_number(frame.y(c.cost.ci_low)) +
              "\" y2=\"" + svg_number(frame.y(c.cost.ci_high)) + "\"/>";
     }
-    svg +=
-        std::string(c.pareto ? "<rect class=\"mark pareto\" x=\"" + svg_number(frame.x(c.completion.mean) - 5) +
-                                   "\" y=\"" + svg_number(frame.y(c.cost.mean) - 5) + "\" width=\"10\" height=\"10\"/>"
-                             : "<circle class=\"mark\" cx=\"" + px + "\" cy=\"" + py + "\" r=\"5\"/>");
-    svg += "</g>\n";
+    if (missed) svg += "<circle class=\"deadline-miss\" cx=\"" + px + "\" cy=\"" + py + "\" r=\"11\"/>";
+    if (c.pareto) svg += "<circle class=\"pareto-ring\" cx=\"" + px + "\" cy=\"" + py + "\" r=\"8\"/>";
+    svg += marker_svg(styles[i], x0, y0, 5.0, c.pareto ? "mark pareto" : "mark") + "</g>\n";
+    named.push_back(
+        {x0, y0,
+         labels[i] +
+             (missed ? " \xE2\x80\x94 deadline met " + display_number(100.0 * c.deadline_met.mean, 0) + "%" : "")});
   }
+  svg += point_labels_svg(named, {static_cast<double>(frame.left()), static_cast<double>(frame.right()),
+                                  static_cast<double>(frame.top()), static_cast<double>(frame.bottom())});
   return svg + "</svg>\n";
 }
 
 std::string cdf_chart(const std::vector<std::vector<double>>& values, const std::vector<std::string>& labels,
-                      const std::string& x_title, const std::string& title) {
+                      const std::vector<SeriesStyle>& styles, const std::string& x_title, const std::string& title) {
   Range x;
   std::vector<std::vector<CdfPoint>> curves;
   for (const auto& v : values) {
@@ -117,18 +127,18 @@ std::string cdf_chart(const std::vector<std::vector<double>>& values, const std:
       points += svg_number(frame.x(p.x)) + "," + svg_number(frame.y(p.probability)) + " ";
       previous = p.probability;
     }
-    svg += "<polyline class=\"cdf\" style=\"stroke:" + std::string(colour(i)) + "\" points=\"" + points + "\"><title>" +
+    const std::string dash = styles[i].dash();
+    svg += "<polyline class=\"cdf\" style=\"stroke:" + std::string(styles[i].colour) +
+           (dash.empty() ? "" : ";stroke-dasharray:" + dash) + "\" points=\"" + points + "\"><title>" +
            html_escape(labels[i]) + "</title></polyline>\n";
   }
   return svg + "</svg>\n";
 }
 
-std::string series_legend(const std::vector<std::string>& labels) {
+std::string series_legend(const std::vector<std::string>& labels, const std::vector<SeriesStyle>& styles) {
   std::string html = "<ul class=\"legend\">";
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    html += "<li><span class=\"swatch\" style=\"background:" + std::string(colour(i)) + "\"></span>" +
-            html_escape(labels[i]) + "</li>";
-  }
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    html += "<li>" + legend_glyph(styles[i]) + html_escape(labels[i]) + "</li>";
   return html + "</ul>\n";
 }
 

@@ -1,6 +1,7 @@
 #include "app/report/timeline_chart.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "app/report/axis_ticks.hpp"
@@ -98,39 +99,73 @@ std::string zone_name(const TimelineFile& timeline, int zone) {
 }
 }  // namespace
 
-std::string timeline_chart(const TimelineFile& timeline) {
-  const std::size_t rows = std::min(timeline.runs.size(), kMaxTimelineRunsDrawn);
+double timeline_deadline_hours(const TimelineFile& timeline) {
+  const nlohmann::json& h = timeline.header;
+  if (!h.is_object() || !h.contains("job") || !h["job"].is_object()) return NAN;
+  const nlohmann::json& job = h["job"];
+  const double d =
+      job.contains("deadline_hours") && job["deadline_hours"].is_number() ? job["deadline_hours"].get<double>() : NAN;
+  return d > 0.0 && std::isfinite(d) ? d : NAN;
+}
+
+double timeline_span_hours(const TimelineFile& timeline, std::size_t max_runs) {
   double span = 0.0;
-  for (std::size_t r = 0; r < rows; ++r) span = std::max(span, timeline.runs[r].end);
+  for (std::size_t r = 0; r < std::min(timeline.runs.size(), max_runs); ++r)
+    span = std::max(span, timeline.runs[r].end);
+  const double deadline = timeline_deadline_hours(timeline);
+  return std::isnan(deadline) ? span : std::max(span, deadline);
+}
+
+std::string timeline_chart(const TimelineFile& timeline, const TimelineChartOptions& options) {
+  const std::size_t rows = std::min(timeline.runs.size(), options.max_runs);
+  const double span = std::max(options.span_hours, timeline_span_hours(timeline, options.max_runs));
+  const double deadline = timeline_deadline_hours(timeline);
   const AxisTicks ticks = nice_ticks(0.0, span > 0.0 ? span : 1.0, 8);
   const double plot = kTimelineWidth - kLabel - kRight;
   const auto x = [&](double hours) { return kLabel + (hours - ticks.low) / (ticks.high - ticks.low) * plot; };
   const int height = kTop + static_cast<int>(rows) * kRow + kAxis;
   const bool zones_named = timeline.zone_names.size() > 1;
   const int scale = count_scale(timeline);
-  std::string svg = "<svg class=\"chart timeline\" viewBox=\"0 0 " + std::to_string(kTimelineWidth) + " " +
-                    std::to_string(height) + "\" width=\"" + std::to_string(kTimelineWidth) + "\" height=\"" +
-                    std::to_string(height) + "\" role=\"img\"><title>Timelines of individual runs</title>\n";
   const int axis_y = kTop + static_cast<int>(rows) * kRow;
+  const std::string clip = options.id + "-clip";
+  std::string svg = "<svg class=\"chart timeline\" id=\"" + options.id + "\" viewBox=\"0 0 " +
+                    std::to_string(kTimelineWidth) + " " + std::to_string(height) + "\" width=\"" +
+                    std::to_string(kTimelineWidth) + "\" height=\"" + std::to_string(height) + "\" data-x-low=\"" +
+                    svg_number(ticks.low) + "\" data-x-high=\"" + svg_number(ticks.high) + "\" data-plot-left=\"" +
+                    std::to_string(kLabel) + "\" data-plot-right=\"" + std::to_string(kTimelineWidth - kRight) +
+                    "\" data-view=\"" + svg_number(ticks.low) + " " + svg_number(ticks.high) +
+                    "\" role=\"img\"><title>Timelines of individual runs</title>\n";
+  // The lanes are clipped to the plot (and the marks' overhang above it), so a zoomed lane never runs over the
+  // labels; the clip sits on an untransformed group, so it stays put while the lanes inside it stretch.
+  svg += "<defs><clipPath id=\"" + clip + "\"><rect x=\"" + std::to_string(kLabel - 6) + "\" y=\"0\" width=\"" +
+         svg_number(plot + 12) + "\" height=\"" + std::to_string(axis_y) + "\"/></clipPath></defs>\n";
   for (const double v : ticks.values) {
     const std::string px = svg_number(x(v));
     svg += "<line class=\"grid\" x1=\"" + px + "\" x2=\"" + px + "\" y1=\"" + std::to_string(kTop - 6) + "\" y2=\"" +
            std::to_string(axis_y) + "\"/><text class=\"tick\" x=\"" + px + "\" y=\"" + std::to_string(axis_y + 16) +
-           "\" text-anchor=\"middle\">" + tick_label(v, ticks.step) + "</text>\n";
+           "\" text-anchor=\"middle\" data-px=\"" + px + "\">" + tick_label(v, ticks.step) + "</text>\n";
   }
   svg += "<text class=\"axis-title\" x=\"" + svg_number(kLabel + plot / 2) + "\" y=\"" + std::to_string(height - 4) +
          "\" text-anchor=\"middle\">hours since the job's start</text>\n";
+  const std::string lanes_open = "<g clip-path=\"url(#" + clip + ")\"><g class=\"lanes\">";
   for (std::size_t r = 0; r < rows; ++r) {
     const TimelineRun& run = timeline.runs[r];
     const int top = kTop + static_cast<int>(r) * kRow;
-    svg += "<g class=\"run\" data-replication=\"" + std::to_string(run.replication) + "\">";
+    const bool late = !std::isnan(deadline) && run.finished && (!run.completed || run.end > deadline);
+    svg += "<g class=\"run" + std::string(late ? " missed" : "") + "\" data-replication=\"" +
+           std::to_string(run.replication) + "\">";
     svg += "<text class=\"run-label\" x=\"8\" y=\"" + std::to_string(top + 13) + "\">replication " +
            std::to_string(run.replication) + "</text>";
     const std::string outcome = !run.finished   ? "log incomplete"
                                 : run.completed ? display_number(run.end, 1) + " h, $" + display_number(run.cost, 2)
                                                 : "gave up at " + display_number(run.end, 1) + " h";
     svg += "<text class=\"run-note\" x=\"8\" y=\"" + std::to_string(top + 28) + "\">" + html_escape(outcome) +
-           (run.truncated ? " (truncated)" : "") + "</text>\n";
+           (run.truncated ? " (truncated)" : "") + "</text>";
+    if (late) {
+      svg += "<text class=\"run-note deadline-label\" x=\"8\" y=\"" + std::to_string(top + 40) +
+             "\">missed the deadline</text>";
+    }
+    svg += "\n" + lanes_open;
     if (run.multi_node) svg += node_count_lane(run, top, scale, x);
     for (const HeldSpan& held : run.held) {
       const double x0 = x(held.from), w = std::max(0.5, x(held.to) - x0);
@@ -140,8 +175,8 @@ std::string timeline_chart(const TimelineFile& timeline) {
              (held.spot ? kSpot : kOnDemand) + "\"><title>" + (held.spot ? "spot" : "on-demand") + " in " +
              html_escape(zone) + ", " + hours_range(held.from, held.to) + "</title></rect>";
       if (zones_named && w > 8.0 * static_cast<double>(zone.size())) {
-        svg += "<text class=\"zone\" x=\"" + svg_number(x0 + 3) + "\" y=\"" + std::to_string(top + 12) + "\">" +
-               html_escape(zone) + "</text>";
+        svg += "<text class=\"zone\" x=\"" + svg_number(x0 + 3) + "\" y=\"" + std::to_string(top + 12) +
+               "\" data-x=\"" + svg_number(x0 + 3) + "\">" + html_escape(zone) + "</text>";
       }
     }
     for (const PhaseSpan& phase : run.phases) {
@@ -157,25 +192,46 @@ std::string timeline_chart(const TimelineFile& timeline) {
       const std::string title = "<title>" + mark.event + " at " + display_number(mark.at, 2) + " h</title>";
       if (mark.event == "preemption") {
         svg += "<path class=\"mark-preemption\" d=\"M" + svg_number(x(mark.at) - 5) + " " + std::to_string(top - 8) +
-               " h10 l-5 8 z\" fill=\"" + kPreempted + "\">" + title + "</path>";
+               " h10 l-5 8 z\" fill=\"" + kPreempted + "\" data-x=\"" + px + "\">" + title + "</path>";
       } else if (mark.event == "preemption_notice") {
         svg += "<path class=\"mark-notice\" d=\"M" + svg_number(x(mark.at) - 4) + " " + std::to_string(top - 7) +
-               " h8 l-4 6 z\" fill=\"none\" stroke=\"" + kPreempted + "\">" + title + "</path>";
+               " h8 l-4 6 z\" fill=\"none\" stroke=\"" + kPreempted + "\" data-x=\"" + px + "\">" + title + "</path>";
       } else if (mark.event == "checkpoint_done") {
         svg += "<line class=\"mark-checkpoint\" x1=\"" + px + "\" x2=\"" + px + "\" y1=\"" + std::to_string(top + 30) +
                "\" y2=\"" + std::to_string(top + 36) + "\">" + title + "</line>";
       } else if (mark.event == "transfer_done") {
-        svg += "<path class=\"mark-transfer\" d=\"M" + px + " " + std::to_string(top + 30) + " l4 4 l-4 4 l-4 -4 z\">" +
-               title + "</path>";
+        svg += "<path class=\"mark-transfer\" d=\"M" + px + " " + std::to_string(top + 30) +
+               " l4 4 l-4 4 l-4 -4 z\" data-x=\"" + px + "\">" + title + "</path>";
       }
     }
-    svg += "</g>\n";
+    svg += "</g></g></g>\n";
   }
+  if (!std::isnan(deadline) && deadline < ticks.high) {
+    const std::string px = svg_number(x(deadline));
+    svg += lanes_open + "<rect class=\"past-deadline\" x=\"" + px + "\" y=\"" + std::to_string(kTop - 10) +
+           "\" width=\"" + svg_number(x(ticks.high) - x(deadline)) + "\" height=\"" +
+           std::to_string(axis_y - kTop + 10) + "\"/><line class=\"deadline\" x1=\"" + px + "\" x2=\"" + px +
+           "\" y1=\"" + std::to_string(kTop - 10) + "\" y2=\"" + std::to_string(axis_y) + "\"><title>deadline, " +
+           display_number(deadline, 2) + " h</title></line><text class=\"deadline-label\" x=\"" +
+           svg_number(x(deadline) + 4) + "\" y=\"12\" data-x=\"" + svg_number(x(deadline) + 4) + "\">deadline " +
+           display_number(deadline, 1) + " h</text></g></g>\n";
+  }
+  // The range a drag selects, shown by the zoom script (timeline_zoom.hpp) while the mouse moves.
+  svg += "<rect class=\"zoom-band\" x=\"0\" y=\"" + std::to_string(kTop - 10) + "\" width=\"0\" height=\"" +
+         std::to_string(axis_y - kTop + 10) + "\" visibility=\"hidden\"/>\n";
   return svg + "</svg>\n";
 }
 
-std::string timeline_legend(const TimelineFile& timeline) {
-  const bool counts = draws_node_counts(timeline);
+std::string timeline_legend(const TimelineFile& timeline) { return timeline_legend(std::vector{&timeline}); }
+
+std::string timeline_legend(const std::vector<const TimelineFile*>& timelines) {
+  const TimelineFile* counted = nullptr;  // the first with multi-node runs: its job's range goes in the note
+  bool deadline = false;
+  for (const TimelineFile* t : timelines) {
+    if (counted == nullptr && draws_node_counts(*t)) counted = t;
+    deadline = deadline || !std::isnan(timeline_deadline_hours(*t));
+  }
+  const bool counts = counted != nullptr;
   const auto swatch = [](const char* colour, const char* label) {
     return std::string("<li><span class=\"swatch\" style=\"background:") + colour + "\"></span>" + label + "</li>";
   };
@@ -190,15 +246,19 @@ std::string timeline_legend(const TimelineFile& timeline) {
          "<li><span class=\"glyph\" style=\"color:#D55E00\">\xE2\x96\xBC</span>preemption</li>"
          "<li><span class=\"glyph\" style=\"color:#D55E00\">\xE2\x96\xBD</span>preemption notice</li>"
          "<li><span class=\"glyph\">|</span>checkpoint saved</li>"
-         "<li><span class=\"glyph\" style=\"color:#CC79A7\">\xE2\x97\x86</span>migration done</li></ul>\n" +
+         "<li><span class=\"glyph\" style=\"color:#CC79A7\">\xE2\x97\x86</span>migration done</li>" +
+         (deadline ? "<li><span class=\"glyph\" style=\"color:#D55E00\">\xE2\x94\x86</span>deadline (shaded: past "
+                     "it)</li>"
+                   : "") +
+         "</ul>\n" +
          (counts ? "<p class=\"note\">Multi-node runs" +
-                       (timeline.job_nodes > 0 && timeline.job_min_nodes > 0
-                            ? " (the job trains on any " + std::to_string(timeline.job_min_nodes) + " to " +
-                                  std::to_string(timeline.job_nodes) + " instances)"
+                       (counted->job_nodes > 0 && counted->job_min_nodes > 0
+                            ? " (the job trains on any " + std::to_string(counted->job_min_nodes) + " to " +
+                                  std::to_string(counted->job_nodes) + " instances)"
                             : std::string()) +
                        ": the top lane's height is the instances held (spot below, "
                        "on-demand above; full height " +
-                       std::to_string(count_scale(timeline)) +
+                       std::to_string(count_scale(*counted)) +
                        " instances), the black line the training set's size on the same scale.</p>\n"
                  : std::string());
 }

@@ -14,45 +14,12 @@
 #include "app/report_writer.hpp"
 #include "app/simulation_request.hpp"
 #include "base/errors.hpp"
+#include "tests/report/report_test_files.hpp"
 
 namespace spotsim {
 namespace {
 
-class ReportInputTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("spotsim_report_test_" + std::to_string(::getpid()) + "_" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    const std::string path = (dir_ / name).string();
-    std::ofstream(path) << text;
-    return path;
-  }
-  template <typename F>
-  std::string error_of(F&& f) {
-    try {
-      f();
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-  std::filesystem::path dir_;
-};
-
-SimulationRequest small_request(const std::string& policy) {
-  SimulationRequest request;
-  request.trace = std::string(SPOTSIM_REPO_DIR) + "/traces/library/us-west1.json";
-  request.policy = policy;
-  request.job.work = 12 * kMillisPerHour;
-  request.job.deadline = 20 * kMillisPerHour;
-  request.replications = 40;
-  request.threads = 1;
-  return request;
-}
+class ReportInputTest : public ReportFilesTest {};
 
 TEST_F(ReportInputTest, SimulateJsonGivesItsSummaryAndEveryRun) {
   const SimulationReport report = run_simulation(small_request("adaptive"));

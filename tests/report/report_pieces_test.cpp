@@ -117,7 +117,7 @@ TEST(ResultCharts, CostTimeChartDrawsEveryPointWithIntervalsAndFrontier) {
   std::vector<ReportConfiguration> c = {point("a", 100, 50), point("b", 80, 60), point("<c>", 90, 65)};
   mark_pareto_frontier(c);
   const std::vector<std::string> labels = {"a", "b", "<c>"};
-  const std::string svg = cost_time_chart(c, {0, 1, 2}, labels, "title");
+  const std::string svg = cost_time_chart(c, {0, 1, 2}, labels, SeriesStyles({"a", "b", "<c>"}), "title");
   EXPECT_NE(svg.find("class=\"frontier\""), std::string::npos);
   std::size_t marks = 0, errors = 0;
   for (std::size_t at = 0; (at = svg.find("class=\"mark", at)) != std::string::npos; ++at) ++marks;
