@@ -295,7 +295,8 @@ std::string render_report_html(const ReportInput& input, const std::vector<Repor
   const std::string title = comparison
                                 ? "spotsim report: " + std::to_string(input.configurations.size()) + " results compared"
                                 : "spotsim report: " + input.source;
-  const nlohmann::json& manifest = comparison ? input.compared.front().manifest : input.manifest;
+  const nlohmann::json& manifest =
+      comparison && !input.compared.empty() ? input.compared.front().manifest : input.manifest;
   std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" +

@@ -74,9 +74,9 @@ std::string timeline_zoom_script() {
   document.querySelectorAll('.zoom-help').forEach(function (p) { p.hidden = false; });
   document.querySelectorAll('[data-zoom]').forEach(function (button) {
     button.addEventListener('click', function () {
-      var v = charts[0].getAttribute('data-view').split(' ').map(parseFloat), half = v[1] - v[0];
+      var v = charts[0].getAttribute('data-view').split(' ').map(parseFloat), width = v[1] - v[0];
       if (button.getAttribute('data-zoom') === 'out') {
-        zoomTo(Math.max(0, v[0] - half / 2), v[1] + half / 2);
+        zoomTo(Math.max(0, v[0] - width / 2), v[1] + width / 2);  // twice as wide
       } else {
         location.hash = '';
       }
