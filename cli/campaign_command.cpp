@@ -10,6 +10,8 @@
 #include "app/campaign/campaign_json.hpp"
 #include "app/campaign/campaign_options.hpp"
 #include "app/campaign/campaign_request_options.hpp"
+#include "app/campaign/campaign_savings.hpp"
+#include "app/campaign/job_size_groups.hpp"
 #include "app/campaign/job_stream_csv.hpp"
 #include "app/options/command_line.hpp"
 #include "base/duration.hpp"
@@ -45,6 +47,25 @@ po::options_description campaign_options() {
 std::string mean_ci(const Summary& s, int decimals) {
   return format_fixed(s.mean, decimals) + " [" + format_fixed(s.ci_low, decimals) + ", " +
          format_fixed(s.ci_high, decimals) + "]";
+}
+
+// The "by job size" section of a job stream (docs/campaign.md#by-job-size): per row and size, the jobs' turnaround
+// (arrival -> end) with its interval over the replications, slowdown (turnaround / work), cost and deadline share.
+void write_job_size_table(std::ostream& table, const std::vector<CampaignRow>& rows, const CampaignSpec& spec,
+                          std::size_t width) {
+  const JobSizeGroups groups = job_size_groups(spec);
+  table << "\nby job size (turnaround: arrival -> end; slowdown: turnaround / work; means per job):\n"
+        << pad("policy", width) << pad(groups.unit == "gpus" ? "GPUs" : "instances", 11) << pad("jobs", 6)
+        << pad("turnaround h [95% CI]", 26) << pad("slowdown", 10) << pad("cost/job", 10) << "P(deadl.)\n";
+  for (const CampaignRow& row : rows) {
+    for (std::size_t g = 0; g < row.summary.job_groups.size(); ++g) {
+      const JobGroupSummary& group = row.summary.job_groups[g];
+      table << pad(row.label, width) << pad(std::to_string(groups.sizes.at(g)), 11)
+            << pad(std::to_string(group.jobs), 6) << pad(mean_ci(group.turnaround_hours, 1), 26)
+            << pad(format_fixed(group.slowdown.mean, 2), 10) << pad(format_fixed(group.cost.mean, 0), 10)
+            << format_fixed(100.0 * group.deadline_met.mean, 1) << "%\n";
+    }
+  }
 }
 
 }  // namespace
@@ -116,7 +137,7 @@ int campaign_command(int argc, const char* const* argv) {
           << pad("P(deadl.)", 10) << "capacity used\n";
     for (const CampaignRow& row : rows) {
       const CampaignSummary& s = row.summary;
-      doc["policies"].push_back(campaign_row_json(row, spec));
+      doc["policies"].push_back(campaign_row_json(row, spec, request.job_stream));
       const bool shared = !row.managed && capacity != "unbounded";
       table << pad(row.label, width) << pad(mean_ci(s.makespan_hours, 1), 26) << pad(mean_ci(s.cost_total, 0), 30)
             << pad(format_fixed(s.cost_spot.mean, 0), 9) << pad(format_fixed(s.cost_on_demand.mean, 0), 9)
@@ -125,8 +146,9 @@ int campaign_command(int argc, const char* const* argv) {
             << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
             << (shared ? format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%" : std::string("-")) << "\n";
     }
+    if (request.job_stream) write_job_size_table(table, rows, spec, width);
     if (const std::optional<double> engineering = request.engineering_cost) {
-      const nlohmann::json breaks = campaign_break_even_json(rows, *engineering);
+      const nlohmann::json breaks = campaign_break_even_json(rows, *engineering, request.baseline);
       table << "\nbreak-even against " << breaks["managed"].get<std::string>() << " ("
             << format_usd(breaks["managed_cost"].get<double>()) << " per campaign), engineering "
             << format_usd(*engineering) << "/month:\n";
@@ -139,6 +161,12 @@ int campaign_command(int argc, const char* const* argv) {
               << "\n";
       }
       doc["break_even"] = breaks;
+    }
+    if (const std::optional<double> spend = request.current_spend) {
+      const nlohmann::json savings = campaign_savings_json(
+          rows, comparison_row(rows, request.baseline, "--current-spend"), *spend, request.engineering_cost);
+      table << "\n" << campaign_savings_text(savings);
+      doc["savings"] = savings;
     }
     table << "\nspot, on-dem. and idle are mean USD (idle: paid while not training, part of spot + on-demand); done,\n"
           << "stopped (early stopping) and failed count jobs; capacity used: spot instance-hours held / obtainable.\n"

@@ -14,6 +14,8 @@
 #include "app/campaign/campaign_json.hpp"
 #include "app/campaign/campaign_options.hpp"
 #include "app/campaign/campaign_request_options.hpp"
+#include "app/campaign/campaign_savings.hpp"
+#include "app/campaign/job_size_groups.hpp"
 #include "app/campaign/job_stream_csv.hpp"
 #include "app/run_metrics.hpp"
 #include "base/duration.hpp"
@@ -128,8 +130,16 @@ class CampaignSession {
   std::string to_json() const {
     nlohmann::json doc =
         campaign_header_json(request_.market, request_.capacity, request_.spec, request_.checkpoint, request_.plan);
-    for (const CampaignRow& row : rows_) doc["policies"].push_back(campaign_row_json(row, request_.spec));
-    if (request_.engineering_cost) doc["break_even"] = campaign_break_even_json(rows_, *request_.engineering_cost);
+    for (const CampaignRow& row : rows_) {
+      doc["policies"].push_back(campaign_row_json(row, request_.spec, request_.job_stream));
+    }
+    if (request_.engineering_cost) {
+      doc["break_even"] = campaign_break_even_json(rows_, *request_.engineering_cost, request_.baseline);
+    }
+    if (request_.current_spend) {
+      doc["savings"] = campaign_savings_json(rows_, comparison_row(rows_, request_.baseline, "--current-spend"),
+                                             *request_.current_spend, request_.engineering_cost);
+    }
     return json_text(doc, 2) + "\n";
   }
 
@@ -168,6 +178,13 @@ class CampaignSession {
     columns["name"] = names;
     columns["status"] = statuses;
     columns["finish_hours"] = column<double>(refs, [](const JobRef& r) { return r.outcome().finish_hours; });
+    // The job as its user sees it (docs/campaign.md#by-job-size): arrival -> end, and that over its work.
+    const auto turnaround = [this](const JobRef& r) {
+      return r.outcome().finish_hours - to_hours(request_.spec.jobs[r.job].arrival);
+    };
+    columns["turnaround_hours"] = column<double>(refs, turnaround);
+    columns["slowdown"] = column<double>(
+        refs, [&](const JobRef& r) { return turnaround(r) / to_hours(request_.spec.jobs[r.job].job.work); });
     columns["job_deadline_met"] = column<bool>(refs, [](const JobRef& r) { return r.outcome().deadline_met; });
     for (const MetricDefinition& metric : run_metrics()) {
       columns[metric.name] = column<double>(refs, [&](const JobRef& r) { return metric.value(r.job_run()); });
@@ -205,7 +222,38 @@ class CampaignSession {
             py::arg("finish_hours_mean") = s.job_finish_hours[j].mean,
             py::arg("finish_hours_ci_low") = s.job_finish_hours[j].ci_low,
             py::arg("finish_hours_ci_high") = s.job_finish_hours[j].ci_high,
-            py::arg("completed_share") = s.job_completed_share[j], py::arg("stopped_share") = s.job_stopped_share[j]));
+            py::arg("completed_share") = s.job_completed_share[j], py::arg("stopped_share") = s.job_stopped_share[j],
+            py::arg("turnaround_hours_mean") = s.job_turnaround[j].turnaround_hours.mean,
+            py::arg("turnaround_hours_ci_low") = s.job_turnaround[j].turnaround_hours.ci_low,
+            py::arg("turnaround_hours_ci_high") = s.job_turnaround[j].turnaround_hours.ci_high,
+            py::arg("slowdown_mean") = s.job_turnaround[j].slowdown, py::arg("cost_mean") = s.job_turnaround[j].cost,
+            py::arg("deadline_met_share") = s.job_turnaround[j].deadline_met_share));
+      }
+    }
+    return rows;
+  }
+
+  // Per policy and job size (a job stream only; the JSON's by_job_size): the jobs' turnaround, slowdown, cost per
+  // job and deadline share, each the mean over the replications of the group's mean, with its interval.
+  py::list job_size_rows() const {
+    py::list rows;
+    if (!request_.job_stream) return rows;
+    const JobSizeGroups groups = job_size_groups(request_.spec);
+    for (const CampaignRow& row : rows_) {
+      for (std::size_t g = 0; g < row.summary.job_groups.size(); ++g) {
+        const JobGroupSummary& group = row.summary.job_groups[g];
+        py::dict out(py::arg("policy") = row.label, py::arg("unit") = groups.unit, py::arg("size") = groups.sizes.at(g),
+                     py::arg("jobs") = group.jobs);
+        const std::pair<const char*, const Summary*> figures[] = {{"turnaround_hours", &group.turnaround_hours},
+                                                                  {"slowdown", &group.slowdown},
+                                                                  {"cost_per_job", &group.cost},
+                                                                  {"deadline_met", &group.deadline_met}};
+        for (const auto& [name, summary] : figures) {
+          out[py::str(std::string(name) + "_mean")] = summary->mean;
+          out[py::str(std::string(name) + "_ci_low")] = summary->ci_low;
+          out[py::str(std::string(name) + "_ci_high")] = summary->ci_high;
+        }
+        rows.append(out);
       }
     }
     return rows;
@@ -255,6 +303,7 @@ void bind_campaign(py::module_& m) {
       .def("job_columns", &CampaignSession::job_columns)
       .def("summary_rows", &CampaignSession::summary_rows)
       .def("job_summary_rows", &CampaignSession::job_summary_rows)
+      .def("job_size_rows", &CampaignSession::job_size_rows)
       .def("hourly_rows", &CampaignSession::hourly_rows);
 }
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/advise/break_even.hpp"
+#include "app/campaign/job_size_groups.hpp"
 #include "base/errors.hpp"
 #include "spotsim/version.hpp"
 
@@ -45,58 +46,97 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
   return header;
 }
 
-nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec) {
+nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec, bool by_job_size) {
   const CampaignSummary& s = row.summary;
   nlohmann::json jobs = nlohmann::json::array();
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     jobs.push_back({{"name", spec.jobs[j].name},
+                    {"arrival_hours", to_hours(spec.jobs[j].arrival)},  // turnaround = finish - arrival
+                    {"work_hours", to_hours(spec.jobs[j].job.work)},
                     {"finish_hours", summary_json(s.job_finish_hours[j])},
                     {"completed_share", s.job_completed_share[j]},
                     {"stopped_share", s.job_stopped_share[j]}});
+    if (!by_job_size) continue;
+    const JobTurnaroundSummary& t = s.job_turnaround[j];
+    jobs.back()["turnaround_hours"] = summary_json(t.turnaround_hours);
+    jobs.back()["slowdown"] = t.slowdown;
+    jobs.back()["cost"] = t.cost;
+    jobs.back()["deadline_met_share"] = t.deadline_met_share;
   }
-  return {{"policy", row.label},
-          {"managed", row.managed},
-          {"makespan_hours", summary_json(s.makespan_hours)},
-          {"cost_total", summary_json(s.cost_total)},
-          {"cost_spot", summary_json(s.cost_spot)},
-          {"cost_on_demand", summary_json(s.cost_on_demand)},
-          {"cost_egress", summary_json(s.cost_egress)},
-          {"cost_idle", summary_json(s.cost_idle)},
-          {"cost_lost_work", summary_json(s.cost_lost_work)},
-          {"completed", summary_json(s.completed)},
-          {"stopped_early", summary_json(s.stopped_early)},
-          {"failed", summary_json(s.failed)},
-          {"preemptions", summary_json(s.preemptions)},
-          {"capacity_reclaims", summary_json(s.capacity_reclaims)},
-          {"capacity_utilisation", summary_json(s.capacity_utilisation)},
-          {"p_all_done", s.p_all_done},
-          {"p_deadline_met", s.p_deadline_met},
-          {"p_budget_exhausted", s.p_budget_exhausted},
-          {"held_by_hour", s.held_by_hour},
-          {"capacity_by_hour", s.capacity_by_hour},
-          {"jobs", jobs}};
+  nlohmann::json out = {{"policy", row.label},
+                        {"managed", row.managed},
+                        {"makespan_hours", summary_json(s.makespan_hours)},
+                        {"cost_total", summary_json(s.cost_total)},
+                        {"cost_spot", summary_json(s.cost_spot)},
+                        {"cost_on_demand", summary_json(s.cost_on_demand)},
+                        {"cost_egress", summary_json(s.cost_egress)},
+                        {"cost_idle", summary_json(s.cost_idle)},
+                        {"cost_lost_work", summary_json(s.cost_lost_work)},
+                        {"completed", summary_json(s.completed)},
+                        {"stopped_early", summary_json(s.stopped_early)},
+                        {"failed", summary_json(s.failed)},
+                        {"preemptions", summary_json(s.preemptions)},
+                        {"capacity_reclaims", summary_json(s.capacity_reclaims)},
+                        {"capacity_utilisation", summary_json(s.capacity_utilisation)},
+                        {"p_all_done", s.p_all_done},
+                        {"p_deadline_met", s.p_deadline_met},
+                        {"p_budget_exhausted", s.p_budget_exhausted},
+                        {"held_by_hour", s.held_by_hour},
+                        {"capacity_by_hour", s.capacity_by_hour},
+                        {"jobs", jobs}};
+  if (by_job_size) {
+    const JobSizeGroups groups = job_size_groups(spec);
+    nlohmann::json sizes = nlohmann::json::array();
+    for (std::size_t g = 0; g < s.job_groups.size(); ++g) {
+      const JobGroupSummary& group = s.job_groups[g];
+      sizes.push_back({{groups.unit, groups.sizes.at(g)},
+                       {"jobs", group.jobs},
+                       {"turnaround_hours", summary_json(group.turnaround_hours)},
+                       {"slowdown", summary_json(group.slowdown)},
+                       {"cost_per_job", summary_json(group.cost)},
+                       {"p_deadline_met", summary_json(group.deadline_met)}});
+    }
+    out["by_job_size"] = sizes;
+  }
+  return out;
 }
 
-nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month) {
-  const CampaignRow* cheapest = nullptr;
+const CampaignRow& comparison_row(const std::vector<CampaignRow>& rows, const std::optional<std::string>& baseline,
+                                  const std::string& option) {
+  const CampaignRow* chosen = nullptr;
   for (const CampaignRow& row : rows) {
-    if (row.managed && (cheapest == nullptr || row.summary.cost_total.mean < cheapest->summary.cost_total.mean))
-      cheapest = &row;
+    if (baseline ? row.label == *baseline
+                 : row.managed && (chosen == nullptr || row.summary.cost_total.mean < chosen->summary.cost_total.mean))
+      chosen = &row;
   }
-  if (cheapest == nullptr) throw InputError("--engineering-cost: no managed offer for the trace's GPU to compare with");
+  if (chosen == nullptr) {
+    throw InputError(baseline ? option + ": no row '" + *baseline + "'"
+                              : option +
+                                    ": no managed offer for the trace's GPU to compare with (name one with "
+                                    "--baseline, or keep --managed-catalogue)");
+  }
+  if (!(chosen->summary.cost_total.mean > 0.0)) {
+    throw InputError(option + ": row '" + chosen->label + "' costs nothing to compare with");
+  }
+  return *chosen;
+}
+
+nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month,
+                                        const std::optional<std::string>& baseline) {
+  const CampaignRow& compared = comparison_row(rows, baseline, "--engineering-cost");
   nlohmann::json policies = nlohmann::json::array();
   for (const CampaignRow& row : rows) {
-    if (row.managed) continue;
+    if (row.managed || &row == &compared) continue;
     const BreakEven b =
-        break_even(engineering_per_month, row.summary.cost_total.mean, cheapest->summary.cost_total.mean);
+        break_even(engineering_per_month, row.summary.cost_total.mean, compared.summary.cost_total.mean);
     policies.push_back(
         {{"policy", row.label},
          {"saving_fraction", b.saving_fraction},
          {"break_even_monthly_spend", b.monthly_spend ? nlohmann::json(*b.monthly_spend) : nlohmann::json()}});
   }
   return {{"engineering_per_month", engineering_per_month},
-          {"managed", cheapest->label},
-          {"managed_cost", cheapest->summary.cost_total.mean},
+          {"managed", compared.label},
+          {"managed_cost", compared.summary.cost_total.mean},
           {"policies", policies}};
 }
 

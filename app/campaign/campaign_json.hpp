@@ -2,6 +2,7 @@
 // `spotsim campaign --format json` (docs/campaign.md#outputs), written by the CLI and by spotsim.campaign()'s
 // to_json(): the campaign's settings, then one object per row (policy or managed offer).
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "app/campaign/campaign_options.hpp"
@@ -12,12 +13,19 @@ namespace spotsim {
 nlohmann::json campaign_header_json(const SpotMarket& market, const std::string& capacity, const CampaignSpec& spec,
                                     const std::string& checkpoint, const ReplicationPlan& plan);
 
-nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec);
+// by_job_size (a job stream): each job's turnaround, slowdown, cost and deadline share, and "by_job_size", the jobs
+// grouped by size (docs/campaign.md#by-job-size).
+nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec, bool by_job_size = false);
 
-// The break-even of every DIY row against the cheapest managed row at `engineering_per_month` USD
-// (docs/managed.md#break-even): the JSON "break_even" object, {"engineering_per_month", "managed", "managed_cost",
-// "policies": [{"policy", "saving_fraction", "break_even_monthly_spend" (null: never)}]}. InputError when no row is
-// managed.
-nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month);
+// The row the break-even and the savings compare with: the row labelled `baseline` (--baseline, resolved) when given,
+// else the cheapest managed row. InputError naming `option` when there is none, or when it costs nothing.
+const CampaignRow& comparison_row(const std::vector<CampaignRow>& rows, const std::optional<std::string>& baseline,
+                                  const std::string& option);
+
+// The break-even of every DIY row against the comparison row at `engineering_per_month` USD
+// (docs/managed.md#break-even): the JSON "break_even" object, {"engineering_per_month", "managed" (the row compared
+// with), "managed_cost", "policies": [{"policy", "saving_fraction", "break_even_monthly_spend" (null: never)}]}.
+nlohmann::json campaign_break_even_json(const std::vector<CampaignRow>& rows, double engineering_per_month,
+                                        const std::optional<std::string>& baseline = std::nullopt);
 
 }  // namespace spotsim

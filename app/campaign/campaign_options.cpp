@@ -6,8 +6,10 @@
 #include "app/advise/gpu_offer_catalogue.hpp"
 #include "app/advise/managed_offer_catalogue.hpp"
 #include "app/advise/managed_scenario.hpp"
+#include "app/campaign/job_size_groups.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
+#include "base/text_format.hpp"
 #include "model/scenario.hpp"
 
 namespace spotsim {
@@ -44,6 +46,23 @@ bool same_gpu(const std::string& a, const std::string& b) {
   return true;
 }
 
+std::string managed_row_label(const ManagedOffer& offer) {
+  return offer.service + " " + to_string(offer.mode) + " " + offer.instance_type;
+}
+
+// The managed offers of `catalogue` on the market's GPU, in the catalogue's order (none for "none").
+std::vector<ManagedOffer> managed_offers_for(const SpotMarket& market, const std::string& catalogue,
+                                             const GpuOfferCatalogue& gpu_offers) {
+  std::vector<ManagedOffer> offers;
+  if (catalogue == "none") return offers;
+  const ManagedOfferCatalogue managed =
+      read_managed_offer_catalogue(locate_managed_offer_catalogue(catalogue), gpu_offers);
+  for (const ManagedOffer& offer : managed.offers) {
+    if (same_gpu(offer.gpu, market.zones.front().gpu)) offers.push_back(offer);
+  }
+  return offers;
+}
+
 // The campaign's jobs run by a managed service: each job on its own, on ceil(gpus / GPUs per instance) of the
 // offer's instances, with the service's policy and billing (docs/managed.md#mapping). The service's spot comes from
 // its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied. Job by job, each
@@ -51,10 +70,10 @@ bool same_gpu(const std::string& a, const std::string& b) {
 CampaignRow run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& spec, int gpus_per_trace_instance,
                                  const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
                                  const std::string& checkpoint, const ReplicationPlan& plan, bool keep_runs) {
-  CampaignRow row{offer.service + " " + to_string(offer.mode) + " " + offer.instance_type, true, {}, {}};
+  CampaignRow row{managed_row_label(offer), true, {}, {}};
   std::vector<CampaignRun> runs(plan.count);  // the campaign-wide figures of each replication
   std::vector<bool> all_met(plan.count, true);
-  CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
+  CampaignSummaryBuilder summary(spec, job_size_groups(spec).group_of_job, plan.count);
   for (std::size_t r = 0; r < runs.size(); ++r) runs[r].replication = plan.first_replication + r;
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const CampaignJob& cj = spec.jobs[j];
@@ -79,6 +98,7 @@ CampaignRow run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& 
       outcome.status = run.completed ? JobStatus::kCompleted : JobStatus::kFailed;
       outcome.finish_hours = to_hours(cj.arrival) + run.completion_hours;
       outcome.deadline_met = run.deadline_met;
+      outcome.cost = run.cost_total;
       out.makespan_hours = std::max(out.makespan_hours, outcome.finish_hours);
       out.completed += run.completed;
       out.failed += !run.completed;
@@ -169,7 +189,7 @@ CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& sp
     factories.selection = registry.selection_factory(policy);
   }
   CampaignRow row{policy, false, {}, {}};
-  CampaignSummaryBuilder summary(spec.jobs.size(), plan.count);
+  CampaignSummaryBuilder summary(spec, job_size_groups(spec).group_of_job, plan.count);
   run_campaign(market, spec, factories, plan, TraceStart{}, keep_runs, [&](CampaignRun&& run) {
     summary.add(run);
     if (keep_runs) row.runs.push_back(std::move(run));
@@ -185,15 +205,35 @@ std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const C
   std::vector<CampaignRow> rows;
   if (catalogue == "none") return rows;
   const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
-  const ManagedOfferCatalogue managed =
-      read_managed_offer_catalogue(locate_managed_offer_catalogue(catalogue), gpu_offers);
-  const std::string gpu = market.zones.front().gpu;
-  for (const ManagedOffer& offer : managed.offers) {
-    if (!same_gpu(offer.gpu, gpu)) continue;
+  for (const ManagedOffer& offer : managed_offers_for(market, catalogue, gpu_offers)) {
     rows.push_back(run_managed_campaign(offer, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
                                         checkpoint, plan, keep_runs));
   }
   return rows;
+}
+
+std::vector<std::string> managed_row_labels(const SpotMarket& market, const std::string& catalogue) {
+  std::vector<std::string> labels;
+  if (catalogue == "none") return labels;
+  const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
+  for (const ManagedOffer& offer : managed_offers_for(market, catalogue, gpu_offers)) {
+    labels.push_back(managed_row_label(offer));
+  }
+  return labels;
+}
+
+void check_campaign_fits_trace(const SpotMarket& market, const CampaignSpec& spec) {
+  if (market.span == kNever) return;  // a lifetime model, not a recording: nothing to replay
+  const CampaignJob* last = nullptr;
+  for (const CampaignJob& job : spec.jobs) {
+    if (last == nullptr || job.arrival + job.job.work > last->arrival + last->job.work) last = &job;
+  }
+  if (last == nullptr || last->arrival + last->job.work <= market.span) return;
+  const auto hours = [](Millis t) { return format_fixed(to_hours(t), 1) + " h"; };
+  throw InputError("campaign: the jobs need at least " + hours(last->arrival + last->job.work) + " (job '" +
+                   last->name + "' arrives at " + hours(last->arrival) + " with " + hours(last->job.work) +
+                   " of work), more than trace '" + market.name + "' recorded (" + hours(market.span) +
+                   "); --replay replays the recording cyclically, so that a replication sees recorded moments again");
 }
 
 }  // namespace spotsim

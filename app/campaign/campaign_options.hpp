@@ -47,4 +47,12 @@ std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const C
                                                const std::string& checkpoint, const ReplicationPlan& plan,
                                                bool keep_runs);
 
+// The labels of the rows managed_campaign_rows would add, without running them (to check --baseline first).
+std::vector<std::string> managed_row_labels(const SpotMarket& market, const std::string& catalogue);
+
+// InputError when a recording is too short for the campaign without replaying it (docs/campaign.md#inputs): when
+// some job's arrival + work, the earliest it could end, lies beyond the trace's span. A lifetime model (no span)
+// always fits.
+void check_campaign_fits_trace(const SpotMarket& market, const CampaignSpec& spec);
+
 }  // namespace spotsim

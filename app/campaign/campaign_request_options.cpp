@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "app/advise/break_even.hpp"
+#include "app/campaign/campaign_savings.hpp"
 #include "app/campaign/job_stream_csv.hpp"
 #include "app/options/command_line.hpp"
 #include "app/simulation_request.hpp"
@@ -21,6 +22,9 @@ po::options_description campaign_request_options() {
       "trace,t", po::value<std::string>()->default_value("gcp-h100-capacity-13-zones"),
       "the market: a trace whose zones' counts are the spot instances obtainable at once (path or shipped name)");
   add_zone_selection_options(options);
+  options.add_options()("replay",
+                        "allow jobs whose arrival + work exceeds the recording: replay it cyclically (without it "
+                        "such a campaign is refused)");
   options.add_options()(
       "capacity", po::value<std::string>()->default_value("recorded"),
       "recorded (the trace's counts) | unbounded (any count >= 1 means as many as wanted: no competition)")(
@@ -54,7 +58,13 @@ po::options_description campaign_request_options() {
       "none")(
       "engineering-cost", po::value<std::string>(),
       "monthly engineering cost of running DIY (8000/month): the managed spend above which each policy pays off")(
-      "replications,r", po::value<std::string>()->default_value("200"), "Monte Carlo replications per policy")(
+      "baseline", po::value<std::string>(),
+      "the row you pay today, as printed or by some of its words ('vertex on-demand'): --current-spend and "
+      "--engineering-cost compare with it [default: the cheapest managed row]")(
+      "current-spend", po::value<std::string>(),
+      "what you pay a month today on --baseline (12000/month): each policy's monthly saving, and the engineering "
+      "cost up to which it pays")("replications,r", po::value<std::string>()->default_value("200"),
+                                  "Monte Carlo replications per policy")(
       "seed,s", po::value<std::string>()->default_value("1"), "random seed")(
       "threads", po::value<std::string>()->default_value("0"), "worker threads (0 = all cores); never changes results");
   return options;
@@ -75,7 +85,8 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
   defaults.gpus = int_count_option(vm, "gpus", 1, kMaxJobGpus);
   defaults.nodes = 0;
   CampaignSpec& spec = request.spec;
-  if (vm.count("jobs") || job_rows != nullptr) {
+  request.job_stream = vm.count("jobs") || job_rows != nullptr;
+  if (request.job_stream) {
     // A job stream and a sweep of trials are two workloads.
     for (const char* trial_option : {"trials", "trial-work"}) {
       if (!vm[trial_option].defaulted()) {
@@ -107,6 +118,7 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
                      "': the Can't Be Late mode needs the recording's tick (field 'tick_s' of the trace, or --tick)");
   }
   validate_campaign(spec, "campaign");
+  if (vm.count("replay") == 0) check_campaign_fits_trace(request.market, spec);
 
   std::stringstream list(vm["policy"].as<std::string>());
   for (std::string name; std::getline(list, name, ',');) {
@@ -120,6 +132,17 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
   request.managed_catalogue = vm["managed-catalogue"].as<std::string>();
   if (vm.count("engineering-cost")) {
     request.engineering_cost = parse_engineering_cost(vm["engineering-cost"].as<std::string>());
+  }
+  if (vm.count("current-spend")) request.current_spend = parse_current_spend(vm["current-spend"].as<std::string>());
+  if (vm.count("baseline")) {
+    if (!request.current_spend && !request.engineering_cost) {
+      throw InputError("--baseline: compares with --current-spend or --engineering-cost; give one of them");
+    }
+    std::vector<std::string> labels = request.policies;
+    for (std::string& label : managed_row_labels(request.market, request.managed_catalogue)) {
+      labels.push_back(std::move(label));
+    }
+    request.baseline = resolve_baseline(vm["baseline"].as<std::string>(), labels);
   }
   return request;
 }

@@ -26,6 +26,9 @@ struct CampaignRequest {
   ReplicationPlan plan;
   std::string managed_catalogue;           // "none": no managed rows
   std::optional<double> engineering_cost;  // USD per month
+  std::optional<double> current_spend;     // --current-spend: USD per month on the baseline
+  std::optional<std::string> baseline;     // --baseline: a row's label (resolved); none: the cheapest managed row
+  bool job_stream = false;                 // --jobs (or rows): results by job size too
 };
 
 // The request the parsed options describe (InputError naming the option for any bad value). `job_rows`, when not

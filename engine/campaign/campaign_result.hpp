@@ -13,6 +13,7 @@ struct CampaignJobOutcome {
   JobStatus status = JobStatus::kFailed;
   double finish_hours = 0.0;  // campaign start -> the job's end (completion, early stop, give-up or budget stop)
   bool deadline_met = false;  // completed (or stopped early) by its deadline
+  double cost = 0.0;          // USD: the job's own bill (0 when it never started)
 };
 
 struct CampaignRun {

@@ -401,6 +401,7 @@ void CampaignSimulation::finish_run(CampaignRun& out) {
     if (keep_job_runs_) out.job_runs[j] = r;
     o.status = r.completed ? JobStatus::kCompleted : r.stopped_early ? JobStatus::kStoppedEarly : JobStatus::kFailed;
     o.finish_hours = to_hours(arrival) + r.completion_hours;
+    o.cost = r.cost_total;
     const Millis deadline = scenarios_[j]->job().deadline;
     o.deadline_met = r.completed ? r.deadline_met
                                  : r.stopped_early && (deadline == kNever || r.completion_hours <= to_hours(deadline));

@@ -14,9 +14,19 @@ void add_divided(std::vector<double>& sums, const std::vector<double>& values, d
 
 }  // namespace
 
-CampaignSummaryBuilder::CampaignSummaryBuilder(std::size_t jobs, std::size_t replications, double confidence)
-    : replications_(replications), confidence_(confidence), jobs_(jobs) {
+CampaignSummaryBuilder::CampaignSummaryBuilder(const CampaignSpec& spec, std::vector<std::size_t> group_of_job,
+                                               std::size_t replications, double confidence)
+    : replications_(replications), confidence_(confidence), jobs_(spec.jobs.size()) {
+  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+    JobAccumulator& a = jobs_[j];
+    a.arrival_hours = to_hours(spec.jobs[j].arrival);
+    a.work_hours = to_hours(spec.jobs[j].job.work);
+    a.group = group_of_job.empty() ? 0 : group_of_job.at(j);
+    if (group_sizes_.size() <= a.group) group_sizes_.resize(a.group + 1, 0);
+    ++group_sizes_[a.group];
+  }
   runs_.reserve(replications);
+  group_runs_.reserve(replications * group_sizes_.size());
 }
 
 void CampaignSummaryBuilder::add(const CampaignRun& run) {
@@ -26,12 +36,27 @@ void CampaignSummaryBuilder::add(const CampaignRun& run) {
 
 void CampaignSummaryBuilder::add_job(std::size_t job, const CampaignJobOutcome& outcome) {
   JobAccumulator& a = jobs_.at(job);
+  // Each job's outcomes come in replication order, so the count so far is this one's replication.
+  const std::size_t replication = a.finish.n;
   const double v = outcome.finish_hours;
   a.min = a.finish.n == 0 ? v : std::min(a.min, v);
   a.max = a.finish.n == 0 ? v : std::max(a.max, v);
   a.finish.add(v);
   a.completed += outcome.status == JobStatus::kCompleted;
   a.stopped += outcome.status == JobStatus::kStoppedEarly;
+  const double turnaround = v - a.arrival_hours;
+  const double slowdown = turnaround / a.work_hours;  // work > 0 (validate_campaign)
+  a.turnaround.add(turnaround);
+  a.slowdown_sum += slowdown;
+  a.cost_sum += outcome.cost;
+  a.deadline_met += outcome.deadline_met;
+  const std::size_t groups = group_sizes_.size();
+  if (group_runs_.size() < (replication + 1) * groups) group_runs_.resize((replication + 1) * groups);
+  GroupFigures& g = group_runs_[replication * groups + a.group];
+  g.turnaround += turnaround;
+  g.slowdown += slowdown;
+  g.cost += outcome.cost;
+  g.deadline_met += outcome.deadline_met ? 1.0 : 0.0;
 }
 
 void CampaignSummaryBuilder::add_run(const CampaignRun& r) {
@@ -86,14 +111,35 @@ CampaignSummary CampaignSummaryBuilder::finish() const {
         JobFinishSummary{moments.n, moments.mean, moments.sd, a.min, a.max, moments.ci_low, moments.ci_high});
     s.job_completed_share.push_back(static_cast<double>(a.completed) / n);
     s.job_stopped_share.push_back(static_cast<double>(a.stopped) / n);
+    JobTurnaroundSummary t;
+    apply_moments(a.turnaround, confidence_, t.turnaround_hours);
+    const double runs = static_cast<double>(std::max<std::size_t>(a.turnaround.n, 1));
+    t.slowdown = a.slowdown_sum / runs;
+    t.cost = a.cost_sum / runs;
+    t.deadline_met_share = static_cast<double>(a.deadline_met) / runs;
+    s.job_turnaround.push_back(t);
+  }
+  // Per group: each replication's mean over the group's jobs, summarised over the replications.
+  const std::size_t groups = group_sizes_.size();
+  const std::size_t group_replications = groups == 0 ? 0 : group_runs_.size() / groups;
+  for (std::size_t g = 0; g < groups && group_replications > 0; ++g) {
+    const double size = static_cast<double>(group_sizes_[g]);
+    const auto over_runs = [&](double GroupFigures::*field) {
+      std::vector<double> means(group_replications);
+      for (std::size_t r = 0; r < group_replications; ++r) means[r] = group_runs_[r * groups + g].*field / size;
+      return summarize(means, confidence_);
+    };
+    s.job_groups.push_back(JobGroupSummary{group_sizes_[g], over_runs(&GroupFigures::turnaround),
+                                           over_runs(&GroupFigures::slowdown), over_runs(&GroupFigures::cost),
+                                           over_runs(&GroupFigures::deadline_met)});
   }
   s.held_by_hour = held_by_hour_;
   s.capacity_by_hour = capacity_by_hour_;
   return s;
 }
 
-CampaignSummary summarize_campaign(const std::vector<CampaignRun>& runs, double confidence) {
-  CampaignSummaryBuilder builder(runs.empty() ? 0 : runs.front().jobs.size(), runs.size(), confidence);
+CampaignSummary summarize_campaign(const CampaignSpec& spec, const std::vector<CampaignRun>& runs, double confidence) {
+  CampaignSummaryBuilder builder(spec, {}, runs.size(), confidence);
   for (const CampaignRun& run : runs) builder.add(run);
   return builder.finish();
 }

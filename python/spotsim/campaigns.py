@@ -80,24 +80,32 @@ class CampaignResult:
     runs        -- one row per (policy, replication): makespan, costs, jobs completed/stopped/failed, capacity use
     jobs        -- one row per (policy, replication, job): status, finish_hours (from the campaign's start),
                    job_deadline_met, then the job's own run with simulate()'s columns (times from its arrival)
-    job_summary -- per (policy, job): finish_hours mean and interval, completed_share, stopped_share
+    job_summary -- per (policy, job): finish_hours mean and interval, completed_share, stopped_share; with jobs,
+                   turnaround_hours mean and interval, slowdown_mean, cost_mean, deadline_met_share
+    by_job_size -- with jobs (a job stream): per (policy, size), unit "gpus" or "instances", jobs, then
+                   turnaround_hours, slowdown, cost_per_job and deadline_met, each _mean, _ci_low, _ci_high (the
+                   JSON's by_job_size; empty for trials)
     hourly      -- per (policy, hour after the start): held_by_hour, capacity_by_hour (mean spot instances held and
                    obtainable)
-    break_even  -- with engineering_cost: the JSON's "break_even" (every DIY row against the cheapest managed row:
-                   saving_fraction and break_even_monthly_spend, None = never); else None
+    break_even  -- with engineering_cost: the JSON's "break_even" (every DIY row against the cheapest managed row, or
+                   baseline: saving_fraction and break_even_monthly_spend, None = never); else None
+    savings     -- with current_spend: the JSON's "savings" (every DIY row against baseline at that monthly spend:
+                   saving_fraction, gross_ and net_saving_per_month, engineering_limit_per_month); else None
     """
 
     def __init__(self, session):
         self._session = session
         document = json.loads(session.to_json())
         self.break_even = document.get("break_even")
+        self.savings = document.get("savings")
         self.policies = [row["policy"] for row in document["policies"]]
         self.managed = [row["policy"] for row in document["policies"] if row["managed"]]
-        self.settings = {key: value for key, value in document.items() if key not in ("policies", "break_even")}
+        self.settings = {key: value for key, value in document.items() if key not in ("policies", "break_even", "savings")}
         self.summary = pd.DataFrame(session.summary_rows()).set_index(["policy", "metric"])
         self.runs = pd.DataFrame(session.run_columns())
         self.jobs = pd.DataFrame(session.job_columns())
         self.job_summary = pd.DataFrame(session.job_summary_rows())
+        self.by_job_size = pd.DataFrame(session.job_size_rows())
         self.hourly = pd.DataFrame(session.hourly_rows(), columns=["policy", "hour", "held_by_hour",
                                                                    "capacity_by_hour"])
 
@@ -121,14 +129,17 @@ class CampaignResult:
 
 
 def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-demand", checkpoint="young-daly", *,
-             regions=None, zones=None, mode="event", tick=None, jobs=None, trials=None, trial_work=None, gpus=1, capacity="recorded", schedule="fifo", reclaim="random",
-             halving="none", budget=None, deadline=None, startup="5m", checkpoint_write="1m", restore="1m",
-             managed="managed_training", engineering_cost=None, replications=200, seed=1, threads=0, progress=None):
+             regions=None, zones=None, replay=False, mode="event", tick=None, jobs=None, trials=None, trial_work=None,
+             gpus=1, capacity="recorded", schedule="fifo", reclaim="random", halving="none", budget=None,
+             deadline=None, startup="5m", checkpoint_write="1m", restore="1m", managed="managed_training",
+             engineering_cost=None, baseline=None, current_spend=None, replications=200, seed=1, threads=0,
+             progress=None):
     """Run ``spotsim campaign`` with these options and return a CampaignResult (docs/python.md#campaigns).
 
     The options are the CLI's, read through its own schema (``spotsim campaign --help``; the defaults here are its
     defaults, which tests/python/test_cli_parity.py checks):
     regions, zones -- the part of the trace the campaign uses ("us-east4,us-central1"; one of them);
+    replay -- allow jobs whose arrival + work exceeds the recording (replayed cyclically); else InputError;
     policy -- selection policy specs, comma-separated or a list (one row each, on the same seeds: paired); for
             jobs with min_nodes (elastic), multi-node policies (spot-nodes, deadline-nodes, on-demand-nodes);
     mode -- "event", or "cant-be-late": every job in the Can't Be Late tick engine (with checkpoint="continuous"),
@@ -143,7 +154,10 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
     managed -- the managed offers whose rows are added on the trace's GPU: a shipped catalogue name or a file
             (True: the shipped one), or False / "none" for no managed rows;
     engineering_cost -- the monthly engineering cost of DIY ("8000/month" or a number of USD per month): the
-            break-even of every policy against the cheapest managed row (needs managed rows);
+            break-even of every policy against the cheapest managed row (needs managed rows), or baseline;
+    baseline -- the row paid today, by its label or some of its words ("vertex on-demand"); current_spend -- what
+            it costs a month ("12000/month" or a number): savings, each policy's monthly saving against it and the
+            engineering cost up to which it pays;
     progress -- None: a bar in a notebook, a line on stderr in a terminal (one step per row); False: none.
     """
     policies = [policy] if isinstance(policy, str) else list(policy)
@@ -154,12 +168,13 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
         managed = "managed_training"
     elif managed is False or managed is None:
         managed = "none"
-    options = {"trace": trace, "regions": regions, "zones": zones, "policy": ",".join(policies),
+    options = {"trace": trace, "regions": regions, "zones": zones, "replay": replay, "policy": ",".join(policies),
                "checkpoint": checkpoint, "mode": mode,
                "tick": None if tick is None else duration_text(tick), "capacity": capacity,
                "trials": trials, "gpus": gpus, "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving),
                "budget": budget, "managed_catalogue": os.fspath(managed),
                "engineering_cost": None if engineering_cost is None else str(engineering_cost),
+               "baseline": baseline, "current_spend": None if current_spend is None else str(current_spend),
                "replications": replications, "seed": seed, "threads": threads}
     if trial_work is not None:
         options["trial_work"] = _trial_work(trial_work)

@@ -149,12 +149,12 @@ TEST(Campaign, StreamedRunsComeInOrderAndSummarizeAsAllRunsKept) {
   const PolicyFactories policies = testing::factories("greedy", "young-daly");
   const ReplicationPlan plan{3, 0, 37, 1};
   const auto kept = run_campaign(market, spec, policies, plan);
-  const CampaignSummary all = summarize_campaign(kept);
+  const CampaignSummary all = summarize_campaign(spec, kept);
   for (const int threads : {1, 3, 4}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
     ReplicationPlan p = plan;
     p.threads = threads;
-    CampaignSummaryBuilder builder(spec.jobs.size(), p.count);
+    CampaignSummaryBuilder builder(spec, {}, p.count);
     std::vector<std::uint64_t> order;
     run_campaign(market, spec, policies, p, TraceStart{}, /*keep_job_runs=*/false, [&](CampaignRun&& run) {
       order.push_back(run.replication);

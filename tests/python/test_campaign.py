@@ -137,6 +137,62 @@ def test_jobs_and_trials_together_are_refused():
         spotsim.campaign(jobs=FOUR_JOBS, trials=3, replications=2)
 
 
+def test_by_job_size_and_savings_as_the_cli(cli_json, tmp_path):
+    """A job stream's turnaround and slowdown by job size, and the savings against a baseline at a current spend:
+    the CLI's JSON, and the DataFrames agree with it and with the jobs' own rows."""
+    rows = [{"name": f"j{k}", "arrival": f"{3 * k}h", "work": f"{2 + k}h", "gpus": 1 if k % 2 else 8,
+             "deadline": "1d"} for k in range(4)]
+    path = write_jobs(tmp_path / "jobs.csv", rows)
+    expected = cli_json("campaign", "--trace", TRACE, "--jobs", path, "-p", "spot-only,on-demand", "-r", "30",
+                        "--baseline", "vertex on-demand", "--current-spend", "12000/month", "--engineering-cost",
+                        "2000", "--format", "json")
+    result = spotsim.campaign(TRACE, ["spot-only", "on-demand"], jobs=rows, replications=30,
+                              baseline="vertex on-demand", current_spend="12000/month", engineering_cost=2000)
+    assert result.as_dict() == expected
+    assert result.savings == expected["savings"] and result.savings["baseline"].startswith("vertex-ai on-demand")
+    assert "savings" not in result.settings
+    spot = expected["policies"][0]
+    assert [(g["gpus"], g["jobs"]) for g in spot["by_job_size"]] == [(1, 2), (8, 2)]
+    sizes = result.by_job_size[result.by_job_size["policy"] == "spot-only"]
+    assert sizes["size"].tolist() == [1, 8] and set(sizes["unit"]) == {"gpus"}
+    assert sizes["turnaround_hours_mean"].tolist() == [g["turnaround_hours"]["mean"] for g in spot["by_job_size"]]
+    assert sizes["cost_per_job_ci_high"].tolist() == [g["cost_per_job"]["ci_high"] for g in spot["by_job_size"]]
+    # Turnaround = finish - arrival and slowdown = turnaround / work, job by job.
+    jobs = result.jobs[result.jobs["policy"] == "spot-only"]
+    arrival = jobs["job"].map(lambda j: 3.0 * j)
+    assert np.allclose(jobs["turnaround_hours"], jobs["finish_hours"] - arrival)
+    assert np.allclose(jobs["slowdown"], jobs["turnaround_hours"] / jobs["job"].map(lambda j: 2.0 + j))
+    eight = jobs[jobs["job"].isin([0, 2])]
+    assert sizes.iloc[1]["turnaround_hours_mean"] == pytest.approx(eight["turnaround_hours"].mean())
+    assert sizes.iloc[1]["cost_per_job_mean"] == pytest.approx(eight["cost_total"].mean())
+    summary = result.job_summary[result.job_summary["policy"] == "spot-only"]
+    assert summary["slowdown_mean"].tolist() == [j["slowdown"] for j in spot["jobs"]]
+    # The saving is s * 12000 - 2000 with s = 1 - D / B.
+    baseline = next(r for r in expected["policies"] if r["policy"] == result.savings["baseline"])
+    saving = result.savings["policies"][0]
+    s = 1 - spot["cost_total"]["mean"] / baseline["cost_total"]["mean"]
+    assert saving["policy"] == "spot-only" and saving["saving_fraction"] == pytest.approx(s)
+    assert saving["net_saving_per_month"] == pytest.approx(12000 * s - 2000)
+    # Trials keep the makespan alone.
+    trials = spotsim.campaign(TRACE, "spot-only", trials=3, replications=5, managed=False)
+    assert trials.by_job_size.empty and "by_job_size" not in trials.as_dict()["policies"][0]
+
+
+def test_a_campaign_longer_than_the_recording_needs_replay(cli, tmp_path):
+    """Refused as the CLI refuses it, word for word, unless replay=True (--replay)."""
+    rows = [{"name": "early", "arrival": "0h", "work": "2h"}, {"name": "late", "arrival": "20d", "work": "10h"}]
+    path = write_jobs(tmp_path / "long.csv", rows)
+    code, _, err = cli("campaign", "--trace", TRACE, "--jobs", path, "-p", "spot-only", "-r", "2",
+                       "--managed-catalogue", "none")
+    assert code == 2
+    with pytest.raises(spotsim.InputError) as caught:
+        spotsim.campaign(TRACE, "spot-only", jobs=str(path), replications=2, managed=False)
+    assert str(caught.value) == err.partition(": error: ")[2].rstrip("\n")
+    assert "'late'" in str(caught.value) and "490.0 h" in str(caught.value) and "--replay" in str(caught.value)
+    replayed = spotsim.campaign(TRACE, "spot-only", jobs=rows, replications=2, managed=False, replay=True)
+    assert (replayed.runs["completed"] == 2).all()
+
+
 def test_break_even_matches_the_cli(cli_json):
     """engineering_cost gives the CLI's --engineering-cost break-even, value for value."""
     args = dict(trials=4, gpus=8, replications=20, seed=2, progress=False)

@@ -130,6 +130,42 @@ def test_campaign_jobs_and_trials_are_refused_alike(cli, tmp_path):
     assert str(caught.value) == err.partition(": error: ")[2].rstrip("\n")
 
 
+# campaign(): the same matrix for the zones a campaign uses, the recording's length and the savings options.
+CAMPAIGN_ACCEPT_OR_REFUSE_ALIKE = [
+    ({"regions": "us-east4,us-central1"}, ["--regions", "us-east4,us-central1"]),
+    ({"zones": "us-east4-a"}, ["--zones", "us-east4-a"]),
+    ({"regions": "mars-north1"}, ["--regions", "mars-north1"]),
+    ({"zones": "mars-north1-a"}, ["--zones", "mars-north1-a"]),
+    ({"regions": "us-east4", "zones": "us-east4-a"}, ["--regions", "us-east4", "--zones", "us-east4-a"]),
+    ({"trial_work": "400h"}, ["--trial-work", "400h"]),
+    ({"trial_work": "400h", "replay": True}, ["--trial-work", "400h", "--replay"]),
+    ({"managed": True, "current_spend": "12000/month", "baseline": "vertex on-demand"},
+     ["--managed-catalogue", "managed_training", "--current-spend", "12000/month", "--baseline", "vertex on-demand"]),
+    ({"managed": True, "current_spend": "12000/month", "baseline": "vertex"},
+     ["--managed-catalogue", "managed_training", "--current-spend", "12000/month", "--baseline", "vertex"]),
+    ({"current_spend": "12k"}, ["--current-spend", "12k"]),
+    ({"baseline": "on-demand"}, ["--baseline", "on-demand"]),
+]
+
+
+@pytest.mark.parametrize("python_options,cli_args", CAMPAIGN_ACCEPT_OR_REFUSE_ALIKE)
+def test_campaign_same_input_same_verdict(cli, python_options, cli_args):
+    common = ["--trials", "3", "-r", "4", "--threads", "1", "-p", "spot-only,on-demand"]
+    if "--managed-catalogue" not in cli_args:
+        common += ["--managed-catalogue", "none"]
+    code, out, err = cli("campaign", *common, *cli_args, "--format", "json")
+    options = {"trials": 3, "replications": 4, "threads": 1, "policy": "spot-only,on-demand", "managed": False,
+               "progress": False, **python_options}
+    try:
+        result = spotsim.campaign(**options)
+    except spotsim.InputError as e:
+        assert code == 2, f"Python refused ({e}) what the CLI accepted"
+        assert str(e) == err.partition(": error: ")[2].rstrip("\n")
+        return
+    assert code == 0, f"the CLI refused ({err.strip()}) what Python accepted"
+    assert result.as_dict() == json.loads(out)
+
+
 def test_effective_interval_counts_work_not_instance_hours():
     """A 15 min fixed interval is 0.25 h of work per segment whatever the instance count."""
     for nodes in (1, 4):
