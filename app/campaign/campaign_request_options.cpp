@@ -85,8 +85,7 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
   defaults.gpus = int_count_option(vm, "gpus", 1, kMaxJobGpus);
   defaults.nodes = 0;
   CampaignSpec& spec = request.spec;
-  request.job_stream = vm.count("jobs") || job_rows != nullptr;
-  if (request.job_stream) {
+  if (vm.count("jobs") || job_rows != nullptr) {
     // A job stream and a sweep of trials are two workloads.
     for (const char* trial_option : {"trials", "trial-work"}) {
       if (!vm[trial_option].defaulted()) {
@@ -100,6 +99,7 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
     const auto [lo, hi] = parse_trial_work(vm["trial-work"].as<std::string>());
     spec.jobs = sweep_trials(int_count_option(vm, "trials", 1, 100000), lo, hi, defaults);
   }
+  request.job_stream = vm.count("jobs") || job_rows != nullptr;
   resolve_campaign_jobs(spec.jobs, request.market, defaults.gpus);
   spec.scheduling = parse_scheduling(vm["schedule"].as<std::string>());
   spec.reclaim = parse_reclaim(vm["reclaim"].as<std::string>());
