@@ -100,7 +100,8 @@ class CampaignResult:
         self.savings = document.get("savings")
         self.policies = [row["policy"] for row in document["policies"]]
         self.managed = [row["policy"] for row in document["policies"] if row["managed"]]
-        self.settings = {key: value for key, value in document.items() if key not in ("policies", "break_even", "savings")}
+        self.settings = {key: value for key, value in document.items()
+                         if key not in ("policies", "break_even", "savings")}
         self.summary = pd.DataFrame(session.summary_rows()).set_index(["policy", "metric"])
         self.runs = pd.DataFrame(session.run_columns())
         self.jobs = pd.DataFrame(session.job_columns())
