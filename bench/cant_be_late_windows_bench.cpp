@@ -1,4 +1,5 @@
-// The speed comparison of issue 14 and the README's speed table (./dev bench --benchmark_filter=CantBeLateWindows).
+// The speed comparison of issue 14 and the speed table of docs/speed.md (./dev bench
+// --benchmark_filter=CantBeLateWindows).
 //
 // The work: the same 300 windows of the Can't Be Late authors' us-west-2a V100 recording (committed as
 // experiments/traces/cbl/cbl-aws-10-26-2022-us-west-2a_v100_1.json; 10-minute ticks) for a 48 h job with deadline

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates the README's speed table (./dev bench runs it): every figure comes from one run of the Google
+"""Regenerates the speed table of docs/speed.md (./dev bench runs it): every figure comes from one run of the Google
 Benchmark suite (its JSON output) and from timing the 300-window sweeps as whole processes, on this machine, today.
 
-  bench/speed_table.py --bench-json build/bench/results.json --spotsim build/tools/spotsim --readme README.md
+  bench/speed_table.py --bench-json build/bench/results.json --spotsim build/tools/spotsim --page docs/speed.md
 
 The table replaces the text between the markers <!-- speed-table:begin --> and <!-- speed-table:end -->.
 """
@@ -190,7 +190,7 @@ def main():
     parser.add_argument("--bench-json", required=True)
     parser.add_argument("--spotsim", required=True)
     parser.add_argument("--repo", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    parser.add_argument("--readme", default=None)
+    parser.add_argument("--page", default=None, help="markdown file whose table to replace (docs/speed.md)")
     parser.add_argument("--process-runs", type=int, default=21)
     args = parser.parse_args()
     context, benchmarks = load_benchmarks(args.bench_json)
@@ -227,17 +227,17 @@ def main():
     lines += ["", END]
     table = "\n".join(lines)
     print(table)
-    if args.readme:
-        with open(args.readme) as f:
+    if args.page:
+        with open(args.page) as f:
             text = f.read()
         if BEGIN not in text or END not in text:
-            sys.exit("speed_table: {} lacks the markers {} and {}".format(args.readme, BEGIN, END))
+            sys.exit("speed_table: {} lacks the markers {} and {}".format(args.page, BEGIN, END))
         head, rest = text.split(BEGIN, 1)
         tail = rest.split(END, 1)[1]
-        tmp = args.readme + ".tmp"
+        tmp = args.page + ".tmp"
         with open(tmp, "w") as f:
             f.write(head + table + tail)
-        os.replace(tmp, args.readme)
+        os.replace(tmp, args.page)
     return 0
 
 
