@@ -4,16 +4,20 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/advise/advice_report.hpp"
 #include "app/advise/advisor.hpp"
+#include "app/advise/gpu_offer_catalogue_writer.hpp"
 #include "app/advise/region_set_report.hpp"
 #include "app/advise/region_sets.hpp"
+#include "app/advise/skypilot_catalogue.hpp"
 #include "app/job_reader.hpp"
 #include "app/options/command_line.hpp"
+#include "base/atomic_file.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
@@ -47,7 +51,16 @@ po::options_description advise_options() {
       "deadline", po::value<std::string>(), "deadline after the job's start, e.g. 24h [default none]");
   po::options_description offers("Offers and ranking");
   offers.add_options()("catalogue", po::value<std::string>()->default_value("gpu_offers"),
-                       "price catalogue: a file, or the name of a shipped one in traces/library/catalogue/")(
+                       "price catalogue: a spotsim-gpu-offers file, the name of a shipped one in "
+                       "traces/library/catalogue/ (skypilot-v7: SkyPilot's, converted), or a SkyPilot catalogue: "
+                       "a directory of <cloud>/vms.csv (~/.sky/catalogs/v7) or <cloud>_vms.csv, or one such file "
+                       "(docs/advise.md#skypilot)")(
+      "catalogue-date", po::value<std::string>(),
+      "with a SkyPilot catalogue: the date its prices are from, YYYY-MM-DD, recorded in every offer [default: not "
+      "stated]")("catalogue-note", po::value<std::string>(),
+                 "with a SkyPilot catalogue: text appended to the converted catalogue's description")(
+      "write-catalogue", po::value<std::string>(),
+      "with a SkyPilot catalogue: write it as a spotsim-gpu-offers file (atomically) and exit; no job needed")(
       "spot-prices", po::value<std::string>()->default_value("history"),
       "history: replay the recorded spot price path of each offer that has one (traces/library/catalogue/"
       "spot_price_history.json; docs/advise.md#price-history), the catalogue's price for the others | catalogue: the "
@@ -59,7 +72,7 @@ po::options_description advise_options() {
       "monthly engineering cost of running DIY, e.g. 8000/month (a bare number is per month): adds the monthly spend "
       "above which each DIY row pays off against the best managed row")(
       "cloud", po::value<std::vector<std::string>>()->composing(),
-      "only these clouds (gcp, aws; repeat or comma-separate)")(
+      "only these clouds (gcp, aws; a SkyPilot catalogue's too: azure, lambda, runpod, ...; repeat or comma-separate)")(
       "gpu", po::value<std::vector<std::string>>()->composing(),
       "only these GPU types: spec-table names or aliases; a family means all its parts (A100: A100-40GB, "
       "A100-40GB-PCIE, A100-80GB, A100-80GB-PCIE)")("region", po::value<std::vector<std::string>>()->composing(),
@@ -194,10 +207,37 @@ std::optional<double> positive_option(const po::variables_map& vm, const char* n
   return value;
 }
 
+// --catalogue: a spotsim-gpu-offers file or shipped name, or a SkyPilot catalogue (a directory or a .csv file).
+GpuOfferCatalogue catalogue_from(const po::variables_map& vm) {
+  const std::string catalogue = vm["catalogue"].as<std::string>();
+  if (!is_skypilot_catalogue(catalogue)) {
+    for (const char* option : {"catalogue-date", "catalogue-note", "write-catalogue"}) {
+      if (vm.count(option)) {
+        throw InputError(std::string("--") + option +
+                         ": only with a SkyPilot catalogue (--catalogue DIR or a .csv file), got '" + catalogue + "'");
+      }
+    }
+    return read_gpu_offer_catalogue(locate_gpu_offer_catalogue(catalogue));
+  }
+  SkyPilotCatalogueOptions options;
+  if (vm.count("catalogue-date")) {
+    options.date = vm["catalogue-date"].as<std::string>();
+    const std::regex iso_date("[0-9]{4}-[0-9]{2}-[0-9]{2}");
+    if (!std::regex_match(options.date, iso_date)) {
+      throw InputError("--catalogue-date: expected a date YYYY-MM-DD, got '" + options.date + "'");
+    }
+  }
+  if (vm.count("catalogue-note")) {
+    options.note = vm["catalogue-note"].as<std::string>();
+    require_utf8(options.note, "--catalogue-note");
+  }
+  return read_skypilot_catalogue(catalogue, options);
+}
+
 AdviceRequest request_from(const po::variables_map& vm) {
   AdviceRequest request;
   request.job = job_from(vm);
-  request.catalogue = read_gpu_offer_catalogue(locate_gpu_offer_catalogue(vm["catalogue"].as<std::string>()));
+  request.catalogue = catalogue_from(vm);
   request.price_histories = spot_price_histories_for(vm["spot-prices"].as<std::string>());
   // The shipped managed catalogue names the shipped GPU catalogue's preemption sources, so it comes by default only
   // with that one.
@@ -233,7 +273,8 @@ AdviceRequest request_from(const po::variables_map& vm) {
 RegionSetRequest region_set_request_from(const po::variables_map& vm) {
   for (const char* option :
        {"steps", "step-time", "measured-gpu", "matrix-fraction", "precision", "gpus", "params", "storage-gbps", "cloud",
-        "gpu", "allow-idle-gpus", "max-hours", "budget", "managed-catalogue", "engineering-cost"}) {
+        "gpu", "allow-idle-gpus", "max-hours", "budget", "managed-catalogue", "engineering-cost", "catalogue-date",
+        "catalogue-note", "write-catalogue"}) {
     if (vm.count(option))
       throw InputError(std::string("--") + option + ": not with --region-sets (a catalogue offer's option)");
   }
@@ -304,6 +345,8 @@ int advise_command(int argc, const char* const* argv) {
           << "cost, marking the Pareto-optimal ones on cost and time.\n\n"
           << "Example: " << program << " --job job.json --deadline 24h --cloud gcp\n"
           << "         " << program
+          << " --job job.json --catalogue ~/.sky/catalogs/v7 --cloud lambda,runpod   (SkyPilot's prices)\n"
+          << "         " << program
           << " --region-sets --trace gcp-h100-13-zones --work 40h --deadline 48h "
              "--checkpoint-size 50GB\n"
           << options << "\n";
@@ -314,6 +357,15 @@ int advise_command(int argc, const char* const* argv) {
     if (vm.count("region-sets")) return run_region_sets(vm, format, program);
     for (const char* option : {"trace", "work", "checkpoint-size", "checkpoint-size-gb"}) {
       if (vm.count(option)) throw InputError(std::string("--") + option + ": only with --region-sets");
+    }
+    if (vm.count("write-catalogue")) {
+      // The conversion alone (docs/advise.md#skypilot): how traces/library/catalogue/skypilot-v7.json is made.
+      const std::string file = vm["write-catalogue"].as<std::string>();
+      const GpuOfferCatalogue catalogue = catalogue_from(vm);
+      write_file_atomically(file, gpu_offer_catalogue_text(catalogue, locate_gpu_offer_catalogue("gpu_offers")));
+      std::cerr << program << ": wrote " << escape_control_characters(file) << " (" << catalogue.offers.size()
+                << " offers)\n";
+      return 0;
     }
     AdviceRequest request = request_from(vm);
     ReplicationProgress progress;  // run_advice sets the total: offers x policies x replications

@@ -67,6 +67,7 @@ const std::vector<Column>& columns() {
       {"spot $/h", true,
        [](const AdviceRow& r) {
          if (!r.managed_service.empty() && !r.managed_spot) return std::string("- ");
+         if (!r.offer.on_demand_only.empty()) return std::string("- ");  // never rented on spot
          return format_fixed(r.offer.spot_per_hour, 3) + estimated_mark(r);
        }},
       {"ckpt h spot/OD", false,
@@ -204,7 +205,9 @@ nlohmann::json row_json(const AdviceRow& r) {
           {"completed_fraction", r.metrics.completed_fraction},
           {"mean_preemptions", r.metrics.mean_preemptions},
           {"checkpoint_interval_spot_hours", number_or_null(r.metrics.checkpoint_interval_spot_hours)},
-          {"checkpoint_interval_on_demand_hours", number_or_null(r.metrics.checkpoint_interval_on_demand_hours)}};
+          {"checkpoint_interval_on_demand_hours", number_or_null(r.metrics.checkpoint_interval_on_demand_hours)},
+          {"on_demand_only", r.offer.on_demand_only},
+          {"notes", r.offer.notes}};
 }
 
 // Column order of the CSV: the JSON row's keys in the order written above.
@@ -238,7 +241,9 @@ const std::vector<std::string>& csv_columns() {
                                                  "completed_fraction",
                                                  "mean_preemptions",
                                                  "checkpoint_interval_spot_hours",
-                                                 "checkpoint_interval_on_demand_hours"};
+                                                 "checkpoint_interval_on_demand_hours",
+                                                 "on_demand_only",
+                                                 "notes"};
   return names;
 }
 

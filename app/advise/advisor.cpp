@@ -217,12 +217,19 @@ AdviceReport run_advice(const AdviceRequest& request) {
   for (const ManagedOffer& offer : request.managed.offers) {
     if (passes_filter(managed_as_gpu_offer(offer), request.filter)) managed.push_back(offer);
   }
+  // An offer rented on demand only runs under the on-demand policy alone (docs/advise.md#skypilot), and only when
+  // --policy lists it: a comparison of spot policies does not get rows it did not ask for.
+  const auto on_demand_policy = std::find(request.policies.begin(), request.policies.end(), "on-demand");
+  const auto runs_of = [&](const GpuOffer& offer) -> std::uint64_t {
+    if (!offer.on_demand_only.empty()) return on_demand_policy != request.policies.end() ? request.replications : 0;
+    return per_offer;
+  };
   if (request.progress) {
-    request.progress->total =
-        per_offer * static_cast<std::uint64_t>(
-                        std::count_if(request.catalogue.offers.begin(), request.catalogue.offers.end(),
-                                      [&](const GpuOffer& offer) { return passes_filter(offer, request.filter); })) +
-        request.replications * managed.size();
+    std::uint64_t total = request.replications * managed.size();
+    for (const GpuOffer& offer : request.catalogue.offers) {
+      if (passes_filter(offer, request.filter)) total += runs_of(offer);
+    }
+    request.progress->total = total;
   }
   // The job on an offer's instances, or nullopt with the offer listed as skipped.
   struct Placed {
@@ -260,11 +267,40 @@ AdviceReport run_advice(const AdviceRequest& request) {
     row.metrics = metrics_of(runs);
     return row;
   };
+  // No spot market at all (nothing obtainable), so nothing but on-demand can run even if a policy asked for spot.
+  const auto on_demand_only_row = [&](const GpuOffer& offer, const Placed& placed, std::size_t p) {
+    PreemptionSource none;
+    none.spot.available = StepSeries::constant(0.0);
+    none.origin = "on-demand only: " + offer.on_demand_only;
+    const SpotMarket market = offer_market(offer, none, placed.shape.instances);  // the scenario keeps a reference
+    const Scenario scenario(market, placed.job);
+    const auto runs =
+        run_replications(scenario, factories[p],
+                         ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
+    AdviceRow row = row_of(offer, placed, runs);
+    row.preemption_basis = "none";
+    row.preemption_origin = none.origin;
+    row.policy = "on-demand";
+    row.spot_price_source = "-";
+    return row;
+  };
   for (const GpuOffer& offer : request.catalogue.offers) {
     if (!passes_filter(offer, request.filter)) continue;
     any_offer_matched = true;
-    const std::optional<Placed> placed = place(offer, "", per_offer);
+    if (!offer.unranked.empty()) {
+      report.skipped.push_back({offer, "not ranked: " + offer.unranked});
+      continue;
+    }
+    if (!offer.on_demand_only.empty() && on_demand_policy == request.policies.end()) {
+      report.skipped.push_back({offer, "on-demand only (" + offer.on_demand_only + ") and --policy has no on-demand"});
+      continue;
+    }
+    const std::optional<Placed> placed = place(offer, "", runs_of(offer));
     if (!placed) continue;
+    if (!offer.on_demand_only.empty()) {
+      rows.push_back(on_demand_only_row(offer, *placed, on_demand_policy - request.policies.begin()));
+      continue;
+    }
     const PreemptionSource& source = request.catalogue.source_of(offer);
     const SpotPriceHistory* history = request.price_histories.find(offer);
     const SpotMarket market = offer_market(offer, source, placed->shape.instances, history);

@@ -86,7 +86,8 @@ PreemptionSource read_source(const std::string& name, const JsonFields& f) {
 
 GpuOffer read_offer(const JsonFields& f, const std::map<std::string, PreemptionSource>& sources) {
   f.reject_unknown({"cloud", "region", "zone", "instance_type", "gpu", "gpus_per_instance", "on_demand_per_hour",
-                    "spot_per_hour", "spot_price_estimated", "date", "source", "preemption", "notes"});
+                    "spot_per_hour", "spot_price_estimated", "date", "source", "preemption", "notes", "on_demand_only",
+                    "unranked"});
   GpuOffer offer;
   offer.cloud = f.string("cloud");
   offer.region = f.string("region");
@@ -99,8 +100,18 @@ GpuOffer read_offer(const JsonFields& f, const std::map<std::string, PreemptionS
   offer.spot_price_estimated = f.boolean("spot_price_estimated", false);
   offer.date = f.string("date");
   offer.source = f.string("source");
-  offer.preemption = f.string("preemption");
   offer.notes = f.optional_string("notes");
+  offer.on_demand_only = f.optional_string("on_demand_only");
+  offer.unranked = f.optional_string("unranked");
+  if (!offer.on_demand_only.empty() && !offer.unranked.empty()) {
+    f.fail("unranked", "either 'on_demand_only' or 'unranked', not both");
+  }
+  // An offer never rented on spot needs no preemption source.
+  if (!offer.on_demand_only.empty() || !offer.unranked.empty()) {
+    if (f.has("preemption")) f.fail("preemption", "no preemption source for an offer never rented on spot");
+    return offer;
+  }
+  offer.preemption = f.string("preemption");
   if (!sources.contains(offer.preemption)) {
     f.fail_value("preemption", "the name of an entry of preemption_sources", f.raw("preemption"));
   }

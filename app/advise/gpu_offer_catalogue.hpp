@@ -35,8 +35,13 @@ struct GpuOffer {
   bool spot_price_estimated = false;
   std::string date;
   std::string source;
-  std::string preemption;  // key into GpuOfferCatalogue::sources
+  std::string preemption;  // key into GpuOfferCatalogue::sources; empty when on_demand_only or unranked is set
   std::string notes;
+  // Why the offer is rented on demand only ("no spot price", "no preemption data for azure"): advise then runs it
+  // under the on-demand policy alone and says so, never on spot. Empty: spot and on demand.
+  std::string on_demand_only;
+  // Why the offer cannot be ranked at all ("no on-demand price (spot $14.93/h only)"): advise lists it as skipped.
+  std::string unranked;
 
   // "gcp us-central1-c a2-highgpu-1g": unique within a catalogue.
   std::string label() const;

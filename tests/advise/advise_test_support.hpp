@@ -15,6 +15,8 @@
 namespace spotsim::test {
 
 inline std::string shared_dir() { return SPOTSIM_SHARED_DIR; }
+// The SkyPilot catalogue snapshot (docs/advise.md#skypilot).
+inline std::string skypilot_snapshot_dir() { return shared_dir() + "/data/prices/skypilot-catalog-v7"; }
 inline bool have_shared_preemption_data() { return std::filesystem::exists(shared_dir() + "/data/preemption"); }
 
 // A fresh directory under the system temp dir, removed when the object goes away.
@@ -30,6 +32,14 @@ class AdviseTempDir {
     std::ofstream(file) << content.dump(2);
     return file;
   }
+  // `content` byte for byte (a CSV with CRLF or stray bytes), in sub-folders as the name says ("aws/vms.csv").
+  std::string write_text(const std::string& name, const std::string& content) const {
+    const std::filesystem::path file = path_ / name;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file.string();
+  }
+  std::string path() const { return path_.string(); }
 
  private:
   std::filesystem::path path_;
