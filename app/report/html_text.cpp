@@ -27,4 +27,10 @@ std::string display_number(double value, int decimals) {
   return s;
 }
 
+std::string display_with_interval(double mean, double low, double high, int decimals) {
+  if (std::isnan(mean)) return "\xE2\x80\x93";
+  return display_number(mean, decimals) + " <span class=\"ci\">[" + display_number(low, decimals) + ", " +
+         display_number(high, decimals) + "]</span>";
+}
+
 }  // namespace spotsim

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "app/report/campaign_charts.hpp"
+#include "app/report/campaign_tables.hpp"
 #include "app/report/capacity_chart.hpp"
 #include "app/report/html_text.hpp"
 #include "app/report/report_style.hpp"
@@ -20,9 +21,7 @@ namespace {
 constexpr std::size_t kComparedRunsDrawn = 5;
 
 std::string with_interval(const Estimate& e, int decimals) {
-  if (!e.present()) return "\xE2\x80\x93";
-  return display_number(e.mean, decimals) + " <span class=\"ci\">[" + display_number(e.ci_low, decimals) + ", " +
-         display_number(e.ci_high, decimals) + "]</span>";
+  return display_with_interval(e.mean, e.ci_low, e.ci_high, decimals);
 }
 
 std::string manifest_value(const nlohmann::json& manifest, const char* key) {
@@ -311,6 +310,8 @@ std::string render_report_html(const ReportInput& input, const std::vector<Repor
   html += cost_time_section(input, labels, styles);
   if (input.command == "campaign") {
     html += job_finish_section(input, labels, styles);
+    html += job_size_section(input, labels, styles);
+    html += savings_section(input, labels, styles);
     html += break_even_section(input, labels, styles);
     html += capacity_section(input, labels, styles);
   } else {

@@ -117,11 +117,13 @@ ReportInput read_campaign_output(const nlohmann::json& doc, const std::string& p
     c.held_by_hour = numbers_field(row, "held_by_hour", path);
     c.capacity_by_hour = numbers_field(row, "capacity_by_hour", path);
     c.jobs = read_campaign_jobs(row, path);
+    c.job_sizes = read_campaign_job_sizes(row, path);
     if (doc.contains("deadline_hours") && doc["deadline_hours"].is_number())
       c.deadline_hours = doc["deadline_hours"].get<double>();
     input.configurations.push_back(std::move(c));
   }
   input.break_even = read_campaign_break_even(doc, path);
+  input.savings = read_campaign_savings(doc, path);
   if (input.configurations.empty()) throw InputError(path + ": field 'policies': expected at least one row");
   return input;
 }

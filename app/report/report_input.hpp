@@ -43,6 +43,27 @@ struct CampaignBreakEven {
   std::vector<Policy> policies;
 };
 
+// A campaign row's results for the jobs of one size ("by_job_size", job streams only): turnaround (end - arrival),
+// slowdown (turnaround / work), cost per job and the share of deadlines met, each a mean with its 95% interval.
+struct JobSizeGroup {
+  std::string unit;  // "gpus" or "nodes", as the campaign grouped them
+  int size = 0;
+  int jobs = 0;
+  Estimate turnaround_hours, slowdown, cost_per_job, deadline_met;
+};
+
+// A campaign's "savings" object (--current-spend with --baseline, docs/campaign.md#savings): each DIY policy's
+// saving against what the team pays today.
+struct CampaignSavings {
+  std::string baseline;
+  double baseline_cost = NAN, current_spend_per_month = NAN, engineering_per_month = NAN;
+  struct Policy {
+    std::string policy;
+    double saving_fraction = NAN, net_saving_per_month = NAN, engineering_limit_per_month = NAN;
+  };
+  std::vector<Policy> policies;
+};
+
 struct ReportConfiguration {
   std::string trace, job, policy, checkpoint;
   Estimate cost, completion, completed, deadline_met, preemptions, checkpoints, regret;
@@ -53,9 +74,10 @@ struct ReportConfiguration {
   // hour after the start (empty for managed rows and other inputs).
   bool managed = false;
   std::vector<double> held_by_hour, capacity_by_hour;
-  std::vector<JobFinish> jobs;  // campaigns: per job of the campaign, in its order
-  double deadline_hours = NAN;  // the job's deadline when the input states one (simulate: manifest.job)
-  std::string origin;           // in a comparison: the input it came from (docs/report.md#comparing-results)
+  std::vector<JobFinish> jobs;          // campaigns: per job of the campaign, in its order
+  std::vector<JobSizeGroup> job_sizes;  // campaigns of a job stream: by job size, smallest first
+  double deadline_hours = NAN;          // the job's deadline when the input states one (simulate: manifest.job)
+  std::string origin;                   // in a comparison: the input it came from (docs/report.md#comparing-results)
 };
 
 // One input of a comparison page: its path, kind and manifest.
@@ -73,6 +95,7 @@ struct ReportInput {
   // JSON lines of a --timeline file; empty when the result has none.
   std::string embedded_timeline;
   std::optional<CampaignBreakEven> break_even;  // campaigns run with --engineering-cost
+  std::optional<CampaignSavings> savings;       // campaigns run with --current-spend
   std::vector<ComparedInput> compared;          // a comparison's inputs, one per configuration, in order
 };
 

@@ -14,6 +14,7 @@ import pathlib
 import pandas as pd
 import pytest
 
+REPO = pathlib.Path(__file__).resolve().parents[2]
 SIM_BASE = ["-n", "30", "--threads", "1", "--quiet"]
 SIMULATE_VARIANTS = {
     "plain": ["--trace", "us-west1", "--work", "12h", "--deadline", "18h"],
@@ -77,6 +78,11 @@ def outputs(cli, tmp_path_factory):
     run("campaign", "--trials", "3", "--trial-work", "2h:4h", "-r", "5", "--threads", "1", "--quiet",
         "--managed-catalogue", "none", "-o", campaign)
     made["campaign json"] = campaign
+    stream = d / "stream.json"
+    run("campaign", "--trace", "gcp-us-central1-c", "--jobs", REPO / "experiments/campaign/platform-month.csv",
+        "-p", "spot-only,adaptive", "--baseline", "vertex on-demand 1g", "--current-spend", "12000/month",
+        "-r", "5", "--threads", "1", "--quiet", "-o", stream)
+    made["campaign stream json"] = stream
     advise = d / "advise.json"
     run("advise", "--steps", "100000", "--step-time", "300ms", "--measured-gpu", "A100-40GB", "--deadline", "14h",
         "--gpus", "1", "--cloud", "gcp", "--gpu", "A100", "-n", "10", "--threads", "1", "--quiet", "--managed-catalogue", "none", "-f", "json", "-o", advise)
@@ -92,7 +98,7 @@ def refused_cleanly(code, err, path):
 
 
 REPORT_ACCEPTS = [f"simulate {v} json" for v in SIMULATE_VARIANTS] + [
-    "sweep plain", "sweep regret", "merged plain", "merged regret", "campaign json"]
+    "sweep plain", "sweep regret", "merged plain", "merged regret", "campaign json", "campaign stream json"]
 REPORT_REFUSES = [f"simulate {v} {f}" for v in SIMULATE_VARIANTS for f in ("csv", "table")] + ["advise json"]
 
 
@@ -107,6 +113,32 @@ def test_report_reads(cli, outputs, tmp_path, name):
         assert "Regret to the offline optimum" in page
     if name in ("sweep plain", "merged plain"):
         assert "Regret to the offline optimum" not in page
+
+
+def test_report_shows_a_job_streams_sizes_and_savings_as_written(cli, outputs, tmp_path):
+    """The campaign's by-size rows and its savings against today's spend reach the page, number for number."""
+    doc = json.loads(pathlib.Path(outputs["campaign stream json"]).read_text())
+    html = tmp_path / "s.html"
+    code, _, err = cli("report", outputs["campaign stream json"], "-o", html)
+    assert code == 0, err
+    page = html.read_text()
+    sizes = page.split('<section id="job-sizes">')[1].split("</section>")[0]
+    rows = [r for r in doc["policies"] if r.get("by_job_size")]
+    assert sizes.count("<tr>") + sizes.count('<tr class="missed">') == sum(len(r["by_job_size"]) for r in rows) + 1
+    for row in rows:
+        for g in row["by_job_size"]:
+            assert "{:.2f}".format(g["turnaround_hours"]["mean"]) in sizes
+    savings = page.split('<section id="savings">')[1].split("</section>")[0]
+    assert "$12000/month" in savings and doc["savings"]["baseline"] in savings
+    for p in doc["savings"]["policies"]:
+        assert "${:.0f}/month".format(p["net_saving_per_month"]) in savings
+
+
+def test_report_without_a_job_stream_has_no_size_or_savings_section(cli, outputs, tmp_path):
+    html = tmp_path / "t.html"
+    code, _, err = cli("report", outputs["campaign json"], "-o", html)
+    assert code == 0, err
+    assert 'id="job-sizes"' not in html.read_text() and 'id="savings"' not in html.read_text()
 
 
 @pytest.mark.parametrize("name", REPORT_REFUSES)
