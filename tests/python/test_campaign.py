@@ -256,3 +256,17 @@ def test_the_report_reads_what_campaigns_in_either_new_mode_write(cli, tmp_path,
     code, _, err = cli("report", out, "-o", tmp_path / "c.html")
     assert code == 0, err
     assert "spotsim-campaign" in out.read_text() and (tmp_path / "c.html").stat().st_size > 0
+
+
+def test_a_trace_without_counts_reports_no_capacity_used(cli):
+    """A lifetime-model trace bounds nothing: the table says so and prints no "0.0%" of capacity used."""
+    code, out, err = cli("campaign", "--trace", "gcp-us-central1-c", "--trials", "2", "-r", "2", "--quiet",
+                         "--managed-catalogue", "none")
+    assert code == 0, err
+    assert "capacity unbounded: the trace records no counts" in out
+    rows = [line for line in out.splitlines() if line.startswith(("spot-only", "greedy", "on-demand"))]
+    assert rows and all(line.rstrip().endswith(" -") for line in rows), out
+    code, out, err = cli("campaign", "--trace", TRACE, "--trials", "2", "-r", "2", "--quiet", "--managed-catalogue",
+                         "none")
+    assert code == 0, err
+    assert "capacity recorded" in out and "%" in out.splitlines()[4]
