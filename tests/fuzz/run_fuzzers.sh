@@ -47,21 +47,35 @@ compile_objects() {  # sources... -> appends to the array named by $1
   wait_all
 }
 
-status=0
-fuzz() {  # name, fuzzer binary, seed files...
+fuzz() {  # name, fuzzer binary, seed files... : queued; every target runs after all are built, $jobs at once
+  local name="$1"; shift
+  queued+=("$name|$*")
+}
+queued=()
+run_one() {  # name, fuzzer binary, seed files...
   local name="$1" target="$2"; shift 2
-  local corpus="$out/corpus_${name//-/_}"
+  local corpus="$out/corpus_${name//-/_}" log="$out/log_${name//-/_}.txt"
   mkdir -p "$corpus"
   for f in "$@"; do if [ -f "$f" ]; then cp "$f" "$corpus/"; fi; done
-  echo "== fuzzing $name for ${seconds}s"
+  # One libFuzzer process is single-threaded, so the targets share the cores (the stage takes half the time on two).
   if ! "$target" "$corpus" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=0 \
-        -artifact_prefix="$out/crash_${name//-/_}_" 2>"$out/log_${name//-/_}.txt"; then
-    echo "!! $name: libFuzzer found a problem; see $out/log_${name//-/_}.txt and $out/crash_${name//-/_}_*"
-    tail -n 30 "$out/log_${name//-/_}.txt"
-    status=1
+        -artifact_prefix="$out/crash_${name//-/_}_" 2>"$log"; then
+    echo "!! $name: libFuzzer found a problem; see $log and $out/crash_${name//-/_}_*"
+    tail -n 30 "$log"
+    touch "$out/failed_${name//-/_}"
   else
-    grep -E "^#[0-9]+.*DONE" "$out/log_${name//-/_}.txt" | tail -n 1 || true
+    echo "== fuzzed $name for ${seconds}s: $(grep -E "^#[0-9]+.*DONE" "$log" | tail -n 1 || true)"
   fi
+}
+run_queued() {
+  rm -f "$out"/failed_*
+  local entry
+  for entry in "${queued[@]}"; do
+    # shellcheck disable=SC2086  # seed lists are space-separated paths without spaces
+    run_limited run_one "${entry%%|*}" ${entry#*|}
+  done
+  wait_all
+  ! ls "$out"/failed_* >/dev/null 2>&1
 }
 
 # Line tables only (-gline-tables-only): file:line in every report at a fraction of -g's compile time.
@@ -129,4 +143,6 @@ compile_objects stream_objects app/campaign/job_stream_csv.cpp model/job.cpp bas
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/job_stream_fuzzer.cpp "${stream_objects[@]}" "${objects[@]}" \
   -o "$out/fuzz_job_stream"
 fuzz job-stream "$out/fuzz_job_stream" experiments/campaign/team-week.csv
-exit $status
+
+echo "== fuzzing ${#queued[@]} targets for ${seconds}s each, $jobs at once"
+run_queued
