@@ -108,8 +108,7 @@ int campaign_command(int argc, const char* const* argv) {
     table << "campaign: " << spec.jobs.size() << " jobs on " << market.name << " (" << market.zones.size()
           << (market.zones.size() == 1 ? " zone" : " zones") << ", capacity "
           << (bounded || capacity == "unbounded" ? capacity : std::string("unbounded: the trace records no counts"))
-          << "), " << plan.count
-          << " replications, seed " << plan.seed << "\n"
+          << "), " << plan.count << " replications, seed " << plan.seed << "\n"
           << "schedule " << scheduling_rule_name(spec.scheduling) << ", reclaim " << reclaim_rule_name(spec.reclaim)
           << ", early stopping " << request.halving << ", budget "
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "

@@ -45,14 +45,14 @@ std::vector<JobSizeGroup> read_campaign_job_sizes(const nlohmann::json& row, con
   };
   for (const nlohmann::json& g : row["by_job_size"]) {
     JobSizeGroup group;
-    for (const char* unit : {"gpus", "nodes"}) {
+    for (const char* unit : {"gpus", "instances"}) {
       if (g.is_object() && g.contains(unit) && g[unit].is_number_integer()) {
         group.unit = unit;
         group.size = g[unit].get<int>();
       }
     }
     if (group.unit.empty() || group.size < 1 || !g.contains("jobs") || !g["jobs"].is_number_integer())
-      malformed(path, "policies[].by_job_size[]", "objects with a size (gpus or nodes >= 1) and a count of jobs");
+      malformed(path, "policies[].by_job_size[]", "objects with a size (gpus or instances >= 1) and a count of jobs");
     group.jobs = g["jobs"].get<int>();
     group.turnaround_hours = estimate(g, "turnaround_hours");
     group.slowdown = estimate(g, "slowdown");

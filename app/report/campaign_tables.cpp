@@ -47,7 +47,7 @@ std::string job_size_section(const ReportInput& input, const std::vector<std::st
          "its arrival, its slowdown the turnaround over its work; means over the jobs of a size and the "
          "replications, with 95% intervals over replications. \xE2\x9A\xA0: some deadlines missed.</p>\n"
          "<table class=\"job-sizes\"><thead><tr><th>policy</th><th>" +
-         html_escape(unit == "nodes" ? "instances" : "GPUs") +
+         html_escape(unit == "instances" ? "instances" : "GPUs") +
          "</th><th>jobs</th><th>turnaround (h)</th><th>slowdown</th><th>cost per job (USD)</th><th>deadline "
          "met</th></tr></thead><tbody>\n" +
          rows + "</tbody></table></section>\n";

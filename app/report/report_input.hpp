@@ -46,7 +46,7 @@ struct CampaignBreakEven {
 // A campaign row's results for the jobs of one size ("by_job_size", job streams only): turnaround (end - arrival),
 // slowdown (turnaround / work), cost per job and the share of deadlines met, each a mean with its 95% interval.
 struct JobSizeGroup {
-  std::string unit;  // "gpus" or "nodes", as the campaign grouped them
+  std::string unit;  // "gpus" or "instances", as the campaign grouped them
   int size = 0;
   int jobs = 0;
   Estimate turnaround_hours, slowdown, cost_per_job, deadline_met;

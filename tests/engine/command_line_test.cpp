@@ -157,7 +157,7 @@ TEST(CommandLine, DirectoriesAndCsvTablesAreRefusedBeforeAnyWork) {
   expect_error(advise_command, {"advise", "--job", dir.string()}, dir.string() + ": is a directory, not a file");
   expect_error(advise_command,
                {"advise", "--catalogue", dir.string(), "--steps", "9", "--step-time", "1s", "--measured-gpu", "V100"},
-               "--catalogue '" + dir.string() + "': is a directory, not a file");
+               "--catalogue '" + dir.string() + "': is a directory with no SkyPilot vms.csv in it");
   expect_error(sweep_command, {"sweep", dir.string(), "--out", "o"}, dir.string() + ": is a directory, not a file");
   expect_error(regress_command, {"regress", dir.string()}, dir.string() + ": is a directory, not a file");
 }
