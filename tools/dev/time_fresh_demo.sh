@@ -31,7 +31,8 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/u
   start=$(date +%s.%N)
   set +e
   ./dev demo 2>&1 | while IFS= read -r line; do
-    case "$line" in "[  1%]"*) [ -f /root/packages_done ] || date +%s.%N > /root/packages_done ;; esac
+    # The first "[  N%] " line of the build (quoted brackets: literal, not a bracket pattern) ends setup and configure.
+    if [[ $line == "["*"%] "* ]] && [ ! -f /root/packages_done ]; then date +%s.%N > /root/packages_done; fi
     printf "%s\n" "$line"
   done > /root/demo.out
   status=${PIPESTATUS[0]}
