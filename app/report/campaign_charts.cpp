@@ -20,9 +20,6 @@ double turnaround(const JobFinish& job, double value) {
   return std::isnan(job.arrival_hours) ? value : value - job.arrival_hours;
 }
 
-// (Appending, not "$" + string: GCC 12's -Wrestrict misfires on the latter at -O3.)
-std::string usd(double value) { return std::string("$").append(display_number(value, 0)); }
-
 }  // namespace
 
 std::string job_finish_section(const ReportInput& input, const std::vector<std::string>& labels,
@@ -170,7 +167,7 @@ std::string break_even_section(const ReportInput& input, const std::vector<std::
     svg += "<line class=\"break-even-line\" x1=\"" + svg_number(frame.x(0.0)) + "\" y1=\"" + svg_number(frame.y(-e)) +
            "\" x2=\"" + svg_number(frame.x(spend_high)) + "\" y2=\"" + svg_number(frame.y(end)) + "\" stroke=\"" +
            style.colour + "\" stroke-width=\"2\"><title>" + html_escape(label) + "</title></line>\n";
-    const std::string verdict = p.monthly_spend ? usd(*p.monthly_spend) + "/month" : "never pays off";
+    const std::string verdict = p.monthly_spend ? display_usd(*p.monthly_spend) + "/month" : "never pays off";
     if (p.monthly_spend) {
       svg += "<g class=\"break-even-point\"><title>" + html_escape(label) + ": pays off above " + verdict + "</title>" +
              marker_svg(style, frame.x(*p.monthly_spend), frame.y(0.0), 5.0, "mark") + "</g>\n";
@@ -184,12 +181,12 @@ std::string break_even_section(const ReportInput& input, const std::vector<std::
   svg += point_labels_svg(named, {static_cast<double>(frame.left()), static_cast<double>(frame.right()),
                                   static_cast<double>(frame.top()), static_cast<double>(frame.bottom())}) +
          "</svg>\n";
-  return html + "<p class=\"note\">Against " + html_escape(b.managed) + " (" + usd(b.managed_cost) +
-         " per campaign), with " + usd(e) +
+  return html + "<p class=\"note\">Against " + html_escape(b.managed) + " (" + display_usd(b.managed_cost) +
+         " per campaign), with " + display_usd(e) +
          " a month of engineering to run it yourself: a policy that saves the fraction s of the managed cost nets "
          "s \xC3\x97 spend \xE2\x88\x92 " +
-         usd(e) + " a month, and pays off where its line crosses zero.</p>\n<figure>\n" + svg + "</figure>\n" + table +
-         "</tbody></table></section>\n";
+         display_usd(e) + " a month, and pays off where its line crosses zero.</p>\n<figure>\n" + svg + "</figure>\n" +
+         table + "</tbody></table></section>\n";
 }
 
 }  // namespace spotsim

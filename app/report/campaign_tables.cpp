@@ -8,8 +8,7 @@ namespace spotsim {
 
 namespace {
 
-// Appended, not "$" + ...: GCC 12 warns of an overlapping copy in operator+(const char*, string&&) (bug 105329).
-std::string usd_per_month(double value) { return std::string("$").append(display_number(value, 0)).append("/month"); }
+std::string usd_per_month(double value) { return display_usd(value) + "/month"; }
 
 std::string interval(const Estimate& e, int decimals) {
   return display_with_interval(e.mean, e.ci_low, e.ci_high, decimals);

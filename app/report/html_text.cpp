@@ -27,6 +27,11 @@ std::string display_number(double value, int decimals) {
   return s;
 }
 
+std::string display_usd(double value) {
+  // Appended, not "$" + ...: GCC 12 warns of an overlapping copy in operator+(const char*, string&&) (bug 105329).
+  return std::string("$").append(display_number(value, 0));
+}
+
 std::string display_with_interval(double mean, double low, double high, int decimals) {
   if (std::isnan(mean)) return "\xE2\x80\x93";
   return display_number(mean, decimals) + " <span class=\"ci\">[" + display_number(low, decimals) + ", " +

@@ -15,6 +15,9 @@ std::string svg_number(double value);
 // A number for people: `decimals` after the point, thousands not grouped; "–" for NaN.
 std::string display_number(double value, int decimals);
 
+// Whole US dollars for people: "$" and display_number(value, 0).
+std::string display_usd(double value);
+
 // "mean [low, high]" with the interval in a span of class "ci"; "–" when the mean is NaN.
 std::string display_with_interval(double mean, double low, double high, int decimals);
 
