@@ -135,6 +135,19 @@ std::vector<PolicySubstitution> applicable(const std::vector<PolicySubstitution>
   return subset;
 }
 
+// The plugins a baseline recorded, less the policies --substitute replaces (those need not be loaded).
+std::vector<RecordedPlugin> plugins_to_check(const Baseline& baseline, const std::vector<PolicySubstitution>& all) {
+  std::vector<RecordedPlugin> kept;
+  for (RecordedPlugin plugin : baseline.plugins) {
+    std::erase_if(plugin.policies, [&](const std::string& name) {
+      return std::any_of(all.begin(), all.end(),
+                         [&](const PolicySubstitution& s) { return s.from.substr(0, s.from.find(':')) == name; });
+    });
+    if (!plugin.policies.empty()) kept.push_back(std::move(plugin));
+  }
+  return kept;
+}
+
 BaselineOutcome regress_one(const std::string& path, const Invocation& run, const std::string& program) {
   const Baseline baseline = read_baseline(path);
   BaselineOutcome outcome;
@@ -145,6 +158,8 @@ BaselineOutcome regress_one(const std::string& path, const Invocation& run, cons
     std::cerr << program << ": skipped " << path << ": " << outcome.skipped << "\n";
     return outcome;
   }
+  outcome.notes = plugin_changes(plugins_to_check(baseline, substitutions), path);
+  for (const std::string& note : outcome.notes) std::cerr << program << ": " << path << ": " << note << "\n";
   const ExperimentResults results = rerun_experiment(baseline.spec, path, run.threads, substitutions);
   if (run.update) {
     write_file_atomically(
@@ -235,6 +250,7 @@ int regress_command(int argc, const char* const* argv) {
     for (const std::string& path : paths) {
       const Baseline baseline = read_baseline(path);
       check_requirements_apply(run.requirements, baseline, path);
+      (void)plugin_changes(plugins_to_check(baseline, run.substitutions), path);  // a plugin not loaded: at once
       for (const PolicySubstitution& s : run.substitutions) {
         if (experiment_runs_policy(baseline.spec, s.from)) substituted.insert(s.from);
       }

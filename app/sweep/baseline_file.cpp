@@ -32,13 +32,18 @@ nlohmann::json baseline_json(const std::string& description, const SweepPlan& pl
     configurations.push_back(
         {{"trace", e.trace}, {"job", e.job}, {"policy", e.policy}, {"checkpoint", e.checkpoint}, {"metrics", values}});
   }
-  return {{"format", "spotsim-baseline"},
-          {"version", 1},
-          {"description", description},
-          {"recorded_with", {{"tool_version", kVersion}, {"git_revision", kGitRevision}}},
-          {"spec", plan.spec.canonical},
-          {"metrics", metrics},
-          {"configurations", configurations}};
+  nlohmann::json document = {{"format", "spotsim-baseline"},
+                             {"version", 1},
+                             {"description", description},
+                             {"recorded_with", {{"tool_version", kVersion}, {"git_revision", kGitRevision}}},
+                             {"spec", plan.spec.canonical},
+                             {"metrics", metrics},
+                             {"configurations", configurations}};
+  // Only when a plugin's policy runs, so that the committed built-in baselines keep their bytes.
+  for (const RecordedPlugin& p : plugins_used(plan.spec)) {
+    document["plugins"].push_back({{"path", p.path}, {"content_hash", p.content_hash}, {"policies", p.policies}});
+  }
+  return document;
 }
 
 Baseline read_baseline(const std::string& path) {
@@ -46,7 +51,8 @@ Baseline read_baseline(const std::string& path) {
   const JsonFields f(doc, path, "");
   // The format first: an experiment spec given by mistake is named as such, not by its first unknown field.
   if (f.string("format") != "spotsim-baseline") f.fail_value("format", "\"spotsim-baseline\"", f.raw("format"));
-  f.reject_unknown({"format", "version", "description", "recorded_with", "spec", "metrics", "configurations"});
+  f.reject_unknown(
+      {"format", "version", "description", "recorded_with", "spec", "metrics", "configurations", "plugins"});
   if (f.integer("version", 1, 1000) != 1) f.fail_value("version", "1", f.raw("version"));
   Baseline baseline;
   baseline.description = f.optional_string("description");
@@ -70,6 +76,21 @@ Baseline read_baseline(const std::string& path) {
                                        m.number("mean", -1e300, 1e300), m.number("sd", 0.0, 1e300)};
     }
     baseline.entries.push_back(std::move(entry));
+  }
+  if (f.has("plugins")) {
+    const nlohmann::json& plugins = f.array("plugins");
+    for (std::size_t i = 0; i < plugins.size(); ++i) {
+      const JsonFields p(plugins[i], path, "plugins[" + std::to_string(i) + "]");
+      p.reject_unknown({"path", "content_hash", "policies"});
+      RecordedPlugin plugin{p.string("path"), p.string("content_hash"), {}};
+      const nlohmann::json& names = p.array("policies");
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        if (!names[k].is_string() || names[k].get<std::string>().empty())
+          p.fail_value("policies[" + std::to_string(k) + "]", "a policy name", names[k]);
+        plugin.policies.push_back(names[k].get<std::string>());
+      }
+      baseline.plugins.push_back(std::move(plugin));
+    }
   }
   return baseline;
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "app/sweep/baseline_plugins.hpp"
 #include "app/sweep/experiment_spec.hpp"
 #include "app/sweep/sweep_analysis.hpp"
 #include "app/sweep/sweep_plan.hpp"
@@ -39,6 +40,7 @@ struct Baseline {
   ExperimentSpec spec;
   std::vector<std::string> metrics;  // which metrics are checked
   std::vector<BaselineEntry> entries;
+  std::vector<RecordedPlugin> plugins;  // where its plugin policies came from (none in baselines before them)
 };
 
 inline const std::vector<std::string> kDefaultRegressionMetrics = {"cost_total", "completion_hours", "completed",

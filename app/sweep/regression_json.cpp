@@ -25,6 +25,7 @@ nlohmann::json baseline_json(const BaselineOutcome& b) {
   j["regressed"] = b.count(Verdict::kRegression);
   j["improved"] = b.count(Verdict::kImprovement);
   j["requirements_broken"] = b.broken_requirements();
+  j["notes"] = b.notes;
   nlohmann::json comparisons = nlohmann::json::array();
   for (const MetricComparison& c : b.comparisons) {
     nlohmann::json row = labels(c.configuration);

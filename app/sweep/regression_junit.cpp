@@ -77,6 +77,7 @@ std::string suite(const BaselineOutcome& b, const RegressionReport& report) {
   property("relative", number("%g", report.rule.relative_threshold));
   if (!skipped) property("replications", std::to_string(b.replications));
   for (const std::string& s : report.substitutions) property("substitute", s);
+  for (const std::string& note : b.notes) property("note", note);
   xml += "    </properties>\n";
   if (skipped) {
     xml += "    <testcase" + attribute("classname", b.file) + attribute("name", "baseline") + ">\n      <skipped" +

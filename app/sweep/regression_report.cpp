@@ -140,6 +140,7 @@ std::string baseline_text(const BaselineOutcome& outcome, bool all) {
            " rule checks: " + std::to_string(outcome.broken_requirements()) + " broken";
   }
   out += "\n";
+  for (const std::string& note : outcome.notes) out += "  note: " + note + "\n";
   if (outcome.moved() > 0 || all) out += comparison_table(outcome.comparisons, all);
   if (outcome.broken_requirements() > 0) out += broken_rule_table(outcome.requirement_checks);
   return out;

@@ -31,6 +31,7 @@ struct BaselineOutcome {
   std::uint64_t replications = 0;
   std::vector<MetricComparison> comparisons;
   std::vector<RequirementCheck> requirement_checks;
+  std::vector<std::string> notes;  // e.g. a plugin whose contents changed since the baseline (baseline_plugins.hpp)
 
   std::size_t count(Verdict verdict) const;
   std::size_t moved() const { return comparisons.size() - count(Verdict::kUnchanged); }

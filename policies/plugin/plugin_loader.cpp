@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <utility>
 
 #include "base/errors.hpp"
 #include "policies/plugin/plugin_policies.hpp"
@@ -19,8 +20,8 @@ namespace {
 
 struct PluginCatalog {
   std::mutex mutex;
-  std::vector<std::string> files;  // canonical paths
-  PolicyRegistry policies;         // the plugins' policies only
+  std::vector<LoadedPlugin> plugins;  // canonical paths and the policies each added, in load order
+  PolicyRegistry policies;            // the plugins' policies only
 };
 
 PluginCatalog& catalog() {
@@ -161,7 +162,7 @@ void load_policy_plugin(const std::string& path) {
   const std::string file = std::filesystem::canonical(path).string();
   PluginCatalog& c = catalog();
   std::lock_guard lock(c.mutex);
-  if (std::find(c.files.begin(), c.files.end(), file) != c.files.end()) return;
+  if (std::any_of(c.plugins.begin(), c.plugins.end(), [&](const LoadedPlugin& p) { return p.file == file; })) return;
 
   if (const std::string problem = elf_problem(file); !problem.empty()) {
     throw InputError("--plugin " + path + ": " + problem +
@@ -194,15 +195,22 @@ void load_policy_plugin(const std::string& path) {
     throw InputError("--plugin " + path + ": spotsim_plugin_register() returned " + std::to_string(status) +
                      " (a policy was refused, or the plugin failed; see its messages)");
   }
-  for (const auto& e : registration.added.selection_policies()) c.policies.add(e);
-  for (const auto& e : registration.added.checkpoint_policies()) c.policies.add(e);
-  c.files.push_back(file);
+  LoadedPlugin loaded{file, {}};
+  for (const auto& e : registration.added.selection_policies()) c.policies.add(e), loaded.policies.push_back(e.name);
+  for (const auto& e : registration.added.checkpoint_policies()) c.policies.add(e), loaded.policies.push_back(e.name);
+  c.plugins.push_back(std::move(loaded));
 }
 
 std::vector<std::string> loaded_policy_plugins() {
+  std::vector<std::string> files;
+  for (const LoadedPlugin& p : loaded_plugins()) files.push_back(p.file);
+  return files;
+}
+
+std::vector<LoadedPlugin> loaded_plugins() {
   PluginCatalog& c = catalog();
   std::lock_guard lock(c.mutex);
-  return c.files;
+  return c.plugins;
 }
 
 void add_plugin_policies(PolicyRegistry& registry) {

@@ -17,6 +17,13 @@ void load_policy_plugin(const std::string& path);
 // The files loaded so far, in order.
 std::vector<std::string> loaded_policy_plugins();
 
+// A loaded plugin: its file (canonical path) and the names of the policies it added, selection and checkpoint.
+struct LoadedPlugin {
+  std::string file;
+  std::vector<std::string> policies;
+};
+std::vector<LoadedPlugin> loaded_plugins();
+
 // Adds every loaded plugin's policies to `registry`.
 void add_plugin_policies(PolicyRegistry& registry);
 
