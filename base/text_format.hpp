@@ -6,9 +6,15 @@
 
 namespace spotsim {
 
+// A value that rounds to zero prints without a sign: "-0.00" (from -0.0 or -0.001) reads as a measured loss.
 inline std::string format_fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  if (buffer[0] == '-') {
+    bool zero = true;
+    for (const char* c = buffer + 1; *c != '\0'; ++c) zero = zero && (*c == '0' || *c == '.');
+    if (zero) return buffer + 1;
+  }
   return buffer;
 }
 

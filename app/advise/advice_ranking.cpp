@@ -1,19 +1,16 @@
 #include "app/advise/advice_ranking.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <numeric>
 #include <tuple>
+
+#include "base/text_format.hpp"
 
 namespace spotsim {
 
 namespace {
 
-std::string fraction_text(double f) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", f);
-  return buf;
-}
+std::string fraction_text(double f) { return format_fixed(f, 3); }
 
 // Lower is better in every component; higher-is-better metrics enter negated.
 auto sort_key(const AdviceMetrics& m) {

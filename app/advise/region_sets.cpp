@@ -1,7 +1,6 @@
 #include "app/advise/region_sets.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <memory>
 #include <span>
@@ -75,11 +74,7 @@ std::vector<std::string> in_order(const std::vector<std::string>& regions, const
   return sorted;
 }
 
-std::string count_text(double n) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", n);
-  return buf;
-}
+std::string count_text(double n) { return format_fixed(n, 1); }
 
 const RegionSetRow* best_single_of(const std::vector<RegionSetRow>& rows) {
   for (const RegionSetRow& row : rows) {
@@ -120,10 +115,8 @@ std::string recommendation_of(const std::vector<RegionSetRow>& rows, const std::
                      format_usd(best.mean_egress_usd) + "; ";
   if (best_single == nullptr) return line + "no single region meets the criteria.";
   const double fraction = best_single->cost.mean > 0.0 ? 1.0 - best.cost.mean / best_single->cost.mean : 0.0;
-  char pct[32];
-  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * fraction);
   line += "best single region " + best_single->regions.front() + ": " + format_usd(best_single->cost.mean) +
-          " (the set saves " + pct;
+          " (the set saves " + format_fixed(100.0 * fraction, 1) + "%";
   if (saving)
     line += ", paired 95% CI " + format_usd(saving->ci_low) + " to " + format_usd(saving->ci_high) + " per run";
   return line + ").";
