@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "app/checkpoint_schedule_table.hpp"
 #include "app/job_reader.hpp"
 #include "app/options/command_line.hpp"
 #include "app/options/simulate_request_options.hpp"
@@ -53,7 +54,10 @@ void print_policies(std::ostream& out) {
 po::options_description simulate_options() {
   po::options_description general("General");
   general.add_options()("help,h", "show this help and exit")("version", "print the version and exit")(
-      "list-policies", "list selection and checkpoint policies with their parameters and exit");
+      "list-policies", "list selection and checkpoint policies with their parameters and exit")(
+      "checkpoint-schedule",
+      "instead of simulating, write the checkpoint policy's plan (CSV: the instance ages of its checkpoints on a "
+      "fresh spot instance in the trace's first zone; --checkpoint schedule:FILE replays it; docs/policies.md)");
   add_plugin_option(general);
   po::options_description output("Output");
   output.add_options()("format,f", po::value<std::string>(),
@@ -102,6 +106,13 @@ int simulate_command(int argc, const char* const* argv) {
     }
     const std::string format = output_format_option(vm);
     SimulationRequest request = simulation_request_from(vm);
+    if (vm.count("checkpoint-schedule")) {
+      if (vm.count("format") && format != "csv") {
+        throw InputError("--checkpoint-schedule: writes CSV; expected --format csv or none, got '" + format + "'");
+      }
+      emit_output(vm, checkpoint_schedule_csv(planned_checkpoints(request)), program);
+      return 0;
+    }
     // Streamed: per-run rows go out as they are computed, so memory stays bounded at any replication count.
     const std::string output = vm.count("output") ? vm["output"].as<std::string>() : std::string();
     const std::optional<TimelinePlan> timeline = timeline_plan_from(vm, request);  // checked before the run

@@ -21,6 +21,7 @@ void register_young_daly_checkpoints(PolicyRegistry&);
 void register_continuous_checkpoint(PolicyRegistry&);
 void register_hazard_checkpoint(PolicyRegistry&);
 void register_optimal_dp_checkpoint(PolicyRegistry&);
+void register_schedule_checkpoint(PolicyRegistry&);
 void register_node_policies(PolicyRegistry&);
 
 PolicyRegistry builtin_policy_registry() {
@@ -42,6 +43,7 @@ PolicyRegistry builtin_policy_registry() {
   register_continuous_checkpoint(registry);
   register_hazard_checkpoint(registry);
   register_optimal_dp_checkpoint(registry);
+  register_schedule_checkpoint(registry);
   register_node_policies(registry);
   return registry;
 }

@@ -28,6 +28,10 @@ PolicyParams PolicyParams::parse(const std::string& spec, const std::string& opt
   if (p.name_.empty()) throw InputError(option + " '" + spec + "': expected a policy name, e.g. adaptive");
   if (colon == std::string::npos) return p;
   const std::string rest = spec.substr(colon + 1);
+  if (!rest.empty() && rest.find('=') == std::string::npos) {  // "schedule:plan.csv": the unnamed argument
+    p.values_.emplace(kPositional, rest);
+    return p;
+  }
   std::size_t pos = 0;
   while (pos <= rest.size()) {
     const auto comma = rest.find(',', pos);
@@ -102,12 +106,23 @@ bool PolicyParams::flag(const std::string& key, bool fallback) const {
   throw InputError(where(key) + ": expected true or false, got '" + *v + "'");
 }
 
+std::string PolicyParams::text(const std::string& key, const std::string& fallback) const {
+  const std::string* v = find(key);
+  return v ? *v : fallback;
+}
+
 void PolicyParams::reject_unused() const {
   for (const auto& [key, value] : values_) {
     if (used_.count(key)) continue;
+    if (key == kPositional) {
+      throw InputError(option_ + " '" + spec_ + "': expected parameters as key=value separated by commas, got '" +
+                       value + "'");
+    }
     // The getters the policy called are the parameters it takes.
     std::string known;
-    for (const std::string& k : used_) known += (known.empty() ? "" : ", ") + k;
+    for (const std::string& k : used_) {
+      if (!k.empty()) known += (known.empty() ? "" : ", ") + k;
+    }
     throw InputError(option_ + " '" + spec_ + "': unknown parameter '" + key + "'; " +
                      (known.empty() ? name_ + " takes no parameters" : name_ + " takes: " + known));
   }

@@ -23,6 +23,11 @@ class PolicyParams {
   double number(const std::string& key, double fallback, double min, double max) const;
   int integer(const std::string& key, int fallback, int min, int max) const;
   bool flag(const std::string& key, bool fallback) const;
+  // Text as given (a file name, e.g. "schedule:file=plan.csv"); `fallback` when absent.
+  std::string text(const std::string& key, const std::string& fallback) const;
+  // "name:VALUE" with no '=' anywhere after the colon: the policy's one unnamed argument (a path, which may hold
+  // commas), read with text(kPositional, ...); empty when absent.
+  static constexpr const char* kPositional = "";
   // Throws InputError naming every key no getter asked for.
   void reject_unused() const;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/campaign/campaign_request_options.hpp"
+#include "app/checkpoint_schedule_table.hpp"
 #include "app/options/prediction_options.hpp"
 #include "app/report_writer.hpp"
 #include "app/run_metrics.hpp"
@@ -122,6 +123,19 @@ void bind_simulation(py::module_& m) {
       py::arg("options"), py::arg("policy") = py::none(), py::arg("checkpoint") = py::none(),
       "run `spotsim simulate` with these options (CLI long names, '-' as '_'); policy / checkpoint: Python "
       "policy objects replacing the named ones");
+  m.def(
+      "checkpoint_schedule",
+      [](const py::dict& options) {
+        const boost::program_options::variables_map vm = simulate_options_from(options);
+        const std::vector<PlannedCheckpoint> rows = planned_checkpoints(spotsim::simulation_request_from(vm));
+        py::list out;
+        for (const PlannedCheckpoint& r : rows) {  // the CSV's numbers, exactly (docs/policies.md#schedules)
+          out.append(py::make_tuple(r.index, static_cast<double>(r.instance_age) / 1000.0, to_hours(r.instance_age),
+                                    to_hours(r.interval), to_hours(r.work_saved), to_hours(r.remaining)));
+        }
+        return out;
+      },
+      py::arg("options"), "the checkpoint policy's plan: `spotsim simulate --checkpoint-schedule` as rows");
   m.def(
       "option_schema",
       [](const std::string& command) {

@@ -22,7 +22,7 @@ from .intervals import interval_hours
 from .lifetimes import empirical_cdf, fit_lifetimes, kaplan_meier, lifetime_model, lifetime_records
 from .paired import paired_difference
 from .python_policies import Observation, Phase, Purchase, SelectionDecision
-from .simulation import SimulationResult, simulate
+from .simulation import SimulationResult, checkpoint_schedule, simulate
 from .steptime import KinetoProfile, checkpoint_cost, read_kineto
 from .sweeps import SweepResult, fixed_interval, sweep
 from .tuning import checkpoint_tuning
@@ -31,7 +31,7 @@ InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name
 
 __all__ = [
     "BuiltinPolicy", "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
-    "campaign", "checkpoint_cost", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
+    "campaign", "checkpoint_cost", "checkpoint_schedule", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
     "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
     "load_plugin", "loaded_plugins", "metrics",
     "paired_difference", "pareto_front", "policies", "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",

@@ -111,3 +111,17 @@ def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, regions=
     if timeline is not None:
         options["timeline"] = str(timeline)
     return SimulationResult(_spotsim.simulate(options, policy_object, checkpoint_object))
+
+
+def checkpoint_schedule(trace="us-west1", checkpoint="young-daly", **options):
+    """The checkpoint policy's plan, as ``spotsim simulate --checkpoint-schedule`` writes it: one row per checkpoint
+    on a fresh spot instance that starts the job in the trace's first zone (docs/policies.md#schedules).
+
+    trace, checkpoint and the other keyword arguments are simulate()'s (work, checkpoint_write, restore, startup,
+    nodes, job, ...), read by the CLI's option schema. Returns a DataFrame with the CSV's columns: checkpoint,
+    instance_age_s, instance_age_h, interval_h, work_saved_h, remaining_h. ``df.to_csv(path, index=False)`` writes
+    the file that ``checkpoint="schedule:PATH"`` replays.
+    """
+    rows = _spotsim.checkpoint_schedule(cli_options(trace=trace, checkpoint=checkpoint, **options))
+    columns = ["checkpoint", "instance_age_s", "instance_age_h", "interval_h", "work_saved_h", "remaining_h"]
+    return pd.DataFrame(rows, columns=columns)
