@@ -19,6 +19,7 @@
 #include "base/text_escape.hpp"
 #include "cli/command_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/python_exec.hpp"
 
 namespace spotsim {
 
@@ -148,6 +149,16 @@ std::vector<RecordedPlugin> plugins_to_check(const Baseline& baseline, const std
   return kept;
 }
 
+// A Python policy that failed during the runs, named with the file whose experiment ran it.
+template <typename Rerun>
+ExperimentResults rerun_named(const std::string& file, Rerun rerun) {
+  try {
+    return rerun();
+  } catch (const PythonPolicyFailed& e) {
+    throw InputError(file + ": " + e.what());
+  }
+}
+
 BaselineOutcome regress_one(const std::string& path, const Invocation& run, const std::string& program) {
   const Baseline baseline = read_baseline(path);
   BaselineOutcome outcome;
@@ -160,7 +171,8 @@ BaselineOutcome regress_one(const std::string& path, const Invocation& run, cons
   }
   outcome.notes = plugin_changes(plugins_to_check(baseline, substitutions), path);
   for (const std::string& note : outcome.notes) std::cerr << program << ": " << path << ": " << note << "\n";
-  const ExperimentResults results = rerun_experiment(baseline.spec, path, run.threads, substitutions);
+  const ExperimentResults results =
+      rerun_named(path, [&] { return rerun_experiment(baseline.spec, path, run.threads, substitutions); });
   if (run.update) {
     write_file_atomically(
         path,
@@ -188,7 +200,8 @@ BaselineOutcome regress_one(const std::string& path, const Invocation& run, cons
 void create_baseline(const std::string& path, const std::string& spec_file, const Invocation& run,
                      const std::string& program) {
   const ExperimentSpec spec = read_experiment_spec(spec_file);
-  const ExperimentResults results = rerun_experiment(spec, spec_file, run.threads, run.substitutions);
+  const ExperimentResults results =
+      rerun_named(spec_file, [&] { return rerun_experiment(spec, spec_file, run.threads, run.substitutions); });
   std::vector<std::string> metrics = kDefaultRegressionMetrics;
   if (spec.regret) metrics.push_back("regret");  // regret to the offline optimum, when the spec computes it
   write_file_atomically(path,
@@ -214,6 +227,7 @@ boost::program_options::options_description regress_command_options() { return r
 
 int regress_command(int argc, const char* const* argv) {
   const std::string program = argc > 0 ? argv[0] : "spotsim regress";
+  std::vector<std::string> experiment_files;  // where a Python policy's module is looked for first
   try {
     const auto options = regress_options();
     po::positional_options_description positional;
@@ -226,6 +240,8 @@ int regress_command(int argc, const char* const* argv) {
     load_plugin_options(vm);  // before any baseline's policies are looked up
     if (!vm.count("baselines")) throw InputError("expected one or more baseline files: " + program + " BASELINE.json");
     const auto paths = vm["baselines"].as<std::vector<std::string>>();
+    experiment_files = paths;
+    if (vm.count("from-spec")) experiment_files.insert(experiment_files.begin(), vm["from-spec"].as<std::string>());
     Invocation run;
     run.update = vm.count("update") > 0;
     if (vm.count("from-spec") && (!run.update || paths.size() != 1)) {
@@ -240,6 +256,9 @@ int regress_command(int argc, const char* const* argv) {
     const std::string format = report_format(vm);
     run.substitutions = parsed_list(vm, "substitute", &parse_substitution);
     run.requirements = parsed_list(vm, "require", &parse_require);
+    for (const PolicySubstitution& s : run.substitutions) {  // before any baseline's output, so that it is not repeated
+      if (s.to.starts_with(kPythonPolicyPrefix) && !python_policy_host_installed()) throw PythonHostNeeded(s.to);
+    }
     if (vm.count("from-spec")) {
       create_baseline(paths.front(), vm["from-spec"].as<std::string>(), run, program);
       return 0;
@@ -287,6 +306,8 @@ int regress_command(int argc, const char* const* argv) {
       std::cerr << program << ": " << report.broken_requirements() << " broken rule(s) (--require)\n";
     }
     return report.passed() ? 0 : kRegressed;
+  } catch (const PythonHostNeeded& why) {  // a Python class: the same command in Python, which can run it
+    return rerun_command_in_python("regress", argc, argv, directories_of(experiment_files), why);
   } catch (const InputError& e) {
     std::cerr << program << ": error: " << escape_control_characters(e.what()) << "\n";
     return 2;

@@ -13,6 +13,7 @@
 #include "base/errors.hpp"
 #include "base/text_escape.hpp"
 #include "cli/commands.hpp"
+#include "cli/python_exec.hpp"
 #include "cli/terminal_progress.hpp"
 
 namespace spotsim {
@@ -93,7 +94,12 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
     run_options.stop_after_chunks = count_option(vm, "stop-after-chunks", 1, std::numeric_limits<std::uint64_t>::max());
   }
   load_plugin_options(vm);  // before the spec's policy names are checked
-  const ExperimentSpec spec = read_experiment_spec(spec_file);
+  ExperimentSpec spec;
+  try {
+    spec = read_experiment_spec(spec_file);
+  } catch (const PythonHostNeeded& why) {  // a Python class: the same command in Python, which can run it
+    return rerun_command_in_python("sweep", argc, argv, directories_of({spec_file}), why);
+  }
   LoadedTraces traces = load_traces(spec, spec_file);
   const SweepPlan plan = plan_sweep(spec, traces.info);
   TerminalProgress line(program, "runs", progress_wanted(vm.count("quiet") > 0), std::cerr);
@@ -101,7 +107,13 @@ int run_command(int argc, const char* const* argv, const std::string& program) {
   if (line.enabled())
     run_options.progress = [&line](std::uint64_t done, std::uint64_t total) { line.update(done, total); };
 
-  const SweepRunOutcome outcome = run_sweep(plan, traces.markets, out, run_options);
+  const SweepRunOutcome outcome = [&] {
+    try {
+      return run_sweep(plan, traces.markets, out, run_options);
+    } catch (const PythonPolicyFailed& e) {
+      throw InputError(spec_file + ": " + e.what());
+    }
+  }();
   line.finish();
   std::cerr << program << ": " << plan.configurations.size() << " configurations x " << spec.replications
             << " replications; chunks: " << outcome.chunks_run << " computed, " << outcome.chunks_skipped
@@ -130,7 +142,11 @@ int sweep_command(int argc, const char* const* argv) {
       const std::string display = program + " merge";
       std::vector<const char*> args(argv + 1, argv + argc);
       args[0] = display.c_str();
-      return merge_command(argc - 1, args.data(), display);
+      try {
+        return merge_command(argc - 1, args.data(), display);
+      } catch (const PythonHostNeeded& why) {  // the shards ran a Python class: merge in Python too
+        return rerun_command_in_python("sweep", argc, argv, {}, why);
+      }
     }
     return run_command(argc, argv, program);
   } catch (const InputError& e) {

@@ -1,5 +1,6 @@
 // The list of policies that ship with spotsim: one line per policy.
 #include "policies/plugin/plugin_loader.hpp"
+#include "policies/plugin/python_policy_source.hpp"
 #include "policies/policy_registry.hpp"
 
 namespace spotsim {
@@ -55,6 +56,7 @@ namespace spotsim {
 PolicyRegistry policy_registry() {
   PolicyRegistry registry = builtin_policy_registry();
   add_plugin_policies(registry);
+  add_python_policies(registry);  // only inside the Python module's command host
   return registry;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/errors.hpp"
+#include "policies/plugin/python_policy_source.hpp"
 
 namespace spotsim {
 
@@ -13,6 +14,8 @@ std::function<std::unique_ptr<Policy>()> factory_for(const std::vector<PolicyEnt
   const PolicyParams params = PolicyParams::parse(spec, option);
   auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == params.name(); });
   if (it == entries.end()) {
+    // `sweep` and `regress` answer this by re-running inside Python; other commands report it.
+    if (params.name() == "python" && !python_policy_host_installed()) throw PythonHostNeeded(spec);
     std::string names;
     for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e.name;
     throw InputError(option + " '" + params.name() + "': unknown policy; expected one of: " + names);

@@ -15,5 +15,6 @@ void bind_plugins(pybind11::module_& m);           // compiled policy plugins (-
 void bind_windows(pybind11::module_& m);           // one run per given trace start (strategy scoring)
 void bind_campaign(pybind11::module_& m);          // campaigns: many jobs sharing limited spot capacity
 void bind_builtin_policies(pybind11::module_& m);  // BuiltinPolicy: a built-in rule a Python policy can call
+void bind_command_host(pybind11::module_& m);      // sweep/regress with python:MODULE:Class policies
 
 }  // namespace spotsim::python

@@ -26,4 +26,5 @@ PYBIND11_MODULE(_spotsim, m) {
   spotsim::python::bind_windows(m);
   spotsim::python::bind_campaign(m);
   spotsim::python::bind_builtin_policies(m);
+  spotsim::python::bind_command_host(m);
 }

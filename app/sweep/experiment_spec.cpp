@@ -11,6 +11,7 @@
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
 #include "base/json_fields.hpp"
+#include "policies/plugin/python_policy_source.hpp"
 #include "policies/policy_registry.hpp"
 
 namespace spotsim {
@@ -76,6 +77,8 @@ template <typename MakeFactory>
 void check_policy_spec(const JsonFields& f, const std::string& field, MakeFactory make) {
   try {
     make();
+  } catch (const PythonHostNeeded&) {
+    throw;  // not an error in `sweep` and `regress`: they re-run inside Python (cli/python_exec.hpp)
   } catch (const InputError& e) {
     throw InputError(f.file() + ": field '" + field + "': " + e.what());
   }
