@@ -4,6 +4,7 @@
 
 #include "app/sweep/sweep_runner.hpp"
 #include "base/errors.hpp"
+#include "policies/plugin/python_policy_source.hpp"
 #include "policies/policy_registry.hpp"
 
 namespace spotsim {
@@ -31,11 +32,21 @@ ExperimentResults rerun_experiment(const ExperimentSpec& spec, const std::string
     const std::string where = "--substitute '" + s.from + "=>" + s.to + "'";
     auto& policies = executed.spec.policies;
     auto& checkpoints = executed.spec.checkpoints;
+    // NEW is validated now, its message prefixed with the option (a Python class's module is imported here).
+    const auto validate = [&](const auto& make) {
+      try {
+        make();
+      } catch (const PythonHostNeeded&) {
+        throw;  // regress re-runs itself in Python
+      } catch (const InputError& e) {
+        throw InputError(where + ": " + e.what());
+      }
+    };
     if (auto it = std::find(policies.begin(), policies.end(), s.from); it != policies.end()) {
-      registry.selection_factory(s.to);  // validates NEW now, with its own message
+      validate([&] { registry.selection_factory(s.to); });
       *it = s.to;
     } else if (auto ck = std::find(checkpoints.begin(), checkpoints.end(), s.from); ck != checkpoints.end()) {
-      registry.checkpoint_factory(s.to);
+      validate([&] { registry.checkpoint_factory(s.to); });
       *ck = s.to;
     } else {
       throw InputError(where + ": '" + s.from + "' is none of the experiment's policies or checkpoint policies");

@@ -26,8 +26,8 @@ def load_policy_class(target):
         missing = error.name or module_name
         if module_name == missing or module_name.startswith(missing + "."):
             raise PolicyLoadError(
-                f"no module '{module_name}' in the spec's directory or on PYTHONPATH ("
-                + os.environ.get("PYTHONPATH", "") + ")") from None
+                f"no module '{module_name}' on the search path, the spec's (or baseline's) directory then "
+                f"PYTHONPATH: {os.environ.get('PYTHONPATH', '')}") from None
         raise PolicyLoadError(f"importing module '{module_name}' raised ModuleNotFoundError: {error}") from None
     except SyntaxError as error:
         raise PolicyLoadError(
