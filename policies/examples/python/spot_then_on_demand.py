@@ -22,8 +22,9 @@ class SpotThenOnDemand:
                 return SelectionDecision.spot(zone, review_at=obs.now + spare)
         return SelectionDecision.wait(review_at=obs.now + spare)
 
-for policy in (SpotThenOnDemand(), "greedy", "on-demand"):
-    r = spotsim.simulate("us-west1", policy, "young-daly", work="24h", deadline="36h", replications=500, seed=7)
-    s = r.summary.loc[["cost_total", "completion_hours", "deadline_met"], "mean"]
-    print(f"{r.manifest['policy']:<22} cost {s['cost_total']:7.2f} USD  completion {s['completion_hours']:5.2f} h  "
-          f"deadline met {s['deadline_met']:.3f}")
+if __name__ == "__main__":  # imported by a spec (spot_then_on_demand.json), it only defines the class
+    for policy in (SpotThenOnDemand(), "greedy", "on-demand"):
+        r = spotsim.simulate("us-west1", policy, "young-daly", work="24h", deadline="36h", replications=500, seed=7)
+        s = r.summary.loc[["cost_total", "completion_hours", "deadline_met"], "mean"]
+        print(f"{r.manifest['policy']:<22} cost {s['cost_total']:7.2f} USD  completion {s['completion_hours']:5.2f} h  "
+              f"deadline met {s['deadline_met']:.3f}")
