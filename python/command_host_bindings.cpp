@@ -101,7 +101,7 @@ PolicyFactories instance_factories(PyObject* cls, const std::string& spec, bool 
   }
 }
 
-ResolvedPythonPolicy resolve(const std::string& spec, const std::string& target, bool checkpoint) {
+ResolvedPythonPolicy resolve_class(const std::string& spec, const std::string& target, bool checkpoint) {
   py::gil_scoped_acquire gil;
   ResolvedPythonPolicy resolved;
   PyObject* cls = nullptr;
@@ -136,7 +136,7 @@ void bind_command_host(py::module_& m) {
         if (args.empty() || (args[0] != "sweep" && args[0] != "regress")) {
           throw InputError("run_hosted_command: expected 'sweep' or 'regress' and its arguments");
         }
-        install_python_policy_host(&resolve);
+        install_python_policy_host(&resolve_class);
         const std::string display = "spotsim " + args[0];
         std::vector<const char*> argv = {display.c_str()};
         for (std::size_t i = 1; i < args.size(); ++i) argv.push_back(args[i].c_str());

@@ -17,15 +17,15 @@ struct PythonPolicyCatalog {
   std::vector<LoadedPlugin> modules;  // in first-named order, for baselines
 };
 
-PythonPolicyCatalog& catalog() {
+PythonPolicyCatalog& python_catalog() {
   static PythonPolicyCatalog c;
   return c;
 }
 
-ResolvedPythonPolicy resolve(const PolicyParams& params, bool checkpoint) {
+ResolvedPythonPolicy resolve_python_policy(const PolicyParams& params, bool checkpoint) {
   const std::string target = params.text(PolicyParams::kPositional, "");
   const std::string spec = params.spec();
-  PythonPolicyCatalog& c = catalog();
+  PythonPolicyCatalog& c = python_catalog();
   std::lock_guard lock(c.mutex);
   if (const auto it = c.resolved.find({spec, checkpoint}); it != c.resolved.end()) return it->second;
   if (target.empty() || target.find(':') == std::string::npos || target.front() == ':' || target.back() == ':') {
@@ -42,8 +42,9 @@ ResolvedPythonPolicy resolve(const PolicyParams& params, bool checkpoint) {
   return policy;
 }
 
-const char* const kDescription = "a Python class, python:MODULE:Class (sweep and regress specs; docs/plugins.md)";
-const char* const kParameters = "MODULE:Class (found in the spec's directory, then PYTHONPATH)";
+const char* const kPythonPolicyDescription =
+    "a Python class, python:MODULE:Class (sweep and regress specs; docs/plugins.md)";
+const char* const kPythonPolicyParameters = "MODULE:Class (found in the spec's directory, then PYTHONPATH)";
 
 }  // namespace
 
@@ -53,29 +54,29 @@ PythonHostNeeded::PythonHostNeeded(const std::string& spec)
                  "as a class in the Python module (docs/plugins.md#python-in-specs)") {}
 
 void install_python_policy_host(PythonPolicyResolver resolver) {
-  PythonPolicyCatalog& c = catalog();
+  PythonPolicyCatalog& c = python_catalog();
   std::lock_guard lock(c.mutex);
   c.resolver = std::move(resolver);
 }
 
 bool python_policy_host_installed() {
-  PythonPolicyCatalog& c = catalog();
+  PythonPolicyCatalog& c = python_catalog();
   std::lock_guard lock(c.mutex);
   return static_cast<bool>(c.resolver);
 }
 
 void add_python_policies(PolicyRegistry& registry) {
   if (!python_policy_host_installed()) return;
-  registry.add(PolicyEntry<SelectionPolicy>{"python", kDescription, kParameters, [](const PolicyParams& params) {
-                                              return resolve(params, false).selection();
-                                            }});
-  registry.add(PolicyEntry<CheckpointPolicy>{"python", kDescription, kParameters, [](const PolicyParams& params) {
-                                               return resolve(params, true).checkpoint();
-                                             }});
+  registry.add(PolicyEntry<SelectionPolicy>{
+      "python", kPythonPolicyDescription, kPythonPolicyParameters,
+      [](const PolicyParams& params) { return resolve_python_policy(params, false).selection(); }});
+  registry.add(PolicyEntry<CheckpointPolicy>{
+      "python", kPythonPolicyDescription, kPythonPolicyParameters,
+      [](const PolicyParams& params) { return resolve_python_policy(params, true).checkpoint(); }});
 }
 
 std::vector<LoadedPlugin> loaded_python_policies() {
-  PythonPolicyCatalog& c = catalog();
+  PythonPolicyCatalog& c = python_catalog();
   std::lock_guard lock(c.mutex);
   return c.modules;
 }
