@@ -11,9 +11,13 @@
 // still lose, net of the safety net's own margin) the rules are:
 //  1. Safety net (docs/policies.md): at s <= 0, on-demand in the state's region for good (no transfer to wait for).
 //  2. A running spot instance is kept unless moving pays: another zone's c_y, with its changeover, transfer and
-//     egress charged to its expected run, below (1 - `move_gain`) x the price p_z paid now, and the move's
-//     changeover and transfer fitting the slack with `leave_slack` to spare. A zone that is cheaper but whose
-//     runs have been short, or whose egress the expected run cannot recoup, does not tempt it.
+//     egress charged to its expected run, below (1 - `move_gain`)^(1 + k) x the price p_z paid now, k the zone
+//     changes of the last `memory` (hysteresis: a job bounced between zones needs an ever better reason to move
+//     again), and the move's changeover and transfer fitting the slack with `leave_slack` to spare. A zone that is
+//     cheaper but whose runs have been short, or whose egress the expected run cannot recoup, does not tempt it.
+//     Nor does one whose changeover the slack cannot sustain: a move spends (d + m_y) of slack per expected run
+//     U_y; at that rate the rest of the job would need (d + m_y) / U_y x W, which must fit in `slack_rate` x s
+//     (a tight deadline keeps its slack for long runs instead of spending it on zones that flicker).
 //  3. Off spot, the cheapest spot option is taken when it beats on-demand and its transfer fits in the slack
 //     (s - m_z > 0: the safety net's margin already keeps a changeover for a failed attempt).
 //  4. Nothing worth taking: wait while s exceeds `reserve` x W (kept for the changeovers the rest of the job will
@@ -21,14 +25,20 @@
 //     Late's line (pace = 1: the line itself, which spreads the slack over the job instead of spending it on the
 //     first long gap; off by default: on the recorded markets spot gaps are short and waiting pays); otherwise
 //     fill the gap with on-demand and stay there until spot is worth taking again (never back to an idle wait).
+//  3''. Off spot, a spot price over (1 + `premium`) x the cheapest spot price of any zone is no bargain: while
+//     the waiting allowance of rule 4 lasts, it is waited out like on-demand (the cheap zones are likely back first).
 //  3'. Before rule 3: a zone down now whose c_z (as if obtainable) is below (1 - `move_gain`) x the best option now,
 //     and whose expected return (Kaplan-Meier of its own down-runs seen by this run, zone_survival.hpp) plus
-//     transfer fits the waiting allowance of rule 4, is waited for: waiting costs slack, not money.
+//     transfer fits the waiting allowance of rule 4, is waited for: waiting costs slack, not money. With several
+//     such zones down, the first back is what the job waits for (competing risks: 1 / sum of 1 / E[return]).
 //  5. On on-demand, spot is taken only when it beats on-demand and s - m_z exceeds `leave_slack` (hysteresis:
-//     a failed attempt costs a changeover to spot and one back).
+//     a failed attempt costs a changeover to spot and one back); when its expected run ends before the job does,
+//     the changeover back to on-demand, at the on-demand price, is charged to the run too.
 // Every decision asks for a review within `review` so that the zones keep being observed.
 #include <algorithm>
+#include <cmath>
 #include <memory>
+#include <vector>
 
 #include "policies/deadline_rules.hpp"
 #include "policies/policy_registry.hpp"
@@ -45,6 +55,9 @@ struct CostAwareSettings {
   double reserve = 0.15;
   double pace = 0.0;
   double move_gain = 0.1;
+  Millis memory = 6 * kMillisPerHour;
+  double premium = 1.0;
+  double slack_rate = 1.0;
   SurvivalPrior prior;
 };
 
@@ -55,10 +68,13 @@ class CostAwarePolicy final : public SelectionPolicy {
   void reset() override {
     committed_ = false;
     survival_.reset();
+    changes_.clear();
+    last_zone_ = -1;
   }
 
   SelectionDecision decide(const Observation& obs) override {
     survival_.observe(obs);
+    note_zone_change(obs);
     const bool on_od = obs.purchase == Purchase::kOnDemand;
     const int od_zone = on_od ? obs.zone : cheapest_on_demand_zone_in_state_region(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
@@ -77,7 +93,20 @@ class CostAwarePolicy final : public SelectionPolicy {
       const Millis back = cheaper_zone_back_in(obs, spot_zone, od_zone);
       if (back != kNever) return SelectionDecision::wait(std::min(next, obs.now + std::max<Millis>(back, 1)));
     }
-    const bool worth_it = spot_zone >= 0 && spot_cost_per_hour(obs, spot_zone) < on_demand_cost_per_hour(obs, od_zone);
+    double spot_cost = spot_zone >= 0 ? spot_cost_per_hour(obs, spot_zone) : 0.0;
+    // Rule 5: leaving on-demand must also pay for the way back: if the spot run is expected to end before the job
+    // does, coming back to on-demand costs another changeover at the on-demand price.
+    if (on_od && spot_zone >= 0) spot_cost += return_cost_per_hour(obs, spot_zone, od_zone);
+    const bool worth_it = spot_zone >= 0 && spot_cost < on_demand_cost_per_hour(obs, od_zone);
+    // Rule 3'': a spot option dearer than (1 + `premium`) x the cheapest spot price of any zone is a stand-in for
+    // on-demand, not spot: while off spot with slack to wait, it is waited out like on-demand (rule 4).
+    const bool dear = worth_it && !on_od && obs.has_deadline() && s_.premium > 0.0 &&
+                      obs.zones[static_cast<std::size_t>(spot_zone)].spot_price_per_hour >
+                          (1.0 + s_.premium) * cheapest_spot_price(obs);
+    if (dear) {
+      const Millis allowance = waiting_allowance(obs, s_);
+      if (allowance > 0) return SelectionDecision::wait(std::min(next, obs.now + allowance));
+    }
     if (worth_it) return SelectionDecision::spot(spot_zone, next);
     if (on_od) return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
     if (!obs.has_deadline()) return SelectionDecision::wait(next);
@@ -112,11 +141,28 @@ class CostAwarePolicy final : public SelectionPolicy {
     return (v.spot_price_per_hour * hours + v.migration_cost) / to_hours(useful);
   }
 
+  double return_cost_per_hour(const Observation& obs, int z, int od_zone) const {
+    const Millis expected = survival_.expected_remaining(z, obs.elapsed);
+    if (expected >= obs.remaining_work()) return 0.0;
+    const Millis useful = std::max<Millis>(expected, kMillisPerMinute);
+    const double od_price = obs.zones[static_cast<std::size_t>(od_zone)].on_demand_price_per_hour;
+    return od_price * to_hours(changeover(obs)) / to_hours(useful);
+  }
+
   double on_demand_cost_per_hour(const Observation& obs, int z) const {
     const double price = obs.zones[static_cast<std::size_t>(z)].on_demand_price_per_hour;
     if (obs.purchase == Purchase::kOnDemand) return price;
     const Millis work = std::max<Millis>(obs.remaining_work(), kMillisPerMinute);
     return price * to_hours(changeover(obs) + work) / to_hours(work);
+  }
+
+  static double cheapest_spot_price(const Observation& obs) {
+    double best = 0.0;
+    for (std::size_t z = 0; z < obs.zones.size(); ++z) {
+      const double p = obs.zones[z].spot_price_per_hour;
+      if (z == 0 || p < best) best = p;
+    }
+    return best;
   }
 
   // Rule 3': how long until a zone that is down now but would be cheaper by `move_gain` than the best option now
@@ -127,15 +173,21 @@ class CostAwarePolicy final : public SelectionPolicy {
                                 ? std::min(spot_cost_per_hour(obs, spot_zone), on_demand_cost_per_hour(obs, od_zone))
                                 : on_demand_cost_per_hour(obs, od_zone);
     const Millis allowance = waiting_allowance(obs, s_);
-    Millis soonest = kNever;
+    // Competing risks: with several cheaper zones down, the first of them back is what the job waits for; with
+    // (roughly) exponential returns its expected time is 1 / sum of the rates.
+    double rate = 0.0;
+    Millis transfer = kNever;
     for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
       const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
       if (v.spot_available) continue;
-      const Millis back = survival_.expected_down_remaining(z, obs.elapsed);
-      if (back + v.migration_time > allowance) continue;
-      if (spot_cost_per_hour(obs, z) < (1.0 - s_.move_gain) * now_cost) soonest = std::min(soonest, back);
+      if (spot_cost_per_hour(obs, z) >= (1.0 - s_.move_gain) * now_cost) continue;
+      const Millis back = std::max<Millis>(survival_.expected_down_remaining(z, obs.elapsed), 1);
+      rate += 1.0 / static_cast<double>(back);
+      transfer = std::min(transfer, v.migration_time);
     }
-    return soonest;
+    if (rate <= 0.0) return kNever;
+    const Millis soonest = static_cast<Millis>(1.0 / rate);
+    return soonest + transfer > allowance ? kNever : soonest;
   }
 
   // Rule 2: the spot zone worth leaving the running instance for, or -1.
@@ -143,11 +195,14 @@ class CostAwarePolicy final : public SelectionPolicy {
     const double staying = obs.zones[static_cast<std::size_t>(obs.zone)].spot_price_per_hour;
     const Millis spare = obs.has_deadline() ? spare_off_spot(obs) : kNever;
     int best = -1;
-    double best_cost = (1.0 - s_.move_gain) * staying;
+    // The margin compounds with each recent zone change, so a job that has been bounced between zones needs an
+    // ever better reason to move again (hysteresis against ping-pong).
+    double best_cost = std::pow(1.0 - s_.move_gain, 1 + recent_changes(obs)) * staying;
     for (int z = 0; z < static_cast<int>(obs.zones.size()); ++z) {
       const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
       if (z == obs.zone || !v.spot_available) continue;
       if (spare != kNever && spare - changeover(obs) - v.migration_time - s_.leave_slack <= 0) continue;
+      if (spare != kNever && !affordable_overhead(obs, z, spare)) continue;
       const double cost = spot_cost_per_hour(obs, z);
       if (cost < best_cost) {
         best = z;
@@ -175,8 +230,37 @@ class CostAwarePolicy final : public SelectionPolicy {
     return best;
   }
 
+  // Slack is spent by every changeover; a move that costs d + m_z of it for an expected run U_z spends it at the
+  // rate (d + m_z) / U_z. If the rest of the job ran at that rate its changeovers would need (d + m_z) / U_z x W of
+  // slack; a move is affordable only while that fits in the slack s (times `slack_rate`), so a tight deadline keeps
+  // its slack for the long runs instead of spending it on zones that flicker.
+  bool affordable_overhead(const Observation& obs, int z, Millis spare) const {
+    if (s_.slack_rate <= 0.0) return true;
+    const ZoneView& v = obs.zones[static_cast<std::size_t>(z)];
+    const Millis work = obs.remaining_work();
+    const Millis useful = std::max<Millis>(std::min(survival_.expected_remaining(z, obs.elapsed), work), 1);
+    const double overhead = static_cast<double>(changeover(obs) + v.migration_time);
+    return overhead * static_cast<double>(work) <=
+           s_.slack_rate * static_cast<double>(spare) * static_cast<double>(useful);
+  }
+
+  // Hysteresis: the times the job's instance changed zone (a move or a preemption followed by another zone),
+  // remembered for `memory`.
+  void note_zone_change(const Observation& obs) {
+    if (obs.purchase == Purchase::kNone || obs.zone < 0) return;
+    if (last_zone_ >= 0 && obs.zone != last_zone_) changes_.push_back(obs.elapsed);
+    last_zone_ = obs.zone;
+  }
+  int recent_changes(const Observation& obs) const {
+    int n = 0;
+    for (const Millis at : changes_) n += obs.elapsed - at < s_.memory ? 1 : 0;
+    return n;
+  }
+
   CostAwareSettings s_;
   ZoneSurvival survival_;
+  std::vector<Millis> changes_;
+  int last_zone_ = -1;
   bool committed_ = false;
 };
 
@@ -196,7 +280,10 @@ void register_cost_aware(PolicyRegistry& registry) {
       "shrink=3 (runs the pooled estimate is worth per zone), reserve=0.15 (slack kept, x remaining work, before "
       "gaps are filled with on-demand), pace=0 (share of Can't Be Late's line kept too while waiting; 1 = the line), "
       "leave_slack=30m (slack needed to leave on-demand for spot, or to move a running spot instance), "
-      "move_gain=0.1 (a running spot instance moves only for an option at least this much cheaper per useful hour)",
+      "move_gain=0.1 (a running spot instance moves only for an option at least this much cheaper per useful hour; "
+      "the margin compounds with each zone change in the last `memory`=6h), slack_rate=1 (a move's changeover per "
+      "expected hour of run may not exceed this x slack per hour of work left; 0 = off), premium=1 (off spot, a spot "
+      "price over (1 + premium) x the cheapest zone's is waited out like on-demand while the slack lasts; 0 = off)",
       [](const PolicyParams& p) {
         CostAwareSettings s;
         s.review = p.positive_duration("review", s.review);
@@ -204,6 +291,9 @@ void register_cost_aware(PolicyRegistry& registry) {
         s.reserve = p.number("reserve", s.reserve, 0.0, 1.0);
         s.pace = p.number("pace", s.pace, 0.0, 1.0);
         s.move_gain = p.number("move_gain", s.move_gain, 0.0, 1.0);
+        s.memory = p.duration("memory", s.memory);
+        s.premium = p.number("premium", s.premium, 0.0, 100.0);
+        s.slack_rate = p.number("slack_rate", s.slack_rate, 0.0, 100.0);
         s.prior.mean_up = p.positive_duration("prior_up", s.prior.mean_up);
         s.prior.mean_down = p.positive_duration("prior_down", s.prior.mean_down);
         s.prior.strength = p.number("shrink", s.prior.strength, 0.0, 1000.0);

@@ -223,11 +223,82 @@ TEST(CostAware, IgnoresTheRecordingsLongRunStatistics) {
   }
 }
 
+TEST(CostAware, SpendsTightSlackOnlyOnMovesWhoseExpectedRunCanAffordTheChangeover) {
+  // On spot in zone 1 (1.2 USD/h) at 10 h with 38 h of work left; zone 2 (other region) offers 0.3 USD/h for a
+  // 10 min transfer and 1 USD. With the prior's 2 h run the move costs (0.3 x 2.27 h + 1) / 2 h = 0.84 USD/h, well
+  // below 0.9 x 1.2; but it spends 16 min of slack per 2 h run, a rate that over 38 h needs 5.1 h of slack.
+  for (const bool loose : {false, true}) {
+    auto b = two_regions();
+    b.job.deadline = loose ? 70 * kMillisPerHour : 51 * kMillisPerHour;  // ~21.7 h or ~2.7 h of slack
+    at(b, 10 * kMillisPerHour);
+    b.obs.purchase = Purchase::kSpot;
+    b.obs.zone = 1;
+    b.obs.phase = Phase::kComputing;
+    b.obs.progress = b.obs.committed = 10 * kMillisPerHour;
+    testing::place_state(b, 1, 10 * kMillisPerMinute, 1.0);
+    b.zones[0].spot_available = false;
+    b.zones[2].spot_price_per_hour = 0.3;
+    EXPECT_EQ(selection_policy("cost-aware")->decide(b.build()).zone, loose ? 2 : 1) << loose;
+    // Without the rule (slack_rate=0) the tight job moves too; with runs expected to last 20 h it can afford it.
+    EXPECT_EQ(selection_policy("cost-aware:slack_rate=0")->decide(b.build()).zone, 2) << loose;
+    EXPECT_EQ(selection_policy("cost-aware:prior_up=20h")->decide(b.build()).zone, 2) << loose;
+  }
+}
+
+TEST(CostAware, WaitsOutASpotPriceCloserToOnDemandThanToSpotWhileTheSlackLasts) {
+  // Off spot at the start; only zone 1 has spot, at 2.0 USD/h against 0.8 for the cheapest zone (down) and 3.0
+  // on demand. The cheaper zones' return is made unknowable (prior_down=1000h) so that only the premium rule acts.
+  auto b = two_regions();
+  b.zones[0].spot_available = b.zones[2].spot_available = b.zones[3].spot_available = false;
+  b.zones[1].spot_price_per_hour = 2.0;
+  b.job.deadline = 70 * kMillisPerHour;
+  EXPECT_EQ(selection_policy("cost-aware:prior_down=1000h")->decide(b.build()).purchase, Purchase::kNone);
+  EXPECT_EQ(selection_policy("cost-aware:prior_down=1000h,premium=0")->decide(b.build()).zone, 1) << "rule off";
+  EXPECT_EQ(selection_policy("cost-aware:prior_down=1000h,premium=2")->decide(b.build()).zone, 1)
+      << "2.0 is not dearer than 3 x 0.8";
+  b.zones[1].spot_price_per_hour = 1.5;
+  EXPECT_EQ(selection_policy("cost-aware:prior_down=1000h")->decide(b.build()).zone, 1) << "under 2 x 0.8";
+  b.zones[1].spot_price_per_hour = 2.0;
+  b.job.deadline = 50 * kMillisPerHour;  // slack below the reserve: no waiting, the dear spot beats on-demand
+  const auto d = selection_policy("cost-aware:prior_down=1000h")->decide(b.build());
+  EXPECT_EQ(d.purchase, Purchase::kSpot);
+  EXPECT_EQ(d.zone, 1);
+}
+
+TEST(CostAware, NeedsAWiderMarginToMoveAfterRecentZoneChanges) {
+  // On spot in zone 1 (1.2 USD/h); zone 2 at 1.0 with 200 h runs costs ~1.03 USD/h per useful hour: worth a move
+  // at the plain margin (0.9 x 1.2 = 1.08), not after zone changes (0.9^(1 + changes) x 1.2).
+  auto b = two_regions();
+  b.job.deadline = 70 * kMillisPerHour;
+  b.obs.purchase = Purchase::kSpot;
+  b.obs.phase = Phase::kComputing;
+  b.obs.progress = b.obs.committed = 10 * kMillisPerHour;
+  testing::place_state(b, 1, 10 * kMillisPerMinute, 1.0);
+  b.zones[0].spot_available = false;
+  b.zones[2].spot_price_per_hour = 1.0;
+  b.zones[3].spot_price_per_hour = 1.1;
+  const auto bounced = [&](const std::string& spec) {
+    auto policy = selection_policy(spec);
+    for (int hour = 1; hour <= 4; ++hour) {  // held in zone 3, 1, 3, 1 in turn: three changes
+      at(b, hour * kMillisPerHour);
+      b.obs.zone = hour % 2 == 1 ? 3 : 1;
+      policy->decide(b.build());
+    }
+    return policy->decide(b.build()).zone;
+  };
+  at(b, 4 * kMillisPerHour);
+  b.obs.zone = 1;
+  EXPECT_EQ(selection_policy("cost-aware:prior_up=200h")->decide(b.build()).zone, 2) << "no history: moves";
+  EXPECT_EQ(bounced("cost-aware:prior_up=200h"), 1) << "three recent changes";
+  EXPECT_EQ(bounced("cost-aware:prior_up=200h,memory=0s"), 2) << "changes forgotten at once";
+}
+
 TEST(CostAware, RejectsBadParameters) {
   const PolicyRegistry registry = builtin_policy_registry();
   for (const char* spec :
        {"cost-aware:review=0s", "cost-aware:shrink=-1", "cost-aware:prior_up=0s", "cost-aware:leave_slack=soon",
-        "cost-aware:reviews=10m", "cost-aware:pace=2", "cost-aware:reserve=-0.1"}) {
+        "cost-aware:reviews=10m", "cost-aware:pace=2", "cost-aware:reserve=-0.1", "cost-aware:premium=-1",
+        "cost-aware:slack_rate=-1", "cost-aware:memory=-1h"}) {
     EXPECT_THROW(registry.selection_factory(spec), InputError) << spec;
   }
 }
