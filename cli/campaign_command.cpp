@@ -99,15 +99,10 @@ int campaign_command(int argc, const char* const* argv) {
     const PolicyRegistry registry = policy_registry();
 
     nlohmann::json doc = campaign_header_json(market, capacity, spec, checkpoint, plan);
-    // A trace whose zones record no spot counts (lifetime models) bounds nothing: saying "recorded" there, and a
-    // "capacity used" of 0.0%, would read as a measurement.
-    const bool counts_recorded = std::any_of(market.zones.begin(), market.zones.end(),
-                                             [](const Zone& zone) { return zone.spot.available.has_value(); });
-    const bool bounded = capacity != "unbounded" && counts_recorded;
+    const bool bounded = capacity_bounded(market, capacity);
     std::ostringstream table;
     table << "campaign: " << spec.jobs.size() << " jobs on " << market.name << " (" << market.zones.size()
-          << (market.zones.size() == 1 ? " zone" : " zones") << ", capacity "
-          << (bounded || capacity == "unbounded" ? capacity : std::string("unbounded: the trace records no counts"))
+          << (market.zones.size() == 1 ? " zone" : " zones") << ", capacity " << capacity_description(market, capacity)
           << "), " << plan.count << " replications, seed " << plan.seed << "\n"
           << "schedule " << scheduling_rule_name(spec.scheduling) << ", reclaim " << reclaim_rule_name(spec.reclaim)
           << ", early stopping " << request.halving << ", budget "
@@ -143,7 +138,7 @@ int campaign_command(int argc, const char* const* argv) {
           << pad("P(deadl.)", 10) << "capacity used\n";
     for (const CampaignRow& row : rows) {
       const CampaignSummary& s = row.summary;
-      doc["policies"].push_back(campaign_row_json(row, spec, request.job_stream));
+      doc["policies"].push_back(campaign_row_json(row, spec, request.job_stream, bounded));
       const bool shared = !row.managed && bounded;
       table << pad(row.label, width) << pad(mean_ci(s.makespan_hours, 1), 26) << pad(mean_ci(s.cost_total, 0), 30)
             << pad(format_fixed(s.cost_spot.mean, 0), 9) << pad(format_fixed(s.cost_on_demand.mean, 0), 9)

@@ -131,7 +131,8 @@ class CampaignSession {
     nlohmann::json doc =
         campaign_header_json(request_.market, request_.capacity, request_.spec, request_.checkpoint, request_.plan);
     for (const CampaignRow& row : rows_) {
-      doc["policies"].push_back(campaign_row_json(row, request_.spec, request_.job_stream));
+      doc["policies"].push_back(campaign_row_json(row, request_.spec, request_.job_stream,
+                                                  capacity_bounded(request_.market, request_.capacity)));
     }
     if (request_.engineering_cost) {
       doc["break_even"] = campaign_break_even_json(rows_, *request_.engineering_cost, request_.baseline);

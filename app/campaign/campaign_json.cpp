@@ -27,7 +27,8 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
       {"version", kVersion},
       {"git_revision", kGitRevision},
       {"trace", market.name},
-      {"capacity", capacity},
+      {"capacity", capacity_bounded(market, capacity) ? "recorded" : "unbounded"},
+      {"capacity_note", capacity_description(market, capacity)},
       {"jobs", spec.jobs.size()},
       {"schedule", scheduling_rule_name(spec.scheduling)},
       {"reclaim", reclaim_rule_name(spec.reclaim)},
@@ -46,7 +47,8 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
   return header;
 }
 
-nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec, bool by_job_size) {
+nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec, bool by_job_size,
+                                 bool capacity_bounded) {
   const CampaignSummary& s = row.summary;
   nlohmann::json jobs = nlohmann::json::array();
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
@@ -77,7 +79,8 @@ nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spe
                         {"failed", summary_json(s.failed)},
                         {"preemptions", summary_json(s.preemptions)},
                         {"capacity_reclaims", summary_json(s.capacity_reclaims)},
-                        {"capacity_utilisation", summary_json(s.capacity_utilisation)},
+                        {"capacity_utilisation",
+                         !row.managed && capacity_bounded ? summary_json(s.capacity_utilisation) : nlohmann::json()},
                         {"p_all_done", s.p_all_done},
                         {"p_deadline_met", s.p_deadline_met},
                         {"p_budget_exhausted", s.p_budget_exhausted},

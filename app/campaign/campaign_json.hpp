@@ -14,8 +14,10 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
                                     const std::string& checkpoint, const ReplicationPlan& plan);
 
 // by_job_size (a job stream): each job's turnaround, slowdown, cost and deadline share, and "by_job_size", the jobs
-// grouped by size (docs/campaign.md#by-job-size).
-nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec, bool by_job_size = false);
+// grouped by size (docs/campaign.md#by-job-size). capacity_bounded (capacity_bounded()): without it, and on managed
+// rows, "capacity_utilisation" is null (nothing was shared, so nothing was used up).
+nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spec, bool by_job_size,
+                                 bool capacity_bounded);
 
 // The row the break-even and the savings compare with: the row labelled `baseline` (--baseline, resolved) when given,
 // else the cheapest managed row. InputError naming `option` when there is none, or when it costs nothing.

@@ -149,6 +149,16 @@ EarlyStopping parse_halving(const std::string& text) {
   return out;
 }
 
+bool capacity_bounded(const SpotMarket& market, const std::string& capacity) {
+  return capacity == "recorded" && std::any_of(market.zones.begin(), market.zones.end(),
+                                               [](const Zone& zone) { return zone.spot.available.has_value(); });
+}
+
+std::string capacity_description(const SpotMarket& market, const std::string& capacity) {
+  if (capacity_bounded(market, capacity) || capacity == "unbounded") return capacity;
+  return "unbounded: the trace records no counts";
+}
+
 void apply_capacity(SpotMarket& market, const std::string& capacity) {
   if (capacity == "recorded") return;
   if (capacity != "unbounded") throw InputError("--capacity '" + capacity + "': expected recorded or unbounded");

@@ -20,6 +20,13 @@ EarlyStopping parse_halving(const std::string& text);      // --halving: none or
 // (the one-job view of availability). InputError for anything else.
 void apply_capacity(SpotMarket& market, const std::string& capacity);
 
+// The capacity a campaign actually ran under: "recorded" only where the trace records spot counts (a lifetime
+// model's zones bound nothing, so "recorded" there, or a "capacity used" share, would read as a measurement);
+// otherwise "unbounded". The one rule behind the table's header and column and the JSON's "capacity".
+bool capacity_bounded(const SpotMarket& market, const std::string& capacity);
+// For people: "recorded", "unbounded", or "unbounded: the trace records no counts".
+std::string capacity_description(const SpotMarket& market, const std::string& capacity);
+
 // --trial-work LO:HI (one value: all equal) -> (LO, HI), positive with LO <= HI.
 std::pair<Millis, Millis> parse_trial_work(const std::string& text);
 

@@ -270,3 +270,21 @@ def test_a_trace_without_counts_reports_no_capacity_used(cli):
                          "none")
     assert code == 0, err
     assert "capacity recorded" in out and "%" in out.splitlines()[4]
+
+
+@pytest.mark.parametrize("trace,capacity,bounded", [("gcp-us-central1-c", "recorded", False),
+                                                    (TRACE, "recorded", True), (TRACE, "unbounded", False)])
+def test_the_json_says_the_capacity_the_table_says(cli_json, trace, capacity, bounded):
+    """The JSON's "capacity" is what the campaign ran under, by the table's rule: "recorded" on a trace without
+    counts was unbounded, and no row (nor a managed one) reports a share of capacity used there."""
+    doc = cli_json("campaign", "--trace", trace, "--capacity", capacity, "--trials", "2", "-r", "2", "--format", "json")
+    assert doc["capacity"] == ("recorded" if bounded else "unbounded")
+    note = "unbounded: the trace records no counts" if trace != TRACE else capacity
+    assert doc["capacity_note"] == note
+    for row in doc["policies"]:
+        used = row["capacity_utilisation"]
+        assert (used is not None) == (bounded and not row["managed"]), row["policy"]
+    python = spotsim.campaign(trace, trials=2, replications=2, capacity=capacity).as_dict()
+    assert python["capacity"] == doc["capacity"] and python["capacity_note"] == doc["capacity_note"]
+    assert [r["capacity_utilisation"] is None for r in python["policies"]] == \
+        [r["capacity_utilisation"] is None for r in doc["policies"]]
