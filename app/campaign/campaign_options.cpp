@@ -46,31 +46,69 @@ bool same_gpu(const std::string& a, const std::string& b) {
   return true;
 }
 
-std::string managed_row_label(const ManagedOffer& offer) {
-  return offer.service + " " + to_string(offer.mode) + " " + offer.instance_type;
+// One row's offers: a service's instance shapes of the market's GPU in one mode and region, fewest GPUs per
+// instance first (catalogue order among equals).
+using ManagedShapes = std::vector<ManagedOffer>;
+
+// "vertex-ai on-demand a2-highgpu-1g/a2-highgpu-8g": the service, the mode and every shape the row may use.
+std::string managed_row_label(const ManagedShapes& shapes) {
+  std::string types;
+  for (const ManagedOffer& offer : shapes) types += (types.empty() ? "" : "/") + offer.instance_type;
+  return shapes.front().service + " " + to_string(shapes.front().mode) + " " + types;
 }
 
-// The managed offers of `catalogue` on the market's GPU, in the catalogue's order (none for "none").
-std::vector<ManagedOffer> managed_offers_for(const SpotMarket& market, const std::string& catalogue,
-                                             const GpuOfferCatalogue& gpu_offers) {
-  std::vector<ManagedOffer> offers;
-  if (catalogue == "none") return offers;
+// The managed offers of `catalogue` on the market's GPU grouped into rows, in the catalogue's order of each group's
+// first offer (none for "none").
+std::vector<ManagedShapes> managed_rows_for(const SpotMarket& market, const std::string& catalogue,
+                                            const GpuOfferCatalogue& gpu_offers) {
+  std::vector<ManagedShapes> rows;
+  if (catalogue == "none") return rows;
   const ManagedOfferCatalogue managed =
       read_managed_offer_catalogue(locate_managed_offer_catalogue(catalogue), gpu_offers);
   for (const ManagedOffer& offer : managed.offers) {
-    if (same_gpu(offer.gpu, market.zones.front().gpu)) offers.push_back(offer);
+    if (!same_gpu(offer.gpu, market.zones.front().gpu)) continue;
+    auto row = std::find_if(rows.begin(), rows.end(), [&](const ManagedShapes& r) {
+      return r.front().service == offer.service && r.front().mode == offer.mode && r.front().region == offer.region;
+    });
+    if (row == rows.end()) row = rows.insert(rows.end(), ManagedShapes{});
+    row->push_back(offer);
   }
-  return offers;
+  for (ManagedShapes& row : rows) {
+    std::stable_sort(row.begin(), row.end(), [](const ManagedOffer& a, const ManagedOffer& b) {
+      return a.gpus_per_instance < b.gpus_per_instance;
+    });
+  }
+  return rows;
 }
 
-// The campaign's jobs run by a managed service: each job on its own, on ceil(gpus / GPUs per instance) of the
-// offer's instances, with the service's policy and billing (docs/managed.md#mapping). The service's spot comes from
+// The shape a job of `gpus` GPUs runs on, as a team would rent it: the one whose ceil(gpus / its GPUs) instances cost
+// least per hour, the fewest instances among equal prices. With per-GPU prices equal across shapes (as the services
+// list them) that is the smallest shape that holds the job on one instance; where a catalogue lacks that shape (no
+// 2-GPU machine), instances of a smaller one rather than one that bills GPUs the job leaves idle.
+const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus) {
+  const auto instances = [gpus](const ManagedOffer& o) {
+    return (gpus + o.gpus_per_instance - 1) / o.gpus_per_instance;
+  };
+  const ManagedOffer* best = &shapes.front();
+  for (const ManagedOffer& offer : shapes) {
+    const double price = instances(offer) * offer.price_per_hour;
+    const double best_price = instances(*best) * best->price_per_hour;
+    const bool cheaper = price < best_price * (1.0 - 1e-9);
+    const bool as_cheap = !cheaper && price <= best_price * (1.0 + 1e-9);
+    if (cheaper || (as_cheap && instances(offer) < instances(*best))) best = &offer;
+  }
+  return *best;
+}
+
+// The campaign's jobs run by a managed service: each job on its own, on the row's shape that fits it (shape_for:
+// ceil(gpus / GPUs per instance) instances), with the service's policy and billing
+// (docs/managed.md#mapping). The service's spot comes from
 // its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied. Job by job, each
 // job's replications in order: the summary takes them as they come, and the runs keep their jobs only if asked.
-CampaignRow run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& spec, int gpus_per_trace_instance,
+CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec& spec, int gpus_per_trace_instance,
                                  const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
                                  const std::string& checkpoint, const ReplicationPlan& plan, bool keep_runs) {
-  CampaignRow row{managed_row_label(offer), true, {}, {}};
+  CampaignRow row{managed_row_label(shapes), true, {}, {}};
   std::vector<CampaignRun> runs(plan.count);  // the campaign-wide figures of each replication
   std::vector<bool> all_met(plan.count, true);
   CampaignSummaryBuilder summary(spec, job_size_groups(spec).group_of_job, plan.count);
@@ -79,6 +117,7 @@ CampaignRow run_managed_campaign(const ManagedOffer& offer, const CampaignSpec& 
     const CampaignJob& cj = spec.jobs[j];
     JobSpec job = cj.job;
     const int gpus = job.gpus > 0 ? job.gpus : job.nodes * gpus_per_trace_instance;
+    const ManagedOffer& offer = shape_for(shapes, gpus);
     job.gpus = 0;
     job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
     job.deadline = campaign_job_deadline(spec, cj);
@@ -215,8 +254,8 @@ std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const C
   std::vector<CampaignRow> rows;
   if (catalogue == "none") return rows;
   const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
-  for (const ManagedOffer& offer : managed_offers_for(market, catalogue, gpu_offers)) {
-    rows.push_back(run_managed_campaign(offer, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
+  for (const ManagedShapes& shapes : managed_rows_for(market, catalogue, gpu_offers)) {
+    rows.push_back(run_managed_campaign(shapes, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
                                         checkpoint, plan, keep_runs));
   }
   return rows;
@@ -226,8 +265,8 @@ std::vector<std::string> managed_row_labels(const SpotMarket& market, const std:
   std::vector<std::string> labels;
   if (catalogue == "none") return labels;
   const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
-  for (const ManagedOffer& offer : managed_offers_for(market, catalogue, gpu_offers)) {
-    labels.push_back(managed_row_label(offer));
+  for (const ManagedShapes& shapes : managed_rows_for(market, catalogue, gpu_offers)) {
+    labels.push_back(managed_row_label(shapes));
   }
   return labels;
 }

@@ -47,8 +47,10 @@ CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& sp
                                 const std::string& policy, const std::string& checkpoint, const ReplicationPlan& plan,
                                 bool keep_runs);
 
-// A row per managed training offer of `catalogue` (a shipped name or a file) on the trace's GPU: each job on its own,
-// on the service's instances, billing and behaviour, same seeds; no shared capacity, no budget cap.
+// A row per managed training service, mode and region of `catalogue` (a shipped name or a file) on the trace's GPU:
+// each job on its own, on the smallest of the service's instance shapes that holds it (instances of a smaller one
+// where the catalogue has no shape that size and they cost less), with the service's billing and behaviour, same seeds;
+// no shared capacity, no budget cap.
 std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const CampaignSpec& spec,
                                                const std::string& catalogue, const PolicyRegistry& registry,
                                                const std::string& checkpoint, const ReplicationPlan& plan,

@@ -288,3 +288,22 @@ def test_the_json_says_the_capacity_the_table_says(cli_json, trace, capacity, bo
     assert python["capacity"] == doc["capacity"] and python["capacity_note"] == doc["capacity_note"]
     assert [r["capacity_utilisation"] is None for r in python["policies"]] == \
         [r["capacity_utilisation"] is None for r in doc["policies"]]
+
+
+def test_managed_rows_rent_the_shape_that_fits_each_job(cli_json, tmp_path):
+    """One row per service and mode: a 1-GPU job on a2-highgpu-1g, an 8-GPU job on one a2-highgpu-8g, and a 2-GPU
+    job (the catalogue has no 2-GPU machine) on two 1g instances, not on an 8g that bills six idle GPUs."""
+    jobs = write_jobs(tmp_path / "jobs.csv", [{"name": f"g{g}", "arrival": "0h", "work": "10h", "gpus": g}
+                                              for g in (1, 2, 8)])
+    doc = cli_json("campaign", "--trace", "gcp-us-central1-c", "--jobs", jobs, "-p", "on-demand", "-r", "2",
+                   "--format", "json")
+    rows = {row["policy"]: row for row in doc["policies"]}
+    assert "vertex-ai on-demand a2-highgpu-8g" not in rows and "vertex-ai on-demand a2-highgpu-1g" not in rows
+    row = rows["vertex-ai on-demand a2-highgpu-1g/a2-highgpu-8g"]
+    cost = {job["name"]: job["cost"] for job in row["jobs"]}
+    hours = 10 + 5 / 60  # work and the billed 5-minute start-up
+    assert cost["g1"] == pytest.approx(4.408062 * hours, rel=1e-3)
+    assert cost["g2"] == pytest.approx(2 * 4.408062 * hours, rel=1e-3)
+    assert cost["g8"] == pytest.approx(35.26 * hours, rel=1e-3)
+    # A service with one shape keeps its one-shape row (and label).
+    assert rows["sagemaker on-demand ml.p4d.24xlarge"]["jobs"][0]["cost"] == pytest.approx(37.688 * 10, rel=0.01)
