@@ -6,6 +6,7 @@
 
 #include "app/advise/managed_scenario.hpp"
 #include "app/advise/offer_scenario.hpp"
+#include "app/advise/pilot_runs.hpp"
 #include "base/errors.hpp"
 #include "base/statistics.hpp"
 #include "base/text_format.hpp"
@@ -306,10 +307,14 @@ AdviceReport run_advice(const AdviceRequest& request) {
     const SpotMarket market = offer_market(offer, source, placed->shape.instances, history);
     const Scenario scenario(market, placed->job);
     for (std::size_t p = 0; p < request.policies.size(); ++p) {
-      const auto runs =
-          run_replications(scenario, factories[p],
-                           ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
-      AdviceRow row = row_of(offer, *placed, runs);
+      const PilotedRuns piloted =
+          run_with_pilot(scenario, factories[p],
+                         ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
+      if (piloted.pruned_because) {
+        report.skipped.push_back({offer, request.policies[p] + ": " + *piloted.pruned_because});
+        continue;
+      }
+      AdviceRow row = row_of(offer, *placed, piloted.runs);
       row.preemption_basis = source.basis;
       row.preemption_origin = source.origin;
       row.policy = request.policies[p];
@@ -325,9 +330,14 @@ AdviceReport run_advice(const AdviceRequest& request) {
     if (!placed) continue;
     const ManagedScenario ms = managed_scenario(offer, placed->job, request.catalogue);
     const Scenario scenario(ms.market, ms.job);
-    auto runs = run_replications(
+    PilotedRuns piloted = run_with_pilot(
         scenario, {registry.selection_factory(ms.selection_policy), registry.checkpoint_factory(request.checkpoint)},
         ReplicationPlan{request.seed, 0, request.replications, request.threads, request.progress});
+    if (piloted.pruned_because) {
+      report.skipped.push_back({as_gpu, offer.service + " " + to_string(offer.mode) + ": " + *piloted.pruned_because});
+      continue;
+    }
+    std::vector<RunResult>& runs = piloted.runs;
     for (RunResult& run : runs) apply_managed_billing(offer, run);
     AdviceRow row = row_of(as_gpu, *placed, runs);
     row.managed_service = offer.service;

@@ -115,3 +115,49 @@ TEST(AdviseCli, AcceptsASteptimeJobFile) {
 
 }  // namespace
 }  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// The platform lead's case (issue 34): 128 GPUs on 1-GPU instances restarting together cannot finish on spot; the
+// pilot lists that row as skipped, saying why, instead of simulating every run to the give-up time, and leaves the
+// rows that finish as they were (the JSON's skipped list names the policy).
+TEST(AdviseCli, AnOfferThatCannotFinishIsSkippedAfterItsPilot) {
+  const CliResult r = run_advise({"--steps",
+                                  "450000",
+                                  "--step-time",
+                                  "95.38ms",
+                                  "--measured-gpu",
+                                  "V100",
+                                  "--gpus",
+                                  "128",
+                                  "--gpu",
+                                  "A100-40GB",
+                                  "--region",
+                                  "us-central1-c",
+                                  "--policy",
+                                  "spot-only",
+                                  "--managed-catalogue",
+                                  "none",
+                                  "-n",
+                                  "8",
+                                  "--threads",
+                                  "1",
+                                  "--format",
+                                  "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  bool pruned = false;
+  for (const auto& s : doc["skipped"]) {
+    const std::string reason = s["reason"];
+    if (s["offer"].get<std::string>().find("a2-highgpu-1g") != std::string::npos) {
+      pruned = reason.rfind("spot-only: cannot finish: 0 of 4 pilot runs completed", 0) == 0;
+    }
+  }
+  EXPECT_TRUE(pruned) << doc["skipped"].dump();
+  ASSERT_EQ(doc["rows"].size(), 1u) << "the 8-GPU instances finish and are ranked";
+  EXPECT_EQ(doc["rows"][0]["instance_type"], "a2-highgpu-8g");
+}
+
+}  // namespace
+}  // namespace spotsim
