@@ -119,7 +119,11 @@ std::string report_table(const SimulationReport& report) {
     }
     if (metrics[i].table_row == Row::kMultiNode && job["nodes"].get<int>() == 1) continue;
     if (metrics[i].table_row == Row::kWhenNonZero && s.min == 0.0 && s.max == 0.0) continue;
-    const int d = std::string(metrics[i].unit) == "count" ? 2 : 3;
+    // Counts to 2 decimals, hours, dollars and fractions to 3 (their natural resolution: 0.001 h is 3.6 s). A ratio
+    // (work per dollar, "inst-h/$") has the scale of its denominator, 0.01 on an 8-GPU H100, so it keeps at least 3
+    // significant digits.
+    const std::string unit = metrics[i].unit;
+    const int d = unit == "count" ? 2 : unit.find('/') != std::string::npos ? decimals_for(s.mean, 3, 3) : 3;
     std::snprintf(line, sizeof line, "%-22s %-8s %11s %11s %11s %11s %11s   [%s, %s]\n", metrics[i].label,
                   metrics[i].unit, format_fixed(s.mean, d).c_str(), format_fixed(s.sd, d).c_str(),
                   format_fixed(s.p50, d).c_str(), format_fixed(s.p95, d).c_str(), format_fixed(s.p99, d).c_str(),

@@ -18,6 +18,18 @@ inline std::string format_fixed(double value, int decimals) {
   return buffer;
 }
 
+// Decimals that show `value` with at least `significant` significant digits, and never fewer than `decimals`:
+// 0.272 at (3, 3) -> 3, 0.0532 -> 4, 0.00271 -> 5; at most 9. A work-per-dollar of 0.003 printed with 3 decimals
+// has one digit left to read.
+inline int decimals_for(double value, int decimals, int significant) {
+  const double magnitude = value < 0 ? -value : value;
+  if (!(magnitude > 0.0) || magnitude >= 1e300) return decimals;
+  int leading = 0;  // zeros between the point and the first significant digit
+  for (double m = magnitude; m < 0.1 && leading < 9; m *= 10.0) ++leading;
+  const int wanted = leading + significant;
+  return wanted > decimals ? (wanted < 9 ? wanted : 9) : decimals;
+}
+
 // Dollars as the advice lines print them: cents below $100, whole dollars above.
 inline std::string format_usd(double usd) {
   std::string text(1, '$');  // appended, not "$" + ...: GCC 12's -Wrestrict false positive on operator+

@@ -294,3 +294,27 @@ TEST(BoundCli, ErrorsAreClear) {
 
 }  // namespace
 }  // namespace spotsim
+
+namespace spotsim {
+namespace {
+
+// Work per dollar on two 8-GPU H100 instances is about 0.1: the table keeps three significant digits of it (it
+// printed "0.096" before, and would print "0.010" on one instance at $100/h), while hours keep three decimals.
+TEST(SimulateCli, WorkPerDollarKeepsThreeSignificantDigits) {
+  const test::CliResult r = test::run_cli(simulate_command, "simulate",
+                                          {"--trace", "gcp-h100-capacity-13-zones", "--zones", "us-east4-a", "-p",
+                                           "on-demand", "--nodes", "2", "--work", "10h", "-n", "3", "-q"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string value_line;
+  std::string hours_line;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("value (work per USD)", 0) == 0) value_line = line;
+    if (line.rfind("completion time", 0) == 0) hours_line = line;
+  }
+  EXPECT_NE(value_line.find(" 0.0961 "), std::string::npos) << value_line;
+  EXPECT_NE(hours_line.find(" 10.083 "), std::string::npos) << hours_line;
+}
+
+}  // namespace
+}  // namespace spotsim

@@ -25,5 +25,17 @@ TEST(TextFormat, OtherValuesKeepTheirSign) {
   EXPECT_EQ(format_fixed(NAN, 1).find("nan") != std::string::npos, true);
 }
 
+TEST(TextFormat, SmallValuesKeepThreeSignificantDigits) {
+  EXPECT_EQ(decimals_for(0.272, 3, 3), 3);
+  EXPECT_EQ(format_fixed(0.0532, decimals_for(0.0532, 3, 3)), "0.0532");
+  EXPECT_EQ(format_fixed(0.00271, decimals_for(0.00271, 3, 3)), "0.00271");
+  EXPECT_EQ(decimals_for(-0.00271, 3, 3), 5);
+  EXPECT_EQ(decimals_for(1234.5, 3, 3), 3) << "never fewer than asked";
+  EXPECT_EQ(decimals_for(0.0, 3, 3), 3);
+  EXPECT_EQ(decimals_for(1e-30, 3, 3), 9) << "at most 9";
+  EXPECT_EQ(decimals_for(NAN, 2, 3), 2);
+  EXPECT_EQ(decimals_for(INFINITY, 2, 3), 2);
+}
+
 }  // namespace
 }  // namespace spotsim
