@@ -14,6 +14,7 @@ boost::program_options::options_description steptime_command_options();        /
 boost::program_options::options_description trace_convert_command_options();   // spotsim trace convert
 boost::program_options::options_description trace_fit_command_options();       // spotsim trace fit
 boost::program_options::options_description trace_generate_command_options();  // spotsim trace generate
+boost::program_options::options_description trace_reshape_command_options();   // spotsim trace reshape
 boost::program_options::options_description trace_inspect_command_options();   // spotsim trace inspect
 
 }  // namespace spotsim

@@ -31,6 +31,7 @@ const std::vector<Schema>& schemas() {
       {"trace inspect", trace_inspect_command_options},
       {"trace fit", trace_fit_command_options},
       {"trace generate", trace_generate_command_options},
+      {"trace reshape", trace_reshape_command_options},
   };
   return all;
 }

@@ -24,6 +24,9 @@ constexpr TraceSubcommand kTraceSubcommands[] = {
      trace_inspect_command},
     {"fit", "fit exponential, Weibull and bathtub lifetimes; R^2 and Kolmogorov-Smirnov distance", trace_fit_command},
     {"generate", "synthetic trace from a lifetime model and a seed", trace_generate_command},
+    {"reshape", "re-price, re-shape (instance type, GPU, GPUs per instance) or rename, with provenance",
+     trace_reshape_command},
+    {"reprice", "the same as reshape", trace_reshape_command},
 };
 
 void trace_usage(std::ostream& out, const std::string& program) {

@@ -37,25 +37,6 @@ po::options_description convert_options() {
   return all;
 }
 
-// One line per top-level field and per zone: diff-friendly, yet a two-week availability trace stays one line.
-std::string format_trace(const nlohmann::json& doc) {
-  std::string out = "{\n";
-  std::size_t i = 0;
-  for (auto it = doc.begin(); it != doc.end(); ++it, ++i) {
-    out += "  " + json_text(nlohmann::json(it.key())) + ": ";
-    if (it.key() == "zones") {
-      out += "[\n";
-      for (std::size_t z = 0; z < it->size(); ++z)
-        out += "    " + json_text((*it)[z]) + (z + 1 < it->size() ? ",\n" : "\n");
-      out += "  ]";
-    } else {
-      out += it->dump();
-    }
-    out += i + 1 < doc.size() ? ",\n" : "\n";
-  }
-  return out + "}\n";
-}
-
 int convert(int argc, const char* const* argv, const std::string& program) {
   const auto options = convert_options();
   const auto vm = parse_trace_options(argc, argv, options, true);
@@ -97,7 +78,7 @@ int convert(int argc, const char* const* argv, const std::string& program) {
   }
   const nlohmann::json doc = trace_to_json(market);
   parse_trace(doc, "converted trace");  // the output must read back; a failure here is a bug, reported as such
-  emit(vm, format_trace(doc), program);
+  emit(vm, format_trace_document(doc), program);
   return 0;
 }
 

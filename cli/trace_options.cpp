@@ -1,11 +1,13 @@
 // Options and plumbing shared by the `spotsim trace` subcommands.
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "app/options/command_line.hpp"
 #include "base/atomic_file.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
+#include "base/json_text.hpp"
 #include "base/shipped_library.hpp"
 #include "base/text_escape.hpp"
 #include "base/text_format.hpp"
@@ -121,7 +123,9 @@ void apply_offer_overrides(const po::variables_map& vm, const ImportOptions& o, 
   if (vm.count("spot-price") && imported.records_spot_prices) {
     throw InputError("--spot-price: the " + imported.format +
                      " input records its spot prices; --spot-price only fills "
-                     "in a price for inputs that record none (edit the trace, or convert the raw recording)");
+                     "in a price for inputs that record none (spotsim trace reshape --spot-price re-prices a trace, "
+                     "saying so in its "
+                     "provenance)");
   }
   const auto note = [&](const char* option, const std::string& value, const std::vector<std::string>& zones) {
     if (zones.empty()) return;
@@ -188,6 +192,25 @@ po::variables_map parse_trace_options(int argc, const char* const* argv, const p
   po::positional_options_description positional;
   if (positional_inputs) positional.add("input", -1);
   return parse_command_line(argc, argv, options, positional);
+}
+
+// One line per top-level field and per zone: diff-friendly, yet a two-week availability trace stays one line.
+std::string format_trace_document(const nlohmann::json& doc) {
+  std::string out = "{\n";
+  std::size_t i = 0;
+  for (auto it = doc.begin(); it != doc.end(); ++it, ++i) {
+    out += "  " + json_text(nlohmann::json(it.key())) + ": ";
+    if (it.key() == "zones") {
+      out += "[\n";
+      for (std::size_t z = 0; z < it->size(); ++z)
+        out += "    " + json_text((*it)[z]) + (z + 1 < it->size() ? ",\n" : "\n");
+      out += "  ]";
+    } else {
+      out += it->dump();
+    }
+    out += i + 1 < doc.size() ? ",\n" : "\n";
+  }
+  return out + "}\n";
 }
 
 void emit(const po::variables_map& vm, const std::string& text, const std::string& program) {

@@ -2,6 +2,7 @@
 // The subcommands of `spotsim trace` (docs/traces.md), and what they share: the options that describe how to
 // read a recording, and how results are written.
 #include <boost/program_options.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ int trace_convert_command(int argc, const char* const* argv);
 int trace_inspect_command(int argc, const char* const* argv);
 int trace_fit_command(int argc, const char* const* argv);
 int trace_generate_command(int argc, const char* const* argv);
+int trace_reshape_command(int argc, const char* const* argv);
 
 // --from, --zone-name, --only-zone, --time-unit, --span: how to read the inputs.
 boost::program_options::options_description input_options();
@@ -30,6 +32,9 @@ ImportedTrace import_inputs(const boost::program_options::variables_map& vm);
 boost::program_options::variables_map parse_trace_options(int argc, const char* const* argv,
                                                           const boost::program_options::options_description& options,
                                                           bool positional_inputs);
+
+// A trace document as `trace convert` and `trace reshape` write it: one line per top-level field and per zone.
+std::string format_trace_document(const nlohmann::json& doc);
 
 // Writes `text` to --output atomically (and says so on stderr), or to stdout.
 void emit(const boost::program_options::variables_map& vm, const std::string& text, const std::string& program);

@@ -12,7 +12,7 @@ import os
 import pandas as pd
 
 from . import _spotsim
-from .options import duration_text
+from .options import duration_text, name_list_text
 from .progress import progress_bar
 
 JOB_COLUMNS = ("name", "arrival", "work", "gpus", "nodes", "priority", "deadline", "score", "checkpoint_size")
@@ -139,7 +139,7 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
 
     The options are the CLI's, read through its own schema (``spotsim campaign --help``; the defaults here are its
     defaults, which tests/python/test_cli_parity.py checks):
-    regions, zones -- the part of the trace the campaign uses ("us-east4,us-central1"; one of them);
+    regions, zones -- the part of the trace the campaign uses ("us-east4,us-central1" or a list; one of them);
     replay -- allow jobs whose arrival + work exceeds the recording (replayed cyclically); else InputError;
     policy -- selection policy specs, comma-separated or a list (one row each, on the same seeds: paired); for
             jobs with min_nodes (elastic), multi-node policies (spot-nodes, deadline-nodes, on-demand-nodes);
@@ -169,7 +169,7 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
         managed = "managed_training"
     elif managed is False or managed is None:
         managed = "none"
-    options = {"trace": trace, "regions": regions, "zones": zones, "replay": replay, "policy": ",".join(policies),
+    options = {"trace": trace, "regions": name_list_text(regions), "zones": name_list_text(zones), "replay": replay, "policy": ",".join(policies),
                "checkpoint": checkpoint, "mode": mode,
                "tick": None if tick is None else duration_text(tick), "capacity": capacity,
                "trials": trials, "gpus": gpus, "schedule": schedule, "reclaim": reclaim, "halving": _halving(halving),

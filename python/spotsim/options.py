@@ -19,7 +19,22 @@ def duration_text(value):
     return value
 
 
+NAME_LIST_OPTIONS = {"regions", "zones"}
+
+
+def name_list_text(value):
+    """A list or tuple of zone or region names as the CLI's comma-separated text; a string unchanged."""
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(name) for name in value)
+    return value
+
+
 def cli_options(**options):
-    """The options dict the C++ side reads: None means 'not given', timedeltas become duration strings."""
-    return {key: duration_text(value) if key in DURATION_OPTIONS else value
-            for key, value in options.items() if value is not None}
+    """The options dict the C++ side reads: None means 'not given', timedeltas become duration strings, lists of
+    zones or regions comma-separated text."""
+    def text(key, value):
+        if key in DURATION_OPTIONS:
+            return duration_text(value)
+        return name_list_text(value) if key in NAME_LIST_OPTIONS else value
+
+    return {key: text(key, value) for key, value in options.items() if value is not None}

@@ -85,7 +85,7 @@ def simulate(trace="us-west1", policy=None, checkpoint="young-daly", *, regions=
 
     The arguments are the CLI's options with '-' written '_', read by the CLI's own option schema
     (app/options/simulate_request_options.cpp), so the defaults, rules and messages are the CLI's: trace (a path or a
-    shipped trace name), regions or zones (comma-separated names: the part of the trace the job may use), policy and
+    shipped trace name), regions or zones (comma-separated names, or a list of them: the part of the trace the job may use), policy and
     checkpoint ("NAME[:key=value,...]", see spotsim.policies()), job (a job JSON file), work or steps + step_time,
     nodes or gpus, min_nodes (the elastic engine: policy then defaults to spot-nodes; None = adaptive otherwise),
     reconfigure, network_gbps, checkpoint_write, restore, startup, deadline, give_up_after (durations such as
