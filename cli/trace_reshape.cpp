@@ -78,7 +78,7 @@ std::vector<ZonePrice> zone_prices(const po::variables_map& vm, const char* opti
   return out;
 }
 
-ReshapeRequest request_from(const po::variables_map& vm) {
+ReshapeRequest reshape_request_from(const po::variables_map& vm) {
   ReshapeRequest r;
   if (vm.count("instance-type")) r.instance_type = vm["instance-type"].as<std::string>();
   if (vm.count("gpu")) r.gpu = vm["gpu"].as<std::string>();
@@ -138,7 +138,7 @@ int reshape(int argc, const char* const* argv, const std::string& program) {
   if (inputs.size() != 1) throw InputError("expected one trace, got " + std::to_string(inputs.size()));
   const std::string path = locate_trace(inputs.front(), "TRACE");
   SpotMarket market = read_trace_file(path);
-  const std::string note = reshape_trace(market, request_from(vm));
+  const std::string note = reshape_trace(market, reshape_request_from(vm));
   if (vm.count("name")) {
     market.name = vm["name"].as<std::string>();
     require_utf8(market.name, "--name");
