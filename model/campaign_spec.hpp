@@ -18,6 +18,9 @@ struct CampaignJob {
   Millis arrival = 0;  // after the campaign's start
   int priority = 0;    // higher first (scheduling "priority")
   double score = NAN;  // a trial's quality for early stopping (higher is better); NaN = drawn per replication
+  // The instance type the job asks for ("" = the trace's): the DIY rows check the trace offers it, the managed rows
+  // rent that hardware (docs/campaign.md#instance-types).
+  std::string instance_type;
 };
 
 // Who goes first when jobs contend for the same spot capacity at the same moment (and who is woken first when

@@ -46,6 +46,25 @@ bool same_gpu(const std::string& a, const std::string& b) {
   return true;
 }
 
+// A job that names its instance type runs on the trace's instances only if they are that type: every DIY row shares
+// the trace's zones, so a trace of another shape would bill (and preempt) the job as something it did not ask for.
+void check_instance_type(const CampaignJob& job, const SpotMarket& market) {
+  if (job.instance_type.empty()) return;
+  std::vector<std::string> offered;
+  for (const Zone& zone : market.zones) {
+    if (zone.instance_type == job.instance_type) continue;
+    const std::string type = zone.instance_type.empty() ? "(no instance type)" : zone.instance_type;
+    if (std::find(offered.begin(), offered.end(), type) == offered.end()) offered.push_back(type);
+  }
+  if (offered.empty()) return;
+  std::string list;
+  for (const std::string& type : offered) list += (list.empty() ? "" : ", ") + type;
+  throw InputError("job '" + job.name + "' (column instance_type): asks for " + job.instance_type + "; trace '" +
+                   market.name + "' offers " + list +
+                   ". The DIY rows run every job on the trace's instances: give a trace of that type (spotsim trace "
+                   "reshape, docs/traces.md#reshape), or the jobs of each type as their own campaign");
+}
+
 // One row's offers: a service's instance shapes of the market's GPU in one mode and region, fewest GPUs per
 // instance first (catalogue order among equals).
 using ManagedShapes = std::vector<ManagedOffer>;
@@ -81,11 +100,15 @@ std::vector<ManagedShapes> managed_rows_for(const SpotMarket& market, const std:
   return rows;
 }
 
-// The shape a job of `gpus` GPUs runs on, as a team would rent it: the one whose ceil(gpus / its GPUs) instances cost
+// The shape a job of `gpus` GPUs runs on: the service's offer of the instance type the job named, if it has one;
+// else as a team would rent it: the one whose ceil(gpus / its GPUs) instances cost
 // least per hour, the fewest instances among equal prices. With per-GPU prices equal across shapes (as the services
 // list them) that is the smallest shape that holds the job on one instance; where a catalogue lacks that shape (no
 // 2-GPU machine), instances of a smaller one rather than one that bills GPUs the job leaves idle.
-const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus) {
+const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus, const std::string& instance_type) {
+  for (const ManagedOffer& offer : shapes) {  // the job named its hardware: the service's offer of it
+    if (!instance_type.empty() && offer.diy_instance_type == instance_type) return offer;
+  }
   const auto instances = [gpus](const ManagedOffer& o) {
     return (gpus + o.gpus_per_instance - 1) / o.gpus_per_instance;
   };
@@ -117,7 +140,7 @@ CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec
     const CampaignJob& cj = spec.jobs[j];
     JobSpec job = cj.job;
     const int gpus = job.gpus > 0 ? job.gpus : job.nodes * gpus_per_trace_instance;
-    const ManagedOffer& offer = shape_for(shapes, gpus);
+    const ManagedOffer& offer = shape_for(shapes, gpus, cj.instance_type);
     job.gpus = 0;
     job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
     job.deadline = campaign_job_deadline(spec, cj);
@@ -221,6 +244,7 @@ std::pair<Millis, Millis> parse_trial_work(const std::string& text) {
 
 void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus) {
   for (CampaignJob& job : jobs) {
+    check_instance_type(job, market);
     if (job.job.gpus == 0 && job.job.nodes == 0) job.job.gpus = default_gpus;
     job.job = resolve_job_instances(job.job, market, "job '" + job.name + "'");
   }

@@ -16,8 +16,9 @@ namespace spotsim {
 
 namespace {
 
-constexpr std::array<const char*, 10> kColumns = {
-    "name", "arrival", "work", "gpus", "nodes", "priority", "deadline", "score", "checkpoint_size", "min_nodes"};
+constexpr std::array<const char*, 11> kColumns = {
+    "name",  "arrival",         "work",      "gpus",         "nodes", "priority", "deadline",
+    "score", "checkpoint_size", "min_nodes", "instance_type"};
 
 }  // namespace
 
@@ -34,7 +35,8 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
     if (std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return header[i] == c; }) ==
         kColumns.end()) {
       lines.fail(header[i],
-                 "one of name, arrival, work, gpus, nodes, priority, deadline, score, checkpoint_size, min_nodes",
+                 "one of name, arrival, work, gpus, nodes, priority, deadline, score, checkpoint_size, min_nodes, "
+                 "instance_type",
                  "an unknown column");
     }
     if (!column.emplace(header[i], i).second) lines.fail(header[i], "each column once", "it twice");
@@ -86,6 +88,12 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
         job.job.checkpoint_size_gb = parse_data_size_gb(*cell("checkpoint_size"), "checkpoint_size");
       } catch (const InputError&) {
         lines.fail("checkpoint_size", "a size such as 20GB or 18.6GiB", *cell("checkpoint_size"));
+      }
+    }
+    if (cell("instance_type")) {
+      job.instance_type = *cell("instance_type");
+      if (!is_valid_utf8(job.instance_type)) {
+        lines.fail("instance_type", "UTF-8 text", escape_control_characters(job.instance_type));
       }
     }
     jobs.push_back(std::move(job));

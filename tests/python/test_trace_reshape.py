@@ -81,3 +81,33 @@ def test_zones_and_regions_may_be_python_lists(cli):
     assert as_list.runs["fingerprint"].tolist() == as_text.runs["fingerprint"].tolist()
     c = spotsim.campaign(TRACE, "on-demand", regions=("us-east4",), trials=2, replications=2, managed=False)
     assert c.as_dict()["policies"][0]["completed"]["mean"] == 2
+
+
+def test_jobs_name_their_instance_type(cli, cli_json, tmp_path):
+    """A job's instance_type must be what the trace offers (else refused, naming the job and the fix); on a trace
+    reshaped to that type it runs, and the managed rows rent the hardware the job named."""
+    def jobs(instance_type):
+        path = tmp_path / f"jobs-{instance_type}.csv"
+        path.write_text(f"name,arrival,work,gpus,instance_type\nsmall,0h,10h,1,\nbig,0h,10h,8,{instance_type}\n")
+        return path
+
+    code, _, err = cli("campaign", "--trace", "gcp-us-central1-c", "--jobs", jobs("a2-highgpu-8g"), "-r", "2")
+    assert code == 2
+    assert "job 'big' (column instance_type): asks for a2-highgpu-8g" in err and "offers a2-highgpu-1g" in err
+    assert "spotsim trace reshape" in err
+    eight = tmp_path / "a100-8g.json"
+    code, _, err = cli("trace", "reshape", "gcp-us-central1-c", "--instance-type", "a2-highgpu-8g",
+                       "--gpus-per-instance", "8", "--availability", "same", "--prices", "per-gpu", "-o", eight)
+    assert code == 0, err
+    args = ["-p", "on-demand", "-r", "20", "--format", "json"]
+    on_8g = cli_json("campaign", "--trace", eight, "--jobs", jobs("a2-highgpu-8g"), *args)
+    on_1g = cli_json("campaign", "--trace", "gcp-us-central1-c", "--jobs", jobs("a2-highgpu-1g"), *args)
+    rows_8g = {row["policy"]: row for row in on_8g["policies"]}
+    rows_1g = {row["policy"]: row for row in on_1g["policies"]}
+    # DIY on demand: one 8-GPU instance costs what eight 1-GPU ones do.
+    big = [j["cost"] for j in rows_8g["on-demand"]["jobs"] if j["name"] == "big"]
+    assert big[0] == pytest.approx([j["cost"] for j in rows_1g["on-demand"]["jobs"] if j["name"] == "big"][0],
+                                   rel=1e-9)
+    # Vertex spot rents what the job named: eight 1g instances are preempted more than one 8g instance.
+    spot = "vertex-ai spot a2-highgpu-1g/a2-highgpu-8g"
+    assert rows_1g[spot]["preemptions"]["mean"] > rows_8g[spot]["preemptions"]["mean"]
