@@ -43,7 +43,10 @@ po::options_description reshape_options() {
       "prices", po::value<std::string>(), "per-gpu: with --gpus-per-instance, scale both prices by new/old GPUs");
   po::options_description names("Names");
   names.add_options()("rename", po::value<std::vector<std::string>>()->composing(),
-                      "OLD=NEW: rename a zone, or a region (its zones and egress prices) (repeatable)");
+                      "OLD=NEW: rename a zone, or a region (its zones and egress prices) (repeatable)")(
+      "append-as", po::value<std::string>(),
+      "SUFFIX: keep the original zones and add the reshaped ones beside them, named zone + SUFFIX (e.g. -8g): a "
+      "trace of two shapes, each job of a campaign on its own");
   po::options_description all;
   all.add(general).add(prices).add(shape).add(names);
   return all;
@@ -102,6 +105,11 @@ ReshapeRequest reshape_request_from(const po::variables_map& vm) {
     r.prices_per_gpu = true;
   }
   if (vm.count("price-scale")) r.price_scale = vm["price-scale"].as<double>();
+  if (vm.count("append-as")) {
+    r.append_suffix = vm["append-as"].as<std::string>();
+    require_utf8(r.append_suffix, "--append-as");
+    if (r.append_suffix.empty()) throw InputError("--append-as: expected a suffix such as -8g, got ''");
+  }
   r.on_demand = zone_prices(vm, "on-demand-price");
   r.spot = zone_prices(vm, "spot-price");
   if (vm.count("rename")) {

@@ -14,8 +14,9 @@ class SharedCapacity {
   explicit SharedCapacity(int zones) : held_(static_cast<std::size_t>(zones), 0) {}
   virtual ~SharedCapacity() = default;
 
-  // Spot instances the campaign's jobs hold in `zone` now (all jobs, the asking one included).
-  int held(int zone) const { return held_[static_cast<std::size_t>(zone)]; }
+  // Spot instances the campaign's jobs hold in `zone` now (all jobs, the asking one included). Virtual for a job
+  // that sees only some of the campaign's zones (ZoneMappedCapacity), whose zone numbers are its own.
+  virtual int held(int zone) const { return held_[static_cast<std::size_t>(zone)]; }
 
   // A job's spot instances in `zone` were acquired / released at `at` (the implementation updates held()).
   virtual void on_spot_acquired(int job, int zone, int nodes, Millis at) = 0;

@@ -21,6 +21,9 @@ struct CampaignJob {
   // The instance type the job asks for ("" = the trace's): the DIY rows check the trace offers it, the managed rows
   // rent that hardware (docs/campaign.md#instance-types).
   std::string instance_type;
+  // The trace's zones (indices, ascending) the job runs in; empty = every zone. Set where a trace holds several
+  // instance shapes: the zones of the job's shape.
+  std::vector<int> zones;
 };
 
 // Who goes first when jobs contend for the same spot capacity at the same moment (and who is woken first when

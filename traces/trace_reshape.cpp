@@ -81,6 +81,11 @@ StepSeries regrouped(const StepSeries& counts, int from, int to) {
 
 void check_request(const ReshapeRequest& r) {
   const bool shape = r.gpu || r.gpus_per_instance;
+  if (!r.append_suffix.empty() && !shape && !r.instance_type) {
+    throw InputError(
+        "--append-as: adds reshaped copies of the zones; give the new shape (--instance-type, --gpu or "
+        "--gpus-per-instance)");
+  }
   if (!shape && !r.instance_type && !r.price_scale && r.on_demand.empty() && r.spot.empty() && r.renames.empty() &&
       !r.prices_per_gpu && r.availability == AvailabilityRule::kUnstated) {
     throw InputError(
@@ -154,6 +159,7 @@ std::string reshape_trace(SpotMarket& market, const ReshapeRequest& r) {
   check_request(r);
   check_zones_named(market, r.on_demand, "--on-demand-price");
   check_zones_named(market, r.spot, "--spot-price");
+  const std::vector<Zone> originals = r.append_suffix.empty() ? std::vector<Zone>{} : market.zones;
   std::set<std::string> old_gpus_seen;
   std::set<int> old_counts_seen;
   std::vector<std::string> on_demand_zones;
@@ -256,6 +262,24 @@ std::string reshape_trace(SpotMarket& market, const ReshapeRequest& r) {
                       (series_replaced.empty()
                            ? ""
                            : " (replacing the recorded price series of " + join(series_replaced, ", ") + ")"));
+  }
+  if (!r.append_suffix.empty()) {
+    std::vector<Zone> zones = originals;
+    for (Zone& copy : market.zones) {
+      copy.name += r.append_suffix;
+      for (const Zone& z : zones) {
+        if (z.name == copy.name) {
+          throw InputError("--append-as '" + r.append_suffix + "': zone '" + copy.name + "' exists already");
+        }
+      }
+      zones.push_back(std::move(copy));
+    }
+    market.zones = std::move(zones);
+    changes.push_back("the reshaped zones added beside the originals, named zone + '" + r.append_suffix + "'" +
+                      (r.availability == AvailabilityRule::kPooled
+                           ? " (their counts come from the same recorded GPUs as the originals': a campaign using "
+                             "both shapes may hold more GPUs than were there)"
+                           : ""));
   }
   for (const auto& [from, to] : r.renames) rename(market, from, to, changes);
   const std::string note = "Reshaped with spotsim trace reshape: " + join(changes, "; ") + ".";

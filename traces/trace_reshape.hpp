@@ -36,6 +36,8 @@ struct ReshapeRequest {
   std::vector<ZonePrice> on_demand;                          // constant on-demand prices
   std::vector<ZonePrice> spot;                               // constant spot prices (replacing a recorded series)
   std::vector<std::pair<std::string, std::string>> renames;  // OLD=NEW: a zone's name or a region's
+  // Non-empty: the reshaped zones are added beside the originals, named zone + suffix (a trace of two shapes).
+  std::string append_suffix;
 };
 
 // Applies `request` to `market` and appends what it did to the provenance notes; returns that sentence. InputError

@@ -10,6 +10,7 @@
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "base/text_format.hpp"
+#include "model/market/zone_selection.hpp"
 #include "model/scenario.hpp"
 
 namespace spotsim {
@@ -46,23 +47,71 @@ bool same_gpu(const std::string& a, const std::string& b) {
   return true;
 }
 
-// A job that names its instance type runs on the trace's instances only if they are that type: every DIY row shares
-// the trace's zones, so a trace of another shape would bill (and preempt) the job as something it did not ask for.
-void check_instance_type(const CampaignJob& job, const SpotMarket& market) {
-  if (job.instance_type.empty()) return;
-  std::vector<std::string> offered;
+// Whether the trace's zones come in more than one instance shape (type or GPUs per instance).
+bool several_shapes(const SpotMarket& market) {
+  const Zone& first = market.zones.front();
+  return std::any_of(market.zones.begin(), market.zones.end(), [&](const Zone& z) {
+    return z.instance_type != first.instance_type || z.gpus_per_instance != first.gpus_per_instance;
+  });
+}
+
+std::string offered_types(const SpotMarket& market) {
+  std::vector<std::string> types;
   for (const Zone& zone : market.zones) {
-    if (zone.instance_type == job.instance_type) continue;
     const std::string type = zone.instance_type.empty() ? "(no instance type)" : zone.instance_type;
-    if (std::find(offered.begin(), offered.end(), type) == offered.end()) offered.push_back(type);
+    if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
   }
-  if (offered.empty()) return;
   std::string list;
-  for (const std::string& type : offered) list += (list.empty() ? "" : ", ") + type;
-  throw InputError("job '" + job.name + "' (column instance_type): asks for " + job.instance_type + "; trace '" +
-                   market.name + "' offers " + list +
-                   ". The DIY rows run every job on the trace's instances: give a trace of that type (spotsim trace "
-                   "reshape, docs/traces.md#reshape), or the jobs of each type as their own campaign");
+  for (const std::string& type : types) list += (list.empty() ? "" : ", ") + type;
+  return list;
+}
+
+// The zones a job runs in (docs/campaign.md#instance-types): those of the instance type it names; on a trace of one
+// shape, all of them; on a trace of several, those of the shape a team would rent for it (below). A job named in
+// instances (nodes) must name its type there.
+std::vector<int> zones_for(const CampaignJob& job, const SpotMarket& market) {
+  std::vector<int> zones;
+  if (!job.instance_type.empty()) {
+    for (std::size_t z = 0; z < market.zones.size(); ++z) {
+      if (market.zones[z].instance_type == job.instance_type) zones.push_back(static_cast<int>(z));
+    }
+    if (zones.empty()) {
+      throw InputError("job '" + job.name + "' (column instance_type): asks for " + job.instance_type + "; trace '" +
+                       market.name + "' offers " + offered_types(market) +
+                       ". Give a trace with zones of that type (spotsim trace reshape, docs/traces.md#reshape, "
+                       "--append-as keeps the others), or run the jobs of each type as their own campaign");
+    }
+    return zones.size() == market.zones.size() ? std::vector<int>{} : zones;
+  }
+  if (!several_shapes(market)) return zones;
+  if (job.job.gpus <= 0) {
+    throw InputError("job '" + job.name + "': trace '" + market.name + "' offers several instance types (" +
+                     offered_types(market) + "); a job given in instances (nodes) must name its instance_type");
+  }
+  // As the managed rows rent (shape_for): the GPUs per instance whose ceil(gpus / k) instances cost least per hour
+  // on demand (the cheapest zone of that shape), the fewest instances among equal prices.
+  int best = 0;
+  double best_price = 0.0;
+  const auto instances = [&](int k) { return (job.job.gpus + k - 1) / k; };
+  for (const Zone& zone : market.zones) {
+    const int k = std::max(1, zone.gpus_per_instance);
+    double cheapest = zone.on_demand_price_per_hour;
+    for (const Zone& other : market.zones) {
+      if (other.gpus_per_instance == zone.gpus_per_instance)
+        cheapest = std::min(cheapest, other.on_demand_price_per_hour);
+    }
+    const double price = instances(k) * cheapest;
+    const bool cheaper = best == 0 || price < best_price * (1.0 - 1e-9);
+    const bool as_cheap = !cheaper && price <= best_price * (1.0 + 1e-9);
+    if (cheaper || (as_cheap && instances(k) < instances(best))) {
+      best = k;
+      best_price = price;
+    }
+  }
+  for (std::size_t z = 0; z < market.zones.size(); ++z) {
+    if (market.zones[z].gpus_per_instance == best) zones.push_back(static_cast<int>(z));
+  }
+  return zones;
 }
 
 // One row's offers: a service's instance shapes of the market's GPU in one mode and region, fewest GPUs per
@@ -128,7 +177,7 @@ const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus, const std::
 // (docs/managed.md#mapping). The service's spot comes from
 // its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied. Job by job, each
 // job's replications in order: the summary takes them as they come, and the runs keep their jobs only if asked.
-CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec& spec, int gpus_per_trace_instance,
+CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec& spec, const SpotMarket& market,
                                  const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
                                  const std::string& checkpoint, const ReplicationPlan& plan, bool keep_runs) {
   CampaignRow row{managed_row_label(shapes), true, {}, {}};
@@ -139,7 +188,9 @@ CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const CampaignJob& cj = spec.jobs[j];
     JobSpec job = cj.job;
-    const int gpus = job.gpus > 0 ? job.gpus : job.nodes * gpus_per_trace_instance;
+    const int per_instance =
+        market.zones[cj.zones.empty() ? 0 : static_cast<std::size_t>(cj.zones.front())].gpus_per_instance;
+    const int gpus = job.gpus > 0 ? job.gpus : job.nodes * per_instance;
     const ManagedOffer& offer = shape_for(shapes, gpus, cj.instance_type);
     job.gpus = 0;
     job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
@@ -244,9 +295,17 @@ std::pair<Millis, Millis> parse_trial_work(const std::string& text) {
 
 void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus) {
   for (CampaignJob& job : jobs) {
-    check_instance_type(job, market);
     if (job.job.gpus == 0 && job.job.nodes == 0) job.job.gpus = default_gpus;
-    job.job = resolve_job_instances(job.job, market, "job '" + job.name + "'");
+    job.zones = zones_for(job, market);
+    if (job.zones.empty()) {
+      job.job = resolve_job_instances(job.job, market, "job '" + job.name + "'");
+      continue;
+    }
+    ZoneSelection selection;  // the job's instances counted on its own shape
+    selection.by = ZoneSelection::By::kZones;
+    for (const int z : job.zones) selection.names.push_back(market.zones[static_cast<std::size_t>(z)].name);
+    job.job = resolve_job_instances(job.job, select_zones(market, selection, "job '" + job.name + "'"),
+                                    "job '" + job.name + "'");
   }
 }
 
@@ -279,8 +338,7 @@ std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const C
   if (catalogue == "none") return rows;
   const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
   for (const ManagedShapes& shapes : managed_rows_for(market, catalogue, gpu_offers)) {
-    rows.push_back(run_managed_campaign(shapes, spec, market.zones.front().gpus_per_instance, gpu_offers, registry,
-                                        checkpoint, plan, keep_runs));
+    rows.push_back(run_managed_campaign(shapes, spec, market, gpu_offers, registry, checkpoint, plan, keep_runs));
   }
   return rows;
 }

@@ -9,6 +9,7 @@
 #include "base/errors.hpp"
 #include "engine/engine_factory.hpp"
 #include "model/market/node_reclaim.hpp"
+#include "model/market/zone_selection.hpp"
 #include "model/random_streams.hpp"
 
 namespace spotsim {
@@ -29,6 +30,43 @@ std::vector<Millis> rung_milestones(const EarlyStopping& stopping, Millis work) 
 
 }  // namespace
 
+ZoneMappedCapacity* CampaignSimulation::zones_of(const std::vector<int>& zones) {
+  if (zones.empty()) return nullptr;
+  for (std::size_t i = 0; i < subsets_.size(); ++i) {
+    if (subsets_[i]->zones() == zones) return subsets_[i].get();
+  }
+  ZoneSelection selection;
+  selection.by = ZoneSelection::By::kZones;
+  for (const int z : zones) {
+    if (z < 0 || z >= static_cast<int>(market_.zones.size())) {
+      throw InputError("campaign: a job's zone " + std::to_string(z) + " is not one of trace '" + market_.name +
+                       "''s " + std::to_string(market_.zones.size()));
+    }
+    selection.names.push_back(market_.zones[static_cast<std::size_t>(z)].name);
+  }
+  if (!std::is_sorted(zones.begin(), zones.end())) throw InputError("campaign: a job's zones must be in trace order");
+  job_markets_.push_back(std::make_unique<SpotMarket>(select_zones(market_, selection, "campaign job")));
+  subsets_.push_back(std::make_unique<ZoneMappedCapacity>(*this, zones));
+  return subsets_.back().get();
+}
+
+const SpotMarket& CampaignSimulation::market_of(const ZoneMappedCapacity& subset) const {
+  for (std::size_t i = 0; i < subsets_.size(); ++i) {
+    if (subsets_[i].get() == &subset) return *job_markets_[i];
+  }
+  return market_;
+}
+
+int CampaignSimulation::global_zone(std::size_t job, int zone) const {
+  const ZoneMappedCapacity* mapped = job_zones_[job];
+  return mapped ? mapped->global(zone) : zone;
+}
+
+bool CampaignSimulation::may_use(std::size_t job, int zone) const {
+  const ZoneMappedCapacity* mapped = job_zones_[job];
+  return !mapped || std::binary_search(mapped->zones().begin(), mapped->zones().end(), zone);
+}
+
 Millis CampaignSimulation::ZoneDrops::check_time(Millis notice) const {
   if (next >= drops.size()) return kNever;
   return at_drop ? drop_time() : drop_time() - notice;
@@ -44,7 +82,9 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
   for (std::size_t j = 0; j < n; ++j) {
     JobSpec job = spec.jobs[j].job;
     job.deadline = campaign_job_deadline(spec, spec.jobs[j]);
-    scenarios_.push_back(std::make_unique<Scenario>(market, job, TraceStart{false, 0}));
+    ZoneMappedCapacity* mapped = zones_of(spec.jobs[j].zones);
+    job_zones_.push_back(mapped);
+    scenarios_.push_back(std::make_unique<Scenario>(mapped ? market_of(*mapped) : market, job, TraceStart{false, 0}));
     if (spec.cant_be_late_mode) scenarios_.back()->use_cant_be_late_mode(spec.tick);
     checkpoints_.push_back(policies.checkpoint());
     const std::string which = "campaign: job " + std::to_string(j + 1) + " '" + spec.jobs[j].name + "': ";
@@ -56,7 +96,7 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
     CampaignMember* member = engines_.back().engine->campaign_member();
     if (member == nullptr) throw InputError(which + "its engine cannot share a campaign's capacity");
     jobs_.push_back(member);
-    member->attach_capacity(this, static_cast<int>(j));
+    member->attach_capacity(mapped ? static_cast<SharedCapacity*>(mapped) : this, static_cast<int>(j));
     if (spec.early_stopping.enabled()) member->set_milestones(rung_milestones(spec.early_stopping, job.work));
   }
   order_.resize(n);
@@ -156,7 +196,9 @@ void CampaignSimulation::reclaim_excess(int zone, Millis drop_at, bool at_drop) 
   int held_on = 0;
   for (std::size_t j = 0; j < jobs_.size(); ++j) {
     const CampaignMember& job = *jobs_[j];
-    if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot || job.zone() != zone) continue;
+    if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot || global_zone(j, job.zone()) != zone) {
+      continue;
+    }
     const int holds = job.spot_held_at(drop_at);
     if (holds == 0) continue;
     held_on += holds;
@@ -221,6 +263,7 @@ void CampaignSimulation::on_spot_released(int job, int zone, int nodes, Millis a
   for (const int k : order_) {
     const auto kk = static_cast<std::size_t>(k);
     if (k == job || !started_[kk] || jobs_[kk]->finished() || !jobs_[kk]->waiting_for_spot()) continue;
+    if (!may_use(kk, zone)) continue;  // room in a zone of another shape
     if (jobs_[kk]->spot_room_needed() <= room) {
       jobs_[kk]->wake_for_spot(at);
       next_events_.touch(k);
@@ -263,7 +306,7 @@ void CampaignSimulation::update_budget_time() {
   for (std::size_t j = 0; j < jobs_.size() && budget_time_ > now_; ++j) {
     const CampaignMember& job = *jobs_[j];
     if (!started_[j] || job.finished() || job.purchase() != Purchase::kSpot) continue;
-    const StepSeries& price = market_.zones[static_cast<std::size_t>(job.zone())].spot.price_per_hour;
+    const StepSeries& price = market_.zones[static_cast<std::size_t>(global_zone(j, job.zone()))].spot.price_per_hour;
     if (price.times().size() < 2) continue;
     const double current = price.at(now_);
     budget_time_ = std::min(budget_time_, price.next_time_where(now_, [current](double v) { return v != current; }));

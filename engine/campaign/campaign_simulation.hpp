@@ -16,6 +16,7 @@
 
 #include "engine/campaign/campaign_result.hpp"
 #include "engine/campaign/next_event_index.hpp"
+#include "engine/campaign/zone_mapped_capacity.hpp"
 #include "engine/campaign_member.hpp"
 #include "engine/engine_factory.hpp"
 #include "engine/replication_runner.hpp"
@@ -62,6 +63,12 @@ class CampaignSimulation final : public SharedCapacity {
     Millis drop_time() const { return period_start + drops[next].offset; }
   };
 
+  // The capacity view of a job limited to `zones` (nullptr: every zone), one per distinct set, with its market.
+  ZoneMappedCapacity* zones_of(const std::vector<int>& zones);
+  const SpotMarket& market_of(const ZoneMappedCapacity& subset) const;
+  int global_zone(std::size_t job, int zone) const;  // the campaign's number of job's zone `zone`
+  bool may_use(std::size_t job, int zone) const;     // whether job runs in the campaign's zone `zone`
+
   void reset_drops(Millis start);
   void check_drop(int zone);
   void reclaim_excess(int zone, Millis drop_at, bool at_drop);
@@ -73,6 +80,9 @@ class CampaignSimulation final : public SharedCapacity {
   const SpotMarket& market_;
   const CampaignSpec& spec_;
   TraceStart trace_start_;
+  std::vector<std::unique_ptr<SpotMarket>> job_markets_;      // per distinct zone set, for its jobs' scenarios
+  std::vector<std::unique_ptr<ZoneMappedCapacity>> subsets_;  // subsets_[i]'s market is job_markets_[i]
+  std::vector<ZoneMappedCapacity*> job_zones_;                // per job; nullptr = every zone
   std::vector<std::unique_ptr<Scenario>> scenarios_;
   std::vector<std::unique_ptr<CheckpointPolicy>> checkpoints_;
   std::vector<EngineInstance> engines_;

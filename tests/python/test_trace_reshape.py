@@ -111,3 +111,25 @@ def test_jobs_name_their_instance_type(cli, cli_json, tmp_path):
     # Vertex spot rents what the job named: eight 1g instances are preempted more than one 8g instance.
     spot = "vertex-ai spot a2-highgpu-1g/a2-highgpu-8g"
     assert rows_1g[spot]["preemptions"]["mean"] > rows_8g[spot]["preemptions"]["mean"]
+
+
+def test_a_trace_of_two_shapes_runs_each_job_on_its_own(cli, cli_json, tmp_path):
+    """--append-as keeps the 1-GPU zones and adds the 8-GPU ones: 8-GPU jobs then run exactly as on the 8-GPU trace
+    alone (same seeds, same zone order), and 1-GPU jobs exactly as on the shipped one. (With --reclaim random the
+    draws that pick whom an excess reclaim takes are keyed by the campaign's zone number, which differs.)"""
+    both, eight = tmp_path / "both.json", tmp_path / "eight.json"
+    for out, extra in ((both, ["--append-as", "-8g"]), (eight, [])):
+        code, _, err = cli("trace", "reshape", TRACE, *EIGHT_GPU, *extra, "-o", out)
+        assert code == 0, err
+    assert len(json.loads(both.read_text())["zones"]) == 26
+
+    def campaign(trace, gpus):
+        path = tmp_path / f"jobs-{gpus}.csv"
+        path.write_text("name,arrival,work,gpus\n" + "".join(f"j{k},{3 * k}h,6h,{gpus}\n" for k in range(4)))
+        doc = cli_json("campaign", "--trace", trace, "--jobs", path, "-p", "spot-only", "-r", "30",
+                       "--reclaim", "newest-first", "--managed-catalogue", "none", "--format", "json")
+        row = doc["policies"][0]
+        return row["cost_total"]["mean"], row["makespan_hours"]["mean"], [j["cost"] for j in row["jobs"]]
+
+    assert campaign(both, 8) == campaign(eight, 8)
+    assert campaign(both, 1) == campaign(TRACE, 1)

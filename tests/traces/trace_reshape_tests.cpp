@@ -187,6 +187,33 @@ TEST(TraceReshape, RefusesRequestsThatSayNothingOrContradict) {
   EXPECT_NE(refusal(market(), r).find("expected a price"), std::string::npos);
 }
 
+TEST(TraceReshape, AppendAsKeepsTheOriginalsBesideTheReshapedZones) {
+  ReshapeRequest r;
+  r.gpus_per_instance = 8;
+  r.instance_type = "a3-highgpu-8g";
+  r.availability = AvailabilityRule::kSame;
+  r.prices_per_gpu = true;
+  r.append_suffix = "-8g";
+  SpotMarket m = market();
+  const std::string note = reshape_trace(m, r);
+  ASSERT_EQ(m.zones.size(), 6u);
+  EXPECT_EQ(m.zones[0].name, "a");
+  EXPECT_EQ(m.zones[0].gpus_per_instance, 1);
+  EXPECT_EQ(m.zones[3].name, "a-8g");
+  EXPECT_EQ(m.zones[3].gpus_per_instance, 8);
+  EXPECT_EQ(m.zones[3].region, "r1");
+  EXPECT_EQ(m.zones[3].on_demand_price_per_hour, 88.0);
+  EXPECT_NE(note.find("added beside the originals, named zone + '-8g'"), std::string::npos) << note;
+  EXPECT_NO_THROW(parse_trace(trace_to_json(m), "two shapes"));
+  ReshapeRequest again = r;
+  again.gpus_per_instance = 4;  // a's copy would be named a-8g again
+  EXPECT_NE(refusal(m, again).find("zone 'a-8g' exists already"), std::string::npos) << refusal(m, again);
+  ReshapeRequest no_shape;
+  no_shape.price_scale = 2.0;
+  no_shape.append_suffix = "-x";
+  EXPECT_NE(refusal(market(), no_shape).find("give the new shape"), std::string::npos);
+}
+
 TEST(TraceReshape, TheResultReadsBackAsATrace) {
   ReshapeRequest r;
   r.gpus_per_instance = 8;
