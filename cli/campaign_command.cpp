@@ -108,6 +108,7 @@ int campaign_command(int argc, const char* const* argv) {
           << ", early stopping " << request.halving << ", budget "
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "
           << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline))
+          << ", cross-instance efficiency " << format_fixed(spec.cross_instance_efficiency, 2)
           << (spec.cant_be_late_mode
                   ? ", Can't Be Late mode (tick " + format_duration(spec.tick > 0 ? spec.tick : market.tick) + ")"
                   : std::string())

@@ -1,5 +1,6 @@
 #include "model/campaign_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "base/errors.hpp"
@@ -54,6 +55,14 @@ Millis campaign_job_deadline(const CampaignSpec& spec, const CampaignJob& job) {
   Millis deadline = job.job.deadline;
   if (spec.deadline != kNever) deadline = std::min(deadline, std::max<Millis>(spec.deadline - job.arrival, 0));
   return deadline;
+}
+
+JobSpec campaign_job_work(const CampaignSpec& spec, JobSpec job, int instances) {
+  if (instances > 1 && job.elastic.min_nodes == 0 && spec.cross_instance_efficiency < 1.0) {
+    job.work = std::max<Millis>(
+        1, static_cast<Millis>(std::llround(static_cast<double>(job.work) / spec.cross_instance_efficiency)));
+  }
+  return job;
 }
 
 std::uint64_t campaign_job_seed(std::uint64_t seed, std::size_t job) {

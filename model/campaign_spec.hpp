@@ -59,7 +59,15 @@ struct CampaignSpec {
   // `tick` counted from its arrival (0: the trace's tick).
   bool cant_be_late_mode = false;
   Millis tick = 0;
+  // Data-parallel scaling efficiency across instances: a restart-mode job on more than one instance needs
+  // work / this (campaign_job_work; advise's rule, docs/advise.md#method). 1 = perfect scaling.
+  double cross_instance_efficiency = 1.0;
 };
+
+// The compute a campaign job needs on `instances` instances (restart mode): its work divided by the spec's
+// cross-instance efficiency when it spans more than one, as advise's offer_job does; an elastic job (min_nodes) keeps
+// its own scaling model (docs/elastic.md).
+JobSpec campaign_job_work(const CampaignSpec& spec, JobSpec job, int instances);
 
 // InputError naming `where` and the field for anything invalid (no job, a bad job, rungs out of order...).
 void validate_campaign(const CampaignSpec& spec, const std::string& where);

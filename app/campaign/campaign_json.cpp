@@ -35,6 +35,7 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
       {"halving_rungs", spec.early_stopping.rungs},
       {"halving_keep", spec.early_stopping.keep_fraction},
       {"checkpoint", checkpoint},
+      {"cross_instance_efficiency", spec.cross_instance_efficiency},
       {"seed", plan.seed},
       {"replications", plan.count},
       {"budget_usd", std::isfinite(spec.budget_usd) ? nlohmann::json(spec.budget_usd) : nlohmann::json()},

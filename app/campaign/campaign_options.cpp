@@ -194,6 +194,7 @@ CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec
     const ManagedOffer& offer = shape_for(shapes, gpus, cj.instance_type);
     job.gpus = 0;
     job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
+    job = campaign_job_work(spec, job, job.nodes);
     job.deadline = campaign_job_deadline(spec, cj);
     const ManagedScenario managed = managed_scenario(offer, job, gpu_offers);
     const Scenario scenario(managed.market, managed.job);

@@ -51,7 +51,10 @@ po::options_description campaign_request_options() {
       "deadline", po::value<std::string>(),
       "campaign deadline after its start (each job: the earlier of it and its own)")(
       "startup", po::value<std::string>()->default_value("5m"), "instance request -> ready")(
-      "checkpoint-write", po::value<std::string>()->default_value("1m"), "time to write a checkpoint")(
+      "cross-instance-efficiency", po::value<double>()->default_value(0.9, "0.9"),
+      "data-parallel scaling efficiency when a job spans several instances, in (0, 1]: its work / this (advise's "
+      "rule; elastic jobs keep their own model)")("checkpoint-write", po::value<std::string>()->default_value("1m"),
+                                                  "time to write a checkpoint")(
       "restore", po::value<std::string>()->default_value("1m"), "time to read it back")(
       "managed-catalogue", po::value<std::string>()->default_value("managed_training"),
       "managed training offers (docs/managed.md) shown beside DIY for the trace's GPU: a shipped name, a file, or "
@@ -101,6 +104,10 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
   }
   request.job_stream = vm.count("jobs") || job_rows != nullptr;
   resolve_campaign_jobs(spec.jobs, request.market, defaults.gpus);
+  spec.cross_instance_efficiency = vm["cross-instance-efficiency"].as<double>();
+  if (!(spec.cross_instance_efficiency > 0.0 && spec.cross_instance_efficiency <= 1.0)) {
+    throw InputError("--cross-instance-efficiency: expected a number in (0, 1]");
+  }
   spec.scheduling = parse_scheduling(vm["schedule"].as<std::string>());
   spec.reclaim = parse_reclaim(vm["reclaim"].as<std::string>());
   request.halving = vm["halving"].as<std::string>();

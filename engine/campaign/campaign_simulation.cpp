@@ -80,7 +80,7 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
   }
   const std::size_t n = spec.jobs.size();
   for (std::size_t j = 0; j < n; ++j) {
-    JobSpec job = spec.jobs[j].job;
+    JobSpec job = campaign_job_work(spec, spec.jobs[j].job, spec.jobs[j].job.nodes);
     job.deadline = campaign_job_deadline(spec, spec.jobs[j]);
     ZoneMappedCapacity* mapped = zones_of(spec.jobs[j].zones);
     job_zones_.push_back(mapped);

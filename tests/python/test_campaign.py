@@ -303,7 +303,33 @@ def test_managed_rows_rent_the_shape_that_fits_each_job(cli_json, tmp_path):
     cost = {job["name"]: job["cost"] for job in row["jobs"]}
     hours = 10 + 5 / 60  # work and the billed 5-minute start-up
     assert cost["g1"] == pytest.approx(4.408062 * hours, rel=1e-3)
-    assert cost["g2"] == pytest.approx(2 * 4.408062 * hours, rel=1e-3)
+    # Two instances: work / 0.9 (--cross-instance-efficiency's default) on top of the billed start-up.
+    assert cost["g2"] == pytest.approx(2 * 4.408062 * (10 / 0.9 + 5 / 60), rel=1e-3)
     assert cost["g8"] == pytest.approx(35.26 * hours, rel=1e-3)
     # A service with one shape keeps its one-shape row (and label).
     assert rows["sagemaker on-demand ml.p4d.24xlarge"]["jobs"][0]["cost"] == pytest.approx(37.688 * 10, rel=0.01)
+
+
+def test_a_job_spanning_instances_needs_more_work(cli_json, tmp_path):
+    """--cross-instance-efficiency (advise's rule, default 0.9): an 8-GPU job on eight 1-GPU instances needs
+    work / 0.9 there; a 1-GPU job, and the managed row's one 8-GPU instance, are unchanged; elastic jobs keep their
+    own model."""
+    jobs = write_jobs(tmp_path / "jobs.csv", [{"name": "one", "arrival": "0h", "work": "9h", "gpus": 1},
+                                              {"name": "eight", "arrival": "0h", "work": "9h", "gpus": 8}])
+
+    def costs(*extra):
+        doc = cli_json("campaign", "--trace", "gcp-us-central1-c", "--jobs", jobs, "-p", "on-demand", "-r", "2",
+                       "--format", "json", *extra)
+        return doc["cross_instance_efficiency"], {row["policy"]: {j["name"]: j["cost"] for j in row["jobs"]}
+                                                  for row in doc["policies"]}
+
+    default, spread = costs()
+    perfect, together = costs("--cross-instance-efficiency", "1")
+    assert (default, perfect) == (0.9, 1.0)
+    startup = 5 / 60
+    price = together["on-demand"]["one"] / (9 + startup)
+    assert spread["on-demand"]["one"] == together["on-demand"]["one"]
+    assert together["on-demand"]["eight"] == pytest.approx(8 * price * (9 + startup), rel=1e-6)
+    assert spread["on-demand"]["eight"] == pytest.approx(8 * price * (9 / 0.9 + startup), rel=1e-6)
+    vertex = "vertex-ai on-demand a2-highgpu-1g/a2-highgpu-8g"
+    assert spread[vertex]["eight"] == together[vertex]["eight"], "one 8-GPU instance: no network between GPUs"

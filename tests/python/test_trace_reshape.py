@@ -101,7 +101,9 @@ def test_jobs_name_their_instance_type(cli, cli_json, tmp_path):
     assert code == 0, err
     args = ["-p", "on-demand", "-r", "20", "--format", "json"]
     on_8g = cli_json("campaign", "--trace", eight, "--jobs", jobs("a2-highgpu-8g"), *args)
-    on_1g = cli_json("campaign", "--trace", "gcp-us-central1-c", "--jobs", jobs("a2-highgpu-1g"), *args)
+    # Perfect scaling across instances, so that only the instance shape differs.
+    on_1g = cli_json("campaign", "--trace", "gcp-us-central1-c", "--jobs", jobs("a2-highgpu-1g"), *args,
+                     "--cross-instance-efficiency", "1")
     rows_8g = {row["policy"]: row for row in on_8g["policies"]}
     rows_1g = {row["policy"]: row for row in on_1g["policies"]}
     # DIY on demand: one 8-GPU instance costs what eight 1-GPU ones do.
