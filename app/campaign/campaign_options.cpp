@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "app/advise/gpu_offer_catalogue.hpp"
 #include "app/advise/managed_offer_catalogue.hpp"
@@ -47,6 +48,24 @@ bool same_gpu(const std::string& a, const std::string& b) {
   return true;
 }
 
+// The rule both the DIY and the managed rows rent by: of the shapes (GPUs per instance, USD per instance-hour), the
+// index of the one whose ceil(gpus / k) instances cost least per hour, the fewest instances among equal prices. With
+// per-GPU prices equal across shapes that is the smallest shape that holds the job on one instance; where there is
+// no shape that size (no 2-GPU machine), instances of a smaller one rather than one billing GPUs left idle.
+std::size_t cheapest_shape(const std::vector<std::pair<int, double>>& shapes, int gpus) {
+  const auto instances = [gpus](int k) { return (gpus + k - 1) / k; };
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < shapes.size(); ++i) {
+    const auto [k, price_per_instance] = shapes[i];
+    const double price = instances(k) * price_per_instance;
+    const double best_price = instances(shapes[best].first) * shapes[best].second;
+    const bool cheaper = price < best_price * (1.0 - 1e-9);
+    const bool as_cheap = !cheaper && price <= best_price * (1.0 + 1e-9);
+    if (cheaper || (as_cheap && instances(k) < instances(shapes[best].first))) best = i;
+  }
+  return best;
+}
+
 // Whether the trace's zones come in more than one instance shape (type or GPUs per instance).
 bool several_shapes(const SpotMarket& market) {
   const Zone& first = market.zones.front();
@@ -88,26 +107,18 @@ std::vector<int> zones_for(const CampaignJob& job, const SpotMarket& market) {
     throw InputError("job '" + job.name + "': trace '" + market.name + "' offers several instance types (" +
                      offered_types(market) + "); a job given in instances (nodes) must name its instance_type");
   }
-  // As the managed rows rent (shape_for): the GPUs per instance whose ceil(gpus / k) instances cost least per hour
-  // on demand (the cheapest zone of that shape), the fewest instances among equal prices.
-  int best = 0;
-  double best_price = 0.0;
-  const auto instances = [&](int k) { return (job.job.gpus + k - 1) / k; };
+  // Each GPUs-per-instance count at its cheapest zone's on-demand price, rented as the managed rows rent.
+  std::vector<std::pair<int, double>> shapes;
   for (const Zone& zone : market.zones) {
     const int k = std::max(1, zone.gpus_per_instance);
-    double cheapest = zone.on_demand_price_per_hour;
-    for (const Zone& other : market.zones) {
-      if (other.gpus_per_instance == zone.gpus_per_instance)
-        cheapest = std::min(cheapest, other.on_demand_price_per_hour);
-    }
-    const double price = instances(k) * cheapest;
-    const bool cheaper = best == 0 || price < best_price * (1.0 - 1e-9);
-    const bool as_cheap = !cheaper && price <= best_price * (1.0 + 1e-9);
-    if (cheaper || (as_cheap && instances(k) < instances(best))) {
-      best = k;
-      best_price = price;
+    auto same = std::find_if(shapes.begin(), shapes.end(), [k](const auto& shape) { return shape.first == k; });
+    if (same == shapes.end()) {
+      shapes.emplace_back(k, zone.on_demand_price_per_hour);
+    } else {
+      same->second = std::min(same->second, zone.on_demand_price_per_hour);
     }
   }
+  const int best = shapes[cheapest_shape(shapes, job.job.gpus)].first;
   for (std::size_t z = 0; z < market.zones.size(); ++z) {
     if (market.zones[z].gpus_per_instance == best) zones.push_back(static_cast<int>(z));
   }
@@ -158,18 +169,9 @@ const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus, const std::
   for (const ManagedOffer& offer : shapes) {  // the job named its hardware: the service's offer of it
     if (!instance_type.empty() && offer.diy_instance_type == instance_type) return offer;
   }
-  const auto instances = [gpus](const ManagedOffer& o) {
-    return (gpus + o.gpus_per_instance - 1) / o.gpus_per_instance;
-  };
-  const ManagedOffer* best = &shapes.front();
-  for (const ManagedOffer& offer : shapes) {
-    const double price = instances(offer) * offer.price_per_hour;
-    const double best_price = instances(*best) * best->price_per_hour;
-    const bool cheaper = price < best_price * (1.0 - 1e-9);
-    const bool as_cheap = !cheaper && price <= best_price * (1.0 + 1e-9);
-    if (cheaper || (as_cheap && instances(offer) < instances(*best))) best = &offer;
-  }
-  return *best;
+  std::vector<std::pair<int, double>> prices;
+  for (const ManagedOffer& offer : shapes) prices.emplace_back(offer.gpus_per_instance, offer.price_per_hour);
+  return shapes[cheapest_shape(prices, gpus)];
 }
 
 // The campaign's jobs run by a managed service: each job on its own, on the row's shape that fits it (shape_for:
@@ -295,18 +297,19 @@ std::pair<Millis, Millis> parse_trial_work(const std::string& text) {
 }
 
 void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus) {
+  std::map<std::vector<int>, SpotMarket> shape_markets;  // the zones of one shape, built once per shape
   for (CampaignJob& job : jobs) {
     if (job.job.gpus == 0 && job.job.nodes == 0) job.job.gpus = default_gpus;
     job.zones = zones_for(job, market);
-    if (job.zones.empty()) {
-      job.job = resolve_job_instances(job.job, market, "job '" + job.name + "'");
-      continue;
+    auto shape = shape_markets.find(job.zones);
+    if (!job.zones.empty() && shape == shape_markets.end()) {
+      ZoneSelection selection;
+      selection.by = ZoneSelection::By::kZones;
+      for (const int z : job.zones) selection.names.push_back(market.zones[static_cast<std::size_t>(z)].name);
+      shape = shape_markets.emplace(job.zones, select_zones(market, selection, "job '" + job.name + "'")).first;
     }
-    ZoneSelection selection;  // the job's instances counted on its own shape
-    selection.by = ZoneSelection::By::kZones;
-    for (const int z : job.zones) selection.names.push_back(market.zones[static_cast<std::size_t>(z)].name);
-    job.job = resolve_job_instances(job.job, select_zones(market, selection, "job '" + job.name + "'"),
-                                    "job '" + job.name + "'");
+    // The job's instances counted on its own shape.
+    job.job = resolve_job_instances(job.job, job.zones.empty() ? market : shape->second, "job '" + job.name + "'");
   }
 }
 

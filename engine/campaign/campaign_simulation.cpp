@@ -30,12 +30,13 @@ std::vector<Millis> rung_milestones(const EarlyStopping& stopping, Millis work) 
 
 }  // namespace
 
-ZoneMappedCapacity* CampaignSimulation::zones_of(const std::vector<int>& zones) {
+CampaignSimulation::ZoneSubset* CampaignSimulation::subset_of(const std::vector<int>& zones) {
   if (zones.empty()) return nullptr;
-  for (std::size_t i = 0; i < subsets_.size(); ++i) {
-    if (subsets_[i]->zones() == zones) return subsets_[i].get();
+  for (const auto& subset : subsets_) {
+    if (subset->capacity.zones() == zones) return subset.get();
   }
-  ZoneSelection selection;
+  if (!std::is_sorted(zones.begin(), zones.end())) throw InputError("campaign: a job's zones must be in trace order");
+  ZoneSelection selection;  // select_zones keeps the trace's order: the job's zone i is zones[i]
   selection.by = ZoneSelection::By::kZones;
   for (const int z : zones) {
     if (z < 0 || z >= static_cast<int>(market_.zones.size())) {
@@ -44,27 +45,19 @@ ZoneMappedCapacity* CampaignSimulation::zones_of(const std::vector<int>& zones) 
     }
     selection.names.push_back(market_.zones[static_cast<std::size_t>(z)].name);
   }
-  if (!std::is_sorted(zones.begin(), zones.end())) throw InputError("campaign: a job's zones must be in trace order");
-  job_markets_.push_back(std::make_unique<SpotMarket>(select_zones(market_, selection, "campaign job")));
-  subsets_.push_back(std::make_unique<ZoneMappedCapacity>(*this, zones));
+  subsets_.push_back(std::unique_ptr<ZoneSubset>(
+      new ZoneSubset{select_zones(market_, selection, "campaign job"), ZoneMappedCapacity(*this, zones)}));
   return subsets_.back().get();
 }
 
-const SpotMarket& CampaignSimulation::market_of(const ZoneMappedCapacity& subset) const {
-  for (std::size_t i = 0; i < subsets_.size(); ++i) {
-    if (subsets_[i].get() == &subset) return *job_markets_[i];
-  }
-  return market_;
-}
-
 int CampaignSimulation::global_zone(std::size_t job, int zone) const {
-  const ZoneMappedCapacity* mapped = job_zones_[job];
-  return mapped ? mapped->global(zone) : zone;
+  const ZoneSubset* subset = job_zones_[job];
+  return subset ? subset->capacity.global(zone) : zone;
 }
 
 bool CampaignSimulation::may_use(std::size_t job, int zone) const {
-  const ZoneMappedCapacity* mapped = job_zones_[job];
-  return !mapped || std::binary_search(mapped->zones().begin(), mapped->zones().end(), zone);
+  const ZoneSubset* subset = job_zones_[job];
+  return !subset || std::binary_search(subset->capacity.zones().begin(), subset->capacity.zones().end(), zone);
 }
 
 Millis CampaignSimulation::ZoneDrops::check_time(Millis notice) const {
@@ -82,9 +75,9 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
   for (std::size_t j = 0; j < n; ++j) {
     JobSpec job = campaign_job_work(spec, spec.jobs[j].job, spec.jobs[j].job.nodes);
     job.deadline = campaign_job_deadline(spec, spec.jobs[j]);
-    ZoneMappedCapacity* mapped = zones_of(spec.jobs[j].zones);
-    job_zones_.push_back(mapped);
-    scenarios_.push_back(std::make_unique<Scenario>(mapped ? market_of(*mapped) : market, job, TraceStart{false, 0}));
+    ZoneSubset* subset = subset_of(spec.jobs[j].zones);
+    job_zones_.push_back(subset);
+    scenarios_.push_back(std::make_unique<Scenario>(subset ? subset->market : market, job, TraceStart{false, 0}));
     if (spec.cant_be_late_mode) scenarios_.back()->use_cant_be_late_mode(spec.tick);
     checkpoints_.push_back(policies.checkpoint());
     const std::string which = "campaign: job " + std::to_string(j + 1) + " '" + spec.jobs[j].name + "': ";
@@ -96,7 +89,7 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
     CampaignMember* member = engines_.back().engine->campaign_member();
     if (member == nullptr) throw InputError(which + "its engine cannot share a campaign's capacity");
     jobs_.push_back(member);
-    member->attach_capacity(mapped ? static_cast<SharedCapacity*>(mapped) : this, static_cast<int>(j));
+    member->attach_capacity(subset ? static_cast<SharedCapacity*>(&subset->capacity) : this, static_cast<int>(j));
     if (spec.early_stopping.enabled()) member->set_milestones(rung_milestones(spec.early_stopping, job.work));
   }
   order_.resize(n);

@@ -63,9 +63,13 @@ class CampaignSimulation final : public SharedCapacity {
     Millis drop_time() const { return period_start + drops[next].offset; }
   };
 
-  // The capacity view of a job limited to `zones` (nullptr: every zone), one per distinct set, with its market.
-  ZoneMappedCapacity* zones_of(const std::vector<int>& zones);
-  const SpotMarket& market_of(const ZoneMappedCapacity& subset) const;
+  // The jobs limited to one set of the trace's zones (one instance shape): their market and their capacity view.
+  struct ZoneSubset {
+    SpotMarket market;
+    ZoneMappedCapacity capacity;
+  };
+  // The subset of `zones`, one per distinct set (nullptr: every zone).
+  ZoneSubset* subset_of(const std::vector<int>& zones);
   int global_zone(std::size_t job, int zone) const;  // the campaign's number of job's zone `zone`
   bool may_use(std::size_t job, int zone) const;     // whether job runs in the campaign's zone `zone`
 
@@ -80,9 +84,8 @@ class CampaignSimulation final : public SharedCapacity {
   const SpotMarket& market_;
   const CampaignSpec& spec_;
   TraceStart trace_start_;
-  std::vector<std::unique_ptr<SpotMarket>> job_markets_;      // per distinct zone set, for its jobs' scenarios
-  std::vector<std::unique_ptr<ZoneMappedCapacity>> subsets_;  // subsets_[i]'s market is job_markets_[i]
-  std::vector<ZoneMappedCapacity*> job_zones_;                // per job; nullptr = every zone
+  std::vector<std::unique_ptr<ZoneSubset>> subsets_;  // per distinct zone set; its jobs' scenarios point into it
+  std::vector<const ZoneSubset*> job_zones_;          // per job; nullptr = every zone
   std::vector<std::unique_ptr<Scenario>> scenarios_;
   std::vector<std::unique_ptr<CheckpointPolicy>> checkpoints_;
   std::vector<EngineInstance> engines_;
