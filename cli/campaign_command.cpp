@@ -1,6 +1,7 @@
 // `spotsim campaign`: a team's workload — many jobs (a sweep of trials or a job stream) sharing a spot market whose
 // capacity is limited — under each selection policy, with Monte Carlo intervals (docs/campaign.md).
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,9 +12,11 @@
 #include "app/campaign/campaign_options.hpp"
 #include "app/campaign/campaign_request_options.hpp"
 #include "app/campaign/campaign_savings.hpp"
+#include "app/campaign/job_communication.hpp"
 #include "app/campaign/job_size_groups.hpp"
 #include "app/campaign/job_stream_csv.hpp"
 #include "app/options/command_line.hpp"
+#include "base/count_text.hpp"
 #include "base/duration.hpp"
 #include "base/json_text.hpp"
 #include "base/shipped_library.hpp"
@@ -29,6 +32,19 @@
 namespace spotsim {
 
 namespace {
+
+// ", communication of 3 jobs from the step-time model (params, step_time): efficiency 0.71-1.00 on their DIY
+// shapes" where jobs state their training (docs/campaign.md#communication); nothing otherwise.
+std::string communication_note(const CampaignSpec& spec) {
+  const CommunicationSummary modelled = communication_summary(spec.jobs);
+  if (modelled.modelled == 0) return "";
+  const std::string range = format_fixed(modelled.lowest, 2) == format_fixed(modelled.highest, 2)
+                                ? format_fixed(modelled.lowest, 2)
+                                : format_fixed(modelled.lowest, 2) + "-" + format_fixed(modelled.highest, 2);
+  return " for the rest; communication of " + std::to_string(modelled.modelled) +
+         (modelled.modelled == 1 ? " job" : " jobs") + " from the step-time model (params, step_time): efficiency " +
+         range + " on the DIY shapes";
+}
 
 namespace po = boost::program_options;
 
@@ -68,6 +84,52 @@ void write_job_size_table(std::ostream& table, const std::vector<CampaignRow>& r
   }
 }
 
+// The instances a job's DIY rows run it on: "8 x a2-highgpu-1g", or "8 instances" where its zones hold several
+// instance types (the slowest network counts, docs/campaign.md#communication).
+std::string diy_layout(const CampaignJob& job, const SpotMarket& market) {
+  std::string type;
+  for (std::size_t z = 0; z < market.zones.size(); ++z) {
+    if (!job.zones.empty() && !std::binary_search(job.zones.begin(), job.zones.end(), static_cast<int>(z))) continue;
+    if (type.empty()) {
+      type = market.zones[z].instance_type;
+    } else if (type != market.zones[z].instance_type) {
+      return std::to_string(job.job.nodes) + " instances";
+    }
+  }
+  return std::to_string(job.job.nodes) + " x " + type;
+}
+
+// The jobs whose communication the step-time model priced (docs/campaign.md#communication): what they state, and the
+// scaling efficiency their work was divided by on the DIY rows' layout and on the managed rows' (lowest-highest).
+void write_communication_table(std::ostream& table, const std::vector<CampaignRow>& rows, const CampaignSpec& spec,
+                               const SpotMarket& market) {
+  if (communication_summary(spec.jobs).modelled == 0) return;
+  std::size_t name_width = 6;
+  for (const CampaignJob& job : spec.jobs) name_width = std::max(name_width, job.name.size() + 2);
+  table << "\ncommunication from the step-time model (work / scaling efficiency on each row's instances):\n"
+        << pad("job", name_width) << pad("GPUs", 6) << pad("params", 8) << pad("step ms", 9) << pad("grad B", 8)
+        << pad("overlap", 9) << pad("DIY instances", 24) << pad("DIY eff.", 10) << "managed eff.\n";
+  for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
+    const CampaignJob& job = spec.jobs[j];
+    if (!job.training.stated()) continue;
+    double low = INFINITY;
+    double high = -INFINITY;
+    for (const CampaignRow& row : rows) {
+      if (!row.managed) continue;
+      low = std::min(low, row.job_efficiency.at(j));
+      high = std::max(high, row.job_efficiency.at(j));
+    }
+    const std::string managed = !std::isfinite(low) ? std::string("-")
+                                : format_fixed(low, 2) == format_fixed(high, 2)
+                                    ? format_fixed(low, 2)
+                                    : format_fixed(low, 2) + "-" + format_fixed(high, 2);
+    table << pad(job.name, name_width) << pad(std::to_string(campaign_job_gpus(job, market)), 6)
+          << pad(format_count(job.training.params), 8) << pad(format_fixed(job.training.step_ms, 1), 9)
+          << pad(format_fixed(job.training.gradient_bytes, 1), 8) << pad(format_fixed(job.training.overlap, 2), 9)
+          << pad(diy_layout(job, market), 24) << pad(format_fixed(job.scaling_efficiency, 2), 10) << managed << "\n";
+  }
+}
+
 }  // namespace
 
 boost::program_options::options_description campaign_command_options() { return campaign_options(); }
@@ -98,7 +160,7 @@ int campaign_command(int argc, const char* const* argv) {
     const ReplicationPlan& plan = request.plan;
     const PolicyRegistry registry = policy_registry();
 
-    nlohmann::json doc = campaign_header_json(market, capacity, spec, checkpoint, plan);
+    nlohmann::json doc = campaign_header_json(request);
     const bool bounded = capacity_bounded(market, capacity);
     std::ostringstream table;
     table << "campaign: " << spec.jobs.size() << " jobs on " << market.name << " (" << market.zones.size()
@@ -109,6 +171,7 @@ int campaign_command(int argc, const char* const* argv) {
           << (std::isfinite(spec.budget_usd) ? format_usd(spec.budget_usd) : std::string("none")) << ", deadline "
           << (spec.deadline == kNever ? std::string("none") : format_duration(spec.deadline))
           << ", cross-instance efficiency " << format_fixed(spec.cross_instance_efficiency, 2)
+          << communication_note(spec)
           << (spec.cant_be_late_mode
                   ? ", Can't Be Late mode (tick " + format_duration(spec.tick > 0 ? spec.tick : market.tick) + ")"
                   : std::string())
@@ -128,8 +191,9 @@ int campaign_command(int argc, const char* const* argv) {
       }
       watcher.finish();
     }
-    for (CampaignRow& row : managed_campaign_rows(market, spec, request.managed_catalogue, registry, checkpoint, plan,
-                                                  /*keep_runs=*/false)) {
+    for (CampaignRow& row :
+         managed_campaign_rows(market, spec, request.managed_catalogue, request.links, registry, checkpoint, plan,
+                               /*keep_runs=*/false)) {
       rows.push_back(std::move(row));
     }
     std::size_t width = 18;
@@ -148,6 +212,7 @@ int campaign_command(int argc, const char* const* argv) {
             << pad(format_fixed(100.0 * s.p_deadline_met, 1) + "%", 10)
             << (shared ? format_fixed(100.0 * s.capacity_utilisation.mean, 1) + "%" : std::string("-")) << "\n";
     }
+    write_communication_table(table, rows, spec, market);
     if (request.job_stream) write_job_size_table(table, rows, spec, width);
     if (const std::optional<double> engineering = request.engineering_cost) {
       const nlohmann::json breaks = campaign_break_even_json(rows, *engineering, request.baseline);

@@ -14,6 +14,7 @@
 #include "app/options/command_line.hpp"
 #include "app/options/prediction_options.hpp"
 #include "base/atomic_file.hpp"
+#include "base/count_text.hpp"
 #include "base/errors.hpp"
 #include "base/json_text.hpp"
 #include "base/text_escape.hpp"
@@ -83,27 +84,6 @@ std::vector<std::string> split_list(const std::string& text) {
   }
   if (out.empty()) throw InputError("--target: expected a comma-separated list of GPUs, got '" + text + "'");
   return out;
-}
-
-double parse_count(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const std::string suffix = used == 0 ? "?" : text.substr(used);
-  const double scale = suffix.empty()                   ? 1.0
-                       : suffix == "K" || suffix == "k" ? 1e3
-                       : suffix == "M"                  ? 1e6
-                       : suffix == "B" || suffix == "G" ? 1e9
-                       : suffix == "T"                  ? 1e12
-                                                        : -1.0;
-  if (used == 0 || scale < 0.0 || !std::isfinite(value)) {
-    throw InputError(what + ": expected a count such as 25.6M, 1.3B or 7e9, got '" + text + "'");
-  }
-  return value * scale;
 }
 
 std::optional<std::pair<CheckpointSetup, CheckpointCost>> checkpoint_from(const po::variables_map& vm) {

@@ -30,6 +30,10 @@ void validate_campaign(const CampaignSpec& spec, const std::string& where) {
       throw InputError(at + ": elastic jobs (min_nodes) run in the elastic engine, not in the Can't Be Late mode");
     }
     validate_job(job.job, at);
+    if (!std::isnan(job.scaling_efficiency) && !(job.scaling_efficiency > 0.0 && job.scaling_efficiency <= 1.0)) {
+      throw InputError(at + ": scaling efficiency " + std::to_string(job.scaling_efficiency) +
+                       ": expected a number in (0, 1]");
+    }
     if (!std::isnan(job.score) && !std::isfinite(job.score))
       throw InputError(at + ": field 'score': expected a finite number");
   }
@@ -57,10 +61,16 @@ Millis campaign_job_deadline(const CampaignSpec& spec, const CampaignJob& job) {
   return deadline;
 }
 
-JobSpec campaign_job_work(const CampaignSpec& spec, JobSpec job, int instances) {
-  if (instances > 1 && job.elastic.min_nodes == 0 && spec.cross_instance_efficiency < 1.0) {
-    job.work = std::max<Millis>(
-        1, static_cast<Millis>(std::llround(static_cast<double>(job.work) / spec.cross_instance_efficiency)));
+double campaign_job_efficiency(const CampaignSpec& spec, const CampaignJob& job, int instances) {
+  if (!std::isnan(job.scaling_efficiency)) return job.scaling_efficiency;
+  return instances > 1 && job.job.elastic.min_nodes == 0 ? spec.cross_instance_efficiency : 1.0;
+}
+
+JobSpec campaign_job_work(const CampaignSpec& spec, const CampaignJob& campaign_job, int instances) {
+  JobSpec job = campaign_job.job;
+  const double efficiency = campaign_job_efficiency(spec, campaign_job, instances);
+  if (efficiency < 1.0) {
+    job.work = std::max<Millis>(1, static_cast<Millis>(std::llround(static_cast<double>(job.work) / efficiency)));
   }
   return job;
 }

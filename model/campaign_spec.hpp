@@ -12,6 +12,18 @@
 
 namespace spotsim {
 
+// A job's data-parallel training as the job stream states it (columns params, step_time, gradient_bytes, overlap;
+// docs/campaign.md#communication): what the step-time model's all-reduce (docs/step-time.md#data-parallel) needs
+// to price the job's communication on whatever shape it lands on. params = 0: not stated (the flat
+// --cross-instance-efficiency applies).
+struct DataParallelTraining {
+  double params = 0;          // gradient values per step (the model's parameters)
+  double step_ms = 0;         // one step on one GPU of the job's instance type, without communication
+  double gradient_bytes = 4;  // bytes per gradient value: 4 for fp32 gradients, 2 for bf16/fp16
+  double overlap = 1;         // share of the backward pass the all-reduce hides behind (1: PyTorch DDP)
+  bool stated() const { return params > 0; }
+};
+
 struct CampaignJob {
   std::string name;
   JobSpec job;
@@ -24,6 +36,10 @@ struct CampaignJob {
   // The trace's zones (indices, ascending) the job runs in; empty = every zone. Set where a trace holds several
   // instance shapes: the zones of the job's shape.
   std::vector<int> zones;
+  DataParallelTraining training;
+  // The step-time model's scaling efficiency on the job's layout (one-GPU compute / step there), set by the app
+  // from `training` where it is stated: the job needs work / this on any instance count. NaN: the spec's flat rule.
+  double scaling_efficiency = NAN;
 };
 
 // Who goes first when jobs contend for the same spot capacity at the same moment (and who is woken first when
@@ -64,10 +80,13 @@ struct CampaignSpec {
   double cross_instance_efficiency = 1.0;
 };
 
-// The compute a campaign job needs on `instances` instances (restart mode): its work divided by the spec's
-// cross-instance efficiency when it spans more than one, as advise's offer_job does; an elastic job (min_nodes) keeps
-// its own scaling model (docs/elastic.md).
-JobSpec campaign_job_work(const CampaignSpec& spec, JobSpec job, int instances);
+// The compute a campaign job needs on `instances` instances: its work / its modelled scaling efficiency where it has
+// one (docs/campaign.md#communication); else, in restart mode on more than one instance, its work / the spec's
+// cross-instance efficiency, as advise's offer_job does; an elastic job (min_nodes) without a modelled efficiency
+// keeps its own scaling model (docs/elastic.md).
+JobSpec campaign_job_work(const CampaignSpec& spec, const CampaignJob& job, int instances);
+// The efficiency campaign_job_work divides the work by (1: none).
+double campaign_job_efficiency(const CampaignSpec& spec, const CampaignJob& job, int instances);
 
 // InputError naming `where` and the field for anything invalid (no job, a bad job, rungs out of order...).
 void validate_campaign(const CampaignSpec& spec, const std::string& where);

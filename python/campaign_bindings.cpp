@@ -120,16 +120,16 @@ class CampaignSession {
 
   void run_managed() {
     py::gil_scoped_release release;
-    for (CampaignRow& row : managed_campaign_rows(request_.market, request_.spec, request_.managed_catalogue, registry_,
-                                                  request_.checkpoint, request_.plan, true)) {
+    for (CampaignRow& row :
+         managed_campaign_rows(request_.market, request_.spec, request_.managed_catalogue, request_.links, registry_,
+                               request_.checkpoint, request_.plan, true)) {
       rows_.push_back(std::move(row));
     }
   }
 
   // The CLI's --format json text (with --engineering-cost: the break-even too).
   std::string to_json() const {
-    nlohmann::json doc =
-        campaign_header_json(request_.market, request_.capacity, request_.spec, request_.checkpoint, request_.plan);
+    nlohmann::json doc = campaign_header_json(request_);
     for (const CampaignRow& row : rows_) {
       doc["policies"].push_back(campaign_row_json(row, request_.spec, request_.job_stream,
                                                   capacity_bounded(request_.market, request_.capacity)));
@@ -228,7 +228,8 @@ class CampaignSession {
             py::arg("turnaround_hours_ci_low") = s.job_turnaround[j].turnaround_hours.ci_low,
             py::arg("turnaround_hours_ci_high") = s.job_turnaround[j].turnaround_hours.ci_high,
             py::arg("slowdown_mean") = s.job_turnaround[j].slowdown, py::arg("cost_mean") = s.job_turnaround[j].cost,
-            py::arg("deadline_met_share") = s.job_turnaround[j].deadline_met_share));
+            py::arg("deadline_met_share") = s.job_turnaround[j].deadline_met_share,
+            py::arg("scaling_efficiency") = row.job_efficiency.at(j)));
       }
     }
     return rows;

@@ -133,4 +133,14 @@ DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, doub
   return p;
 }
 
+DataParallelProfile assumed_data_parallel_profile(double step_ms, double gradient_bytes, double overlap) {
+  DataParallelProfile p;
+  p.compute_ms = step_ms;
+  p.backward_ms = kAssumedBackwardShare * step_ms;
+  p.gradient_bytes = gradient_bytes;
+  p.overlap = overlap;
+  p.collectives = ddp_bucket_count(gradient_bytes);
+  return p;
+}
+
 }  // namespace spotsim

@@ -53,4 +53,10 @@ DataParallelMeasurement measure_data_parallel(const KinetoTrace& trace, const St
 DataParallelProfile data_parallel_profile(const DataParallelMeasurement& m, double gradient_bytes, double compute_scale,
                                           double default_overlap);
 
+// The profile of a job known only by its step time on one GPU and its gradients (no trace: a campaign's job stream,
+// docs/campaign.md#communication): compute = the step, no host gap, backward kAssumedBackwardShare of it, the
+// collectives of DDP's default buckets for that size, and `overlap` (1 for DDP, as a trace without gradient
+// communication gets).
+DataParallelProfile assumed_data_parallel_profile(double step_ms, double gradient_bytes, double overlap);
+
 }  // namespace spotsim

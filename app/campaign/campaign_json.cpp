@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/advise/break_even.hpp"
+#include "app/campaign/job_communication.hpp"
 #include "app/campaign/job_size_groups.hpp"
 #include "base/errors.hpp"
 #include "spotsim/version.hpp"
@@ -19,8 +20,13 @@ nlohmann::json summary_json(const MeanWithInterval& s) {
 
 }  // namespace
 
-nlohmann::json campaign_header_json(const SpotMarket& market, const std::string& capacity, const CampaignSpec& spec,
-                                    const std::string& checkpoint, const ReplicationPlan& plan) {
+nlohmann::json campaign_header_json(const CampaignRequest& request) {
+  const SpotMarket& market = request.market;
+  const std::string& capacity = request.capacity;
+  const CampaignSpec& spec = request.spec;
+  const std::string& checkpoint = request.checkpoint;
+  const ReplicationPlan& plan = request.plan;
+  const std::size_t modelled = communication_summary(spec.jobs).modelled;
   nlohmann::json header = {
       {"format", "spotsim-campaign"},  // what `spotsim report` recognises (docs/report.md#campaigns)
       {"command", "campaign"},
@@ -36,6 +42,8 @@ nlohmann::json campaign_header_json(const SpotMarket& market, const std::string&
       {"halving_keep", spec.early_stopping.keep_fraction},
       {"checkpoint", checkpoint},
       {"cross_instance_efficiency", spec.cross_instance_efficiency},
+      {"communication_modelled_jobs", modelled},
+      {"links", modelled > 0 ? nlohmann::json(request.links.path) : nlohmann::json()},
       {"seed", plan.seed},
       {"replications", plan.count},
       {"budget_usd", std::isfinite(spec.budget_usd) ? nlohmann::json(spec.budget_usd) : nlohmann::json()},
@@ -55,7 +63,8 @@ nlohmann::json campaign_row_json(const CampaignRow& row, const CampaignSpec& spe
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     jobs.push_back({{"name", spec.jobs[j].name},
                     {"arrival_hours", to_hours(spec.jobs[j].arrival)},  // turnaround = finish - arrival
-                    {"work_hours", to_hours(spec.jobs[j].job.work)},
+                    {"work_hours", to_hours(spec.jobs[j].job.work)},    // before the scaling efficiency
+                    {"scaling_efficiency", row.job_efficiency.at(j)},
                     {"finish_hours", summary_json(s.job_finish_hours[j])},
                     {"completed_share", s.job_completed_share[j]},
                     {"stopped_share", s.job_stopped_share[j]}});

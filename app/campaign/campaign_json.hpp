@@ -6,12 +6,14 @@
 #include <string>
 
 #include "app/campaign/campaign_options.hpp"
+#include "app/campaign/campaign_request_options.hpp"
 
 namespace spotsim {
 
 // Everything but the rows, with "policies" an empty array for campaign_row_json's objects.
-nlohmann::json campaign_header_json(const SpotMarket& market, const std::string& capacity, const CampaignSpec& spec,
-                                    const std::string& checkpoint, const ReplicationPlan& plan);
+// "communication_modelled_jobs": the jobs whose communication the step-time model priced, with "links" the table
+// it read (null when none).
+nlohmann::json campaign_header_json(const CampaignRequest& request);
 
 // by_job_size (a job stream): each job's turnaround, slowdown, cost and deadline share, and "by_job_size", the jobs
 // grouped by size (docs/campaign.md#by-job-size). capacity_bounded (capacity_bounded()): without it, and on managed

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 
 #include "app/advise/gpu_offer_catalogue.hpp"
 #include "app/advise/managed_offer_catalogue.hpp"
 #include "app/advise/managed_scenario.hpp"
+#include "app/campaign/job_communication.hpp"
 #include "app/campaign/job_size_groups.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
@@ -86,9 +88,10 @@ std::string offered_types(const SpotMarket& market) {
 }
 
 // The zones a job runs in (docs/campaign.md#instance-types): those of the instance type it names; on a trace of one
-// shape, all of them; on a trace of several, those of the shape a team would rent for it (below). A job named in
+// shape, all of them; on a trace of several, those of the shape a team would rent for it (below; a job stating its
+// training at its price / its scaling efficiency there, the slowest zone of the shape counting). A job named in
 // instances (nodes) must name its type there.
-std::vector<int> zones_for(const CampaignJob& job, const SpotMarket& market) {
+std::vector<int> zones_for(const CampaignJob& job, const SpotMarket& market, const InstanceLinkTable& links) {
   std::vector<int> zones;
   if (!job.instance_type.empty()) {
     for (std::size_t z = 0; z < market.zones.size(); ++z) {
@@ -107,17 +110,24 @@ std::vector<int> zones_for(const CampaignJob& job, const SpotMarket& market) {
     throw InputError("job '" + job.name + "': trace '" + market.name + "' offers several instance types (" +
                      offered_types(market) + "); a job given in instances (nodes) must name its instance_type");
   }
-  // Each GPUs-per-instance count at its cheapest zone's on-demand price, rented as the managed rows rent.
+  // Each GPUs-per-instance count at its cheapest zone's on-demand price, rented as the managed rows rent, per unit
+  // of the job's work: divided by its lowest scaling efficiency among the shape's zones.
   std::vector<std::pair<int, double>> shapes;
+  std::vector<double> efficiency;
   for (const Zone& zone : market.zones) {
     const int k = std::max(1, zone.gpus_per_instance);
+    const double e = shape_efficiency(job, job.job.gpus, zone.instance_type, k, links, zone_holder(zone, market));
     auto same = std::find_if(shapes.begin(), shapes.end(), [k](const auto& shape) { return shape.first == k; });
     if (same == shapes.end()) {
       shapes.emplace_back(k, zone.on_demand_price_per_hour);
+      efficiency.push_back(e);
     } else {
       same->second = std::min(same->second, zone.on_demand_price_per_hour);
+      double& slowest = efficiency[static_cast<std::size_t>(same - shapes.begin())];
+      slowest = std::min(slowest, e);
     }
   }
+  for (std::size_t i = 0; i < shapes.size(); ++i) shapes[i].second /= efficiency[i];
   const int best = shapes[cheapest_shape(shapes, job.job.gpus)].first;
   for (std::size_t z = 0; z < market.zones.size(); ++z) {
     if (market.zones[z].gpus_per_instance == best) zones.push_back(static_cast<int>(z));
@@ -164,13 +174,19 @@ std::vector<ManagedShapes> managed_rows_for(const SpotMarket& market, const std:
 // else as a team would rent it: the one whose ceil(gpus / its GPUs) instances cost
 // least per hour, the fewest instances among equal prices. With per-GPU prices equal across shapes (as the services
 // list them) that is the smallest shape that holds the job on one instance; where a catalogue lacks that shape (no
-// 2-GPU machine), instances of a smaller one rather than one that bills GPUs the job leaves idle.
-const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus, const std::string& instance_type) {
+// 2-GPU machine), instances of a smaller one rather than one that bills GPUs the job leaves idle. A job stating its
+// training compares prices per unit of its work: divided by its scaling efficiency on each shape.
+const ManagedOffer& shape_for(const ManagedShapes& shapes, const CampaignJob& job, int gpus,
+                              const InstanceLinkTable& links) {
   for (const ManagedOffer& offer : shapes) {  // the job named its hardware: the service's offer of it
-    if (!instance_type.empty() && offer.diy_instance_type == instance_type) return offer;
+    if (!job.instance_type.empty() && offer.diy_instance_type == job.instance_type) return offer;
   }
   std::vector<std::pair<int, double>> prices;
-  for (const ManagedOffer& offer : shapes) prices.emplace_back(offer.gpus_per_instance, offer.price_per_hour);
+  for (const ManagedOffer& offer : shapes) {
+    const double efficiency = shape_efficiency(job, gpus, offer.diy_instance_type, offer.gpus_per_instance, links,
+                                               "managed offer '" + offer.label() + "'");
+    prices.emplace_back(offer.gpus_per_instance, offer.price_per_hour / efficiency);
+  }
   return shapes[cheapest_shape(prices, gpus)];
 }
 
@@ -180,9 +196,10 @@ const ManagedOffer& shape_for(const ManagedShapes& shapes, int gpus, const std::
 // its own pool (its preemption source), so the jobs do not compete; the budget cap is not applied. Job by job, each
 // job's replications in order: the summary takes them as they come, and the runs keep their jobs only if asked.
 CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec& spec, const SpotMarket& market,
-                                 const GpuOfferCatalogue& gpu_offers, const PolicyRegistry& registry,
-                                 const std::string& checkpoint, const ReplicationPlan& plan, bool keep_runs) {
-  CampaignRow row{managed_row_label(shapes), true, {}, {}};
+                                 const GpuOfferCatalogue& gpu_offers, const InstanceLinkTable& links,
+                                 const PolicyRegistry& registry, const std::string& checkpoint,
+                                 const ReplicationPlan& plan, bool keep_runs) {
+  CampaignRow row{managed_row_label(shapes), true, {}, {}, {}};
   std::vector<CampaignRun> runs(plan.count);  // the campaign-wide figures of each replication
   std::vector<bool> all_met(plan.count, true);
   CampaignSummaryBuilder summary(spec, job_size_groups(spec).group_of_job, plan.count);
@@ -193,10 +210,19 @@ CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec
     const int per_instance =
         market.zones[cj.zones.empty() ? 0 : static_cast<std::size_t>(cj.zones.front())].gpus_per_instance;
     const int gpus = job.gpus > 0 ? job.gpus : job.nodes * per_instance;
-    const ManagedOffer& offer = shape_for(shapes, gpus, cj.instance_type);
+    const ManagedOffer& offer = shape_for(shapes, cj, gpus, links);
     job.gpus = 0;
     job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;
-    job = campaign_job_work(spec, job, job.nodes);
+    CampaignJob rented = cj;  // on the service's shape: its own communication cost, not the DIY shape's
+    rented.job = job;
+    rented.scaling_efficiency = NAN;
+    if (cj.training.stated()) {
+      model_job_communication(rented, gpus, job.nodes,
+                              job_links(cj, links, offer.diy_instance_type, offer.gpus_per_instance,
+                                        "managed offer '" + offer.label() + "'"));
+    }
+    job = campaign_job_work(spec, rented, job.nodes);
+    row.job_efficiency.push_back(campaign_job_efficiency(spec, rented, job.nodes));
     job.deadline = campaign_job_deadline(spec, cj);
     const ManagedScenario managed = managed_scenario(offer, job, gpu_offers);
     const Scenario scenario(managed.market, managed.job);
@@ -296,11 +322,12 @@ std::pair<Millis, Millis> parse_trial_work(const std::string& text) {
   return {lo, hi};
 }
 
-void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus) {
+void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus,
+                           const InstanceLinkTable& links) {
   std::map<std::vector<int>, SpotMarket> shape_markets;  // the zones of one shape, built once per shape
   for (CampaignJob& job : jobs) {
     if (job.job.gpus == 0 && job.job.nodes == 0) job.job.gpus = default_gpus;
-    job.zones = zones_for(job, market);
+    job.zones = zones_for(job, market, links);
     auto shape = shape_markets.find(job.zones);
     if (!job.zones.empty() && shape == shape_markets.end()) {
       ZoneSelection selection;
@@ -311,6 +338,7 @@ void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& mar
     // The job's instances counted on its own shape.
     job.job = resolve_job_instances(job.job, job.zones.empty() ? market : shape->second, "job '" + job.name + "'");
   }
+  model_campaign_communication(jobs, market, links);
 }
 
 CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& spec, const PolicyRegistry& registry,
@@ -324,7 +352,10 @@ CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& sp
   } else {
     factories.selection = registry.selection_factory(policy);
   }
-  CampaignRow row{policy, false, {}, {}};
+  CampaignRow row{policy, false, {}, {}, {}};
+  for (const CampaignJob& job : spec.jobs) {
+    row.job_efficiency.push_back(campaign_job_efficiency(spec, job, job.job.nodes));
+  }
   CampaignSummaryBuilder summary(spec, job_size_groups(spec).group_of_job, plan.count);
   run_campaign(market, spec, factories, plan, TraceStart{}, keep_runs, [&](CampaignRun&& run) {
     summary.add(run);
@@ -335,14 +366,15 @@ CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& sp
 }
 
 std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const CampaignSpec& spec,
-                                               const std::string& catalogue, const PolicyRegistry& registry,
-                                               const std::string& checkpoint, const ReplicationPlan& plan,
-                                               bool keep_runs) {
+                                               const std::string& catalogue, const InstanceLinkTable& links,
+                                               const PolicyRegistry& registry, const std::string& checkpoint,
+                                               const ReplicationPlan& plan, bool keep_runs) {
   std::vector<CampaignRow> rows;
   if (catalogue == "none") return rows;
   const GpuOfferCatalogue gpu_offers = read_gpu_offer_catalogue(locate_gpu_offer_catalogue("gpu_offers"));
   for (const ManagedShapes& shapes : managed_rows_for(market, catalogue, gpu_offers)) {
-    rows.push_back(run_managed_campaign(shapes, spec, market, gpu_offers, registry, checkpoint, plan, keep_runs));
+    rows.push_back(
+        run_managed_campaign(shapes, spec, market, gpu_offers, links, registry, checkpoint, plan, keep_runs));
   }
   return rows;
 }

@@ -9,6 +9,7 @@
 #include "engine/campaign/campaign_runner.hpp"
 #include "model/campaign_spec.hpp"
 #include "policies/policy_registry.hpp"
+#include "steptime/instance_links.hpp"
 
 namespace spotsim {
 
@@ -30,8 +31,11 @@ std::string capacity_description(const SpotMarket& market, const std::string& ca
 // --trial-work LO:HI (one value: all equal) -> (LO, HI), positive with LO <= HI.
 std::pair<Millis, Millis> parse_trial_work(const std::string& text);
 
-// Jobs that state neither gpus nor nodes get `default_gpus`; then every job's instances on the market's shape.
-void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus);
+// Jobs that state neither gpus nor nodes get `default_gpus`; then every job's zones (its shape) and instances there,
+// and the scaling efficiency there of the jobs stating their training, with the link table `links` (read only for
+// them: an empty table serves a campaign without any; docs/campaign.md#communication).
+void resolve_campaign_jobs(std::vector<CampaignJob>& jobs, const SpotMarket& market, int default_gpus,
+                           const InstanceLinkTable& links = {});
 
 // One row of the campaign's table: a selection policy on the shared market, or a managed offer.
 struct CampaignRow {
@@ -39,6 +43,9 @@ struct CampaignRow {
   bool managed = false;
   std::vector<CampaignRun> runs;
   CampaignSummary summary;
+  // Per job, the scaling efficiency its work was divided by on this row's layout (campaign_job_efficiency: the
+  // step-time model's where the job states its training, else the flat rule; 1 for none).
+  std::vector<double> job_efficiency;
 };
 
 // The campaign under one selection policy (and the checkpoint policy `checkpoint`). keep_runs = false drops the
@@ -50,11 +57,12 @@ CampaignRow run_policy_campaign(const SpotMarket& market, const CampaignSpec& sp
 // A row per managed training service, mode and region of `catalogue` (a shipped name or a file) on the trace's GPU:
 // each job on its own, on the smallest of the service's instance shapes that holds it (instances of a smaller one
 // where the catalogue has no shape that size and they cost less), with the service's billing and behaviour, same seeds;
-// no shared capacity, no budget cap.
+// no shared capacity, no budget cap. A job stating its training pays the step-time model's communication on the
+// shape it rents, with that hardware's entry in `links` (docs/campaign.md#communication).
 std::vector<CampaignRow> managed_campaign_rows(const SpotMarket& market, const CampaignSpec& spec,
-                                               const std::string& catalogue, const PolicyRegistry& registry,
-                                               const std::string& checkpoint, const ReplicationPlan& plan,
-                                               bool keep_runs);
+                                               const std::string& catalogue, const InstanceLinkTable& links,
+                                               const PolicyRegistry& registry, const std::string& checkpoint,
+                                               const ReplicationPlan& plan, bool keep_runs);
 
 // The labels of the rows managed_campaign_rows would add, without running them (to check --baseline first).
 std::vector<std::string> managed_row_labels(const SpotMarket& market, const std::string& catalogue);

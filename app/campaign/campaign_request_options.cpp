@@ -1,5 +1,6 @@
 #include "app/campaign/campaign_request_options.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "app/advise/break_even.hpp"
@@ -53,8 +54,11 @@ po::options_description campaign_request_options() {
       "startup", po::value<std::string>()->default_value("5m"), "instance request -> ready")(
       "cross-instance-efficiency", po::value<double>()->default_value(0.9, "0.9"),
       "data-parallel scaling efficiency when a job spans several instances, in (0, 1]: its work / this (advise's "
-      "rule; elastic jobs keep their own model)")("checkpoint-write", po::value<std::string>()->default_value("1m"),
-                                                  "time to write a checkpoint")(
+      "rule; elastic jobs keep their own model); jobs stating params and step_time get the step-time model's")(
+      "links", po::value<std::string>()->default_value("instance_links"),
+      "the instance link table pricing the communication of jobs that state params (docs/step-time.md#data-parallel): "
+      "a shipped name or a file")("checkpoint-write", po::value<std::string>()->default_value("1m"),
+                                  "time to write a checkpoint")(
       "restore", po::value<std::string>()->default_value("1m"), "time to read it back")(
       "managed-catalogue", po::value<std::string>()->default_value("managed_training"),
       "managed training offers (docs/managed.md) shown beside DIY for the trace's GPU: a shipped name, a file, or "
@@ -103,7 +107,10 @@ CampaignRequest campaign_request_from(const po::variables_map& vm, const std::st
     spec.jobs = sweep_trials(int_count_option(vm, "trials", 1, 100000), lo, hi, defaults);
   }
   request.job_stream = vm.count("jobs") || job_rows != nullptr;
-  resolve_campaign_jobs(spec.jobs, request.market, defaults.gpus);
+  if (std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const CampaignJob& job) { return job.training.stated(); })) {
+    request.links = read_instance_links(locate_instance_links(vm["links"].as<std::string>()));
+  }
+  resolve_campaign_jobs(spec.jobs, request.market, defaults.gpus, request.links);
   spec.cross_instance_efficiency = vm["cross-instance-efficiency"].as<double>();
   if (!(spec.cross_instance_efficiency > 0.0 && spec.cross_instance_efficiency <= 1.0)) {
     throw InputError("--cross-instance-efficiency: expected a number in (0, 1]");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/campaign/campaign_options.hpp"
+#include "steptime/instance_links.hpp"
 
 namespace spotsim {
 
@@ -29,6 +30,7 @@ struct CampaignRequest {
   std::optional<double> current_spend;     // --current-spend: USD per month on the baseline
   std::optional<std::string> baseline;     // --baseline: a row's label (resolved); none: the cheapest managed row
   bool job_stream = false;                 // --jobs (or rows): results by job size too
+  InstanceLinkTable links;                 // --links, read when a job states its training (else empty)
 };
 
 // The request the parsed options describe (InputError naming the option for any bad value). `job_rows`, when not

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "base/count_text.hpp"
 #include "base/data_size.hpp"
 #include "base/duration.hpp"
 #include "base/errors.hpp"
@@ -16,9 +17,59 @@ namespace spotsim {
 
 namespace {
 
-constexpr std::array<const char*, 11> kColumns = {
-    "name",  "arrival",         "work",      "gpus",         "nodes", "priority", "deadline",
-    "score", "checkpoint_size", "min_nodes", "instance_type"};
+constexpr std::array<const char*, 15> kColumns = {
+    "name",   "arrival",         "work",      "gpus",          "nodes",  "priority",  "deadline",
+    "score",  "checkpoint_size", "min_nodes", "instance_type", "params", "step_time", "gradient_bytes",
+    "overlap"};
+
+std::string column_list() {
+  std::string list;
+  for (std::size_t i = 0; i < kColumns.size(); ++i) {
+    list += std::string(i == 0 ? "" : i + 1 == kColumns.size() ? " or " : ", ") + kColumns[i];
+  }
+  return list;
+}
+
+// The most parameters a job may state (a quadrillion: far beyond any model, and finite in every product below).
+constexpr double kMaxParams = 1e15;
+// A step of one GPU of at most a day.
+constexpr double kMaxStepMs = 86'400'000.0;
+
+// The columns of the step-time model's communication cost (docs/campaign.md#communication): params and step_time
+// together, gradient_bytes and overlap only with them.
+template <typename Cell>
+void read_training(const TextLines& lines, const Cell& cell, DataParallelTraining& training) {
+  if (!cell("params")) {
+    for (const char* column : {"step_time", "gradient_bytes", "overlap"}) {
+      if (cell(column)) lines.fail(column, "params beside it (the step-time model's communication needs both)", "none");
+    }
+    return;
+  }
+  try {
+    training.params = parse_count(*cell("params"), "params");
+  } catch (const InputError&) {
+    lines.fail("params", "a parameter count such as 7B, 350M or 1.3e9", *cell("params"));
+  }
+  if (!(training.params >= 1.0 && training.params <= kMaxParams)) {
+    lines.fail("params", "a parameter count between 1 and 1e15", *cell("params"));
+  }
+  if (!cell("step_time")) {
+    lines.fail("step_time", "one training step on one GPU without communication (e.g. 350ms) beside params", "nothing");
+  }
+  try {
+    training.step_ms = parse_duration_ms(*cell("step_time"), "step_time");
+  } catch (const InputError&) {
+    lines.fail("step_time", "a duration such as 350ms or 1.2s", *cell("step_time"));
+  }
+  if (!(training.step_ms > 0.0 && training.step_ms <= kMaxStepMs)) {
+    lines.fail("step_time", "a positive duration of at most a day", *cell("step_time"));
+  }
+  if (cell("gradient_bytes")) {
+    training.gradient_bytes = lines.number(*cell("gradient_bytes"), "gradient_bytes", 0.0, 16.0);
+    if (!(training.gradient_bytes > 0.0)) lines.fail("gradient_bytes", "bytes per gradient value in (0, 16]", "0");
+  }
+  if (cell("overlap")) training.overlap = lines.number(*cell("overlap"), "overlap", 0.0, 1.0);
+}
 
 }  // namespace
 
@@ -34,10 +85,7 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (std::find_if(kColumns.begin(), kColumns.end(), [&](const char* c) { return header[i] == c; }) ==
         kColumns.end()) {
-      lines.fail(header[i],
-                 "one of name, arrival, work, gpus, nodes, priority, deadline, score, checkpoint_size, min_nodes, "
-                 "instance_type",
-                 "an unknown column");
+      lines.fail(header[i], "one of " + column_list(), "an unknown column");
     }
     if (!column.emplace(header[i], i).second) lines.fail(header[i], "each column once", "it twice");
   }
@@ -96,6 +144,7 @@ std::vector<CampaignJob> read_job_stream_text(std::string text, const std::strin
         lines.fail("instance_type", "UTF-8 text", escape_control_characters(job.instance_type));
       }
     }
+    read_training(lines, cell, job.training);
     jobs.push_back(std::move(job));
   }
   if (jobs.empty()) throw InputError(where + ": no job after the header");

@@ -2,7 +2,9 @@
 // A campaign's jobs from a CSV file (docs/campaign.md#job-stream): one job per line after a header naming the
 // columns, in any order. `work` is required; the rest are optional:
 //   name, arrival (after the campaign's start), work, gpus or nodes, priority (higher first), deadline (after the
-//   job's arrival), score (a trial's quality, higher is better), checkpoint_size (e.g. 20GB)
+//   job's arrival), score (a trial's quality, higher is better), checkpoint_size (e.g. 20GB), min_nodes,
+//   instance_type, and the training for the step-time model's communication cost: params with step_time (one step
+//   on one GPU), gradient_bytes, overlap
 // Durations take a unit (90s, 30m, 6h, 1.5d). Unknown columns, a missing `work`, bad values: InputError naming
 // file:line and the column.
 #include <string>

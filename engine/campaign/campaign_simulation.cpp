@@ -73,7 +73,7 @@ CampaignSimulation::CampaignSimulation(const SpotMarket& market, const CampaignS
   }
   const std::size_t n = spec.jobs.size();
   for (std::size_t j = 0; j < n; ++j) {
-    JobSpec job = campaign_job_work(spec, spec.jobs[j].job, spec.jobs[j].job.nodes);
+    JobSpec job = campaign_job_work(spec, spec.jobs[j], spec.jobs[j].job.nodes);
     job.deadline = campaign_job_deadline(spec, spec.jobs[j]);
     ZoneSubset* subset = subset_of(spec.jobs[j].zones);
     job_zones_.push_back(subset);

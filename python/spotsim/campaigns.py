@@ -81,7 +81,8 @@ class CampaignResult:
     jobs        -- one row per (policy, replication, job): status, finish_hours (from the campaign's start),
                    job_deadline_met, then the job's own run with simulate()'s columns (times from its arrival)
     job_summary -- per (policy, job): finish_hours mean and interval, completed_share, stopped_share; with jobs,
-                   turnaround_hours mean and interval, slowdown_mean, cost_mean, deadline_met_share
+                   turnaround_hours mean and interval, slowdown_mean, cost_mean, deadline_met_share;
+                   scaling_efficiency (what the job's work was divided by on the row's layout)
     by_job_size -- with jobs (a job stream): per (policy, size), unit "gpus" or "instances", jobs, then
                    turnaround_hours, slowdown, cost_per_job and deadline_met, each _mean, _ci_low, _ci_high (the
                    JSON's by_job_size; empty for trials)
@@ -134,7 +135,7 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
              gpus=1, capacity="recorded", schedule="fifo", reclaim="random", halving="none", budget=None,
              deadline=None, startup="5m", checkpoint_write="1m", restore="1m", managed="managed_training",
              engineering_cost=None, baseline=None, current_spend=None, cross_instance_efficiency=0.9,
-             replications=200, seed=1, threads=0, progress=None):
+             links="instance_links", replications=200, seed=1, threads=0, progress=None):
     """Run ``spotsim campaign`` with these options and return a CampaignResult (docs/python.md#campaigns).
 
     The options are the CLI's, read through its own schema (``spotsim campaign --help``; the defaults here are its
@@ -146,11 +147,14 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
     mode -- "event", or "cant-be-late": every job in the Can't Be Late tick engine (with checkpoint="continuous"),
             on ticks of tick (None: the trace's) counted from its arrival;
     jobs -- a job-stream CSV path, or rows (a list of dicts or a DataFrame) with its columns name, arrival, work,
-            gpus or nodes, priority, deadline, score, checkpoint_size, min_nodes, instance_type; without it, trials (None: the CLI's 40)
+            gpus or nodes, priority, deadline, score, checkpoint_size, min_nodes, instance_type, params, step_time,
+            gradient_bytes, overlap; without it, trials (None: the CLI's 40)
             trials whose work is spread over trial_work (None: the CLI's "4h:12h"; one duration or a (shortest,
             longest) pair);
     gpus -- GPUs of a job that states neither gpus nor nodes;
     cross_instance_efficiency -- data-parallel scaling efficiency of a job spanning several instances (work / it);
+            jobs stating params and step_time get the step-time model's instead, with the instance link table
+            links (a shipped name or a file; docs/campaign.md#communication);
     halving -- "none", "ETA:MIN" or (eta, min), successive halving; budget -- USD; deadline, startup,
             checkpoint_write, restore -- durations ("3d") or timedelta;
     managed -- the managed offers whose rows are added on the trace's GPU: a shipped catalogue name or a file
@@ -177,7 +181,7 @@ def campaign(trace="gcp-h100-capacity-13-zones", policy="spot-only,greedy,on-dem
                "budget": budget, "managed_catalogue": os.fspath(managed),
                "engineering_cost": None if engineering_cost is None else str(engineering_cost),
                "baseline": baseline, "current_spend": None if current_spend is None else str(current_spend),
-               "cross_instance_efficiency": cross_instance_efficiency,
+               "cross_instance_efficiency": cross_instance_efficiency, "links": os.fspath(links),
                "replications": replications, "seed": seed, "threads": threads}
     if trial_work is not None:
         options["trial_work"] = _trial_work(trial_work)

@@ -333,3 +333,40 @@ def test_a_job_spanning_instances_needs_more_work(cli_json, tmp_path):
     assert spread["on-demand"]["eight"] == pytest.approx(8 * price * (9 / 0.9 + startup), rel=1e-6)
     vertex = "vertex-ai on-demand a2-highgpu-1g/a2-highgpu-8g"
     assert spread[vertex]["eight"] == together[vertex]["eight"], "one 8-GPU instance: no network between GPUs"
+
+
+def test_the_step_time_model_prices_each_jobs_communication(cli, cli_json, tmp_path):
+    """Jobs stating params and step_time (docs/campaign.md#communication) pay the step-time model's all-reduce on the
+    layout of each row: a 1.3B model on eight 1-GPU VMs over TCP needs several times its work, on one 8-GPU managed
+    instance none; the CLI's JSON, Python's result and `spotsim report` all carry it."""
+    jobs = write_jobs(tmp_path / "jobs.csv", [
+        {"name": "plain", "arrival": "0h", "work": "6h", "gpus": 8, "params": "", "step_time": ""},
+        {"name": "llm", "arrival": "0h", "work": "6h", "gpus": 8, "params": "1.3B", "step_time": "400ms"},
+        {"name": "tiny", "arrival": "0h", "work": "6h", "gpus": 8, "params": "10M", "step_time": "400ms"}])
+    args = ("--trace", "gcp-us-central1-c", "--jobs", jobs, "-p", "on-demand", "-r", "2")
+    doc = cli_json("campaign", *args, "--format", "json")
+    assert doc["communication_modelled_jobs"] == 2 and doc["links"].endswith("instance_links.json")
+    rows = {row["policy"]: {j["name"]: j for j in row["jobs"]} for row in doc["policies"]}
+    diy = rows["on-demand"]
+    assert diy["plain"]["scaling_efficiency"] == 0.9, "no params: the flat --cross-instance-efficiency"
+    assert diy["tiny"]["scaling_efficiency"] == 1.0, "40 MB all-reduced behind the backward pass"
+    assert diy["llm"]["scaling_efficiency"] < 0.5, "2.6 GB over 24 Gbit/s each step"
+    startup = 5 / 60
+    price = diy["tiny"]["cost"] / (8 * (6 + startup))
+    for name in ("plain", "llm"):
+        work = 6 / diy[name]["scaling_efficiency"]
+        assert diy[name]["cost"] == pytest.approx(8 * price * (work + startup), rel=1e-4), name
+        assert diy[name]["work_hours"] == 6, "the JSON's work is the job's own"
+    vertex = rows["vertex-ai on-demand a2-highgpu-1g/a2-highgpu-8g"]
+    assert vertex["llm"]["scaling_efficiency"] == 1.0, "one a2-highgpu-8g: NVLink hides it"
+    assert vertex["plain"]["scaling_efficiency"] == 1.0
+    result = spotsim.campaign("gcp-us-central1-c", "on-demand", jobs=str(jobs), replications=2)
+    assert result.as_dict() == doc
+    efficiency = result.job_summary.set_index(["policy", "name"])["scaling_efficiency"]
+    assert efficiency[("on-demand", "llm")] == diy["llm"]["scaling_efficiency"]
+    table = cli("campaign", *args)[1]
+    assert "communication of 2 jobs from the step-time model" in table
+    out = tmp_path / "c.json"
+    assert cli("campaign", *args, "-f", "json", "-o", out)[0] == 0
+    code, _, err = cli("report", out, "-o", tmp_path / "c.html")
+    assert code == 0, err
