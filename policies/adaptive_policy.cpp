@@ -141,7 +141,13 @@ double AdaptivePolicy::slack_reserve(const Observation& obs) const {
 }
 
 Millis AdaptivePolicy::confirm_time(const Observation& obs) const {
-  return s_.confirm >= 0 ? s_.confirm : switch_changeover(obs) * 5 / 3;
+  if (s_.confirm >= 0) return s_.confirm;
+  const Millis confirm = switch_changeover(obs) * 5 / 3;
+  // Asked only at ticks, the policy sees a spell's age in whole ticks: a confirmation shorter than a tick would hold
+  // the job on on-demand for a whole tick of available spot (8 changeovers at d = 72 s and 600 s ticks), far more
+  // than the failed switch it guards against costs. So only the whole ticks that fit in 5/3 d are waited for.
+  if (obs.decision_tick > 0) return confirm / obs.decision_tick * obs.decision_tick;
+  return confirm;
 }
 
 SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
@@ -253,7 +259,7 @@ void register_adaptive(PolicyRegistry& registry) {
       "spot returns (leaving on-demand, while slack is scarce, only for spot that has held a while); on-demand "
       "for good at the last safe moment",
       "reserve=auto (slack kept per unit of remaining work; auto: 0.15 sqrt(d / 0.2 h), d the changeover), "
-      "confirm=auto (5/3 d), patience=0s, margin=0s, review=1h, "
+      "confirm=auto (5/3 d; asked at ticks, the whole ticks that fit in it), patience=0s, margin=0s, review=1h, "
       "hysteresis=0.1, max_wait=30m (no deadline), window=6h, cluster=auto (0: from the model and "
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "model/market/lifetime_distribution.hpp"
 #include "policies/policy_params.hpp"
@@ -210,6 +211,38 @@ TEST(Adaptive, ReserveAndConfirmationFollowTheChangeover) {
   const auto hold_on = policy.decide(scarce.build());
   EXPECT_EQ(hold_on.purchase, Purchase::kOnDemand);
   EXPECT_EQ(hold_on.review_at, scarce.obs.now + 2 * kMillisPerMinute);
+}
+
+// Asked only at ticks (the Can't Be Late mode), the confirmation keeps the whole ticks that fit in 5/3 d: none for
+// d = 72 s or 180 s on 600 s ticks (waiting one would hold the job a whole tick on on-demand beside available spot),
+// one for d = 360 s, three 195 s ticks for d = 360 s.
+TEST(Adaptive, ConfirmationKeepsOnlyTheWholeTicksThatFitInIt) {
+  const auto on_demand_when_spot_returns = [](Millis startup, Millis tick) {
+    auto scarce = gap(14 * kMillisPerHour, 10 * kMillisPerHour);
+    scarce.job.startup = startup;
+    scarce.job.deadline = 53 * kMillisPerHour;  // sigma about 0.9 h: below the reserve, above a tick
+    scarce.obs.decision_tick = tick;
+    AdaptivePolicy policy{AdaptiveSettings{}};
+    EXPECT_EQ(policy.decide(scarce.build()).purchase, Purchase::kOnDemand);
+    scarce.obs.purchase = Purchase::kOnDemand;
+    scarce.obs.phase = Phase::kComputing;
+    scarce.obs.zone = 0;
+    scarce.zones[0].spot_available = true;
+    const auto d = policy.decide(scarce.build());
+    return std::make_pair(d.purchase, d.review_at - scarce.obs.now);
+  };
+  EXPECT_EQ(on_demand_when_spot_returns(72 * kMillisPerSecond, 600 * kMillisPerSecond).first, Purchase::kSpot);
+  EXPECT_EQ(on_demand_when_spot_returns(180 * kMillisPerSecond, 600 * kMillisPerSecond).first, Purchase::kSpot);
+  const auto one_tick = on_demand_when_spot_returns(360 * kMillisPerSecond, 600 * kMillisPerSecond);
+  EXPECT_EQ(one_tick.first, Purchase::kOnDemand);
+  EXPECT_EQ(one_tick.second, 600 * kMillisPerSecond);
+  const auto three_ticks = on_demand_when_spot_returns(360 * kMillisPerSecond, 195 * kMillisPerSecond);
+  EXPECT_EQ(three_ticks.first, Purchase::kOnDemand);
+  EXPECT_EQ(three_ticks.second, 585 * kMillisPerSecond);
+  // Without ticks (the event engine) the confirmation is 5/3 d itself.
+  const auto event = on_demand_when_spot_returns(72 * kMillisPerSecond, 0);
+  EXPECT_EQ(event.first, Purchase::kOnDemand);
+  EXPECT_EQ(event.second, 120 * kMillisPerSecond);
 }
 
 TEST(Adaptive, PatienceWaitsOutShortGapsWhenSlackIsScarce) {
