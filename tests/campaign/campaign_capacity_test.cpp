@@ -14,8 +14,7 @@ namespace {
 using testing::campaign_job;
 using testing::counted_market;
 using testing::factories;
-
-constexpr double kStartupHours = 5.0 / 60.0;  // JobSpec's default start-up
+using testing::kStartupHours;
 
 CampaignRun run_once(const SpotMarket& market, const CampaignSpec& spec, const std::string& selection = "spot-only",
                      const std::string& checkpoint = "none", std::uint64_t seed = 1) {

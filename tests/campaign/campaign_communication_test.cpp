@@ -22,9 +22,8 @@ namespace {
 
 using testing::campaign_job;
 using testing::factories;
+using testing::kStartupHours;
 using testing::MarketBuilder;
-
-constexpr double kStartupHours = 5.0 / 60.0;  // JobSpec's default start-up
 
 // 1-GPU instances on a 24 Gbit/s network (3 GB/s), 25 us per ring step: a2-highgpu-1g's figures.
 InstanceLinks one_gpu_links(const std::string& type = "t-1g", double inter_gbps = 3.0) {

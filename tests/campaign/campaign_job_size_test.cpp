@@ -15,7 +15,7 @@
 namespace spotsim {
 namespace {
 
-const double kStartupHours = to_hours(JobSpec{}.startup);  // JobSpec's default start-up
+using testing::kStartupHours;
 
 CampaignJobOutcome outcome(double finish_hours, double cost, bool met) {
   CampaignJobOutcome o;

@@ -13,9 +13,8 @@ namespace {
 
 using testing::campaign_job;
 using testing::factories;
+using testing::kStartupHours;
 using testing::MarketBuilder;
-
-constexpr double kShapeStartupHours = 5.0 / 60.0;  // JobSpec's default start-up
 
 // Zone 0: eight 1-GPU instances at $1/h spot ($3 on demand); zone 1: one 8-GPU instance at $8/h ($24); never
 // preempted.
@@ -54,7 +53,7 @@ TEST(CampaignShapes, JobsShareOnlyTheCapacityOfTheirOwnShape) {
   spec.jobs.back().zones = {0};
   const CampaignRun run = run_shapes_once(market, spec);
   ASSERT_EQ(run.completed, 3);
-  const double one = kShapeStartupHours + 3.0;
+  const double one = kStartupHours + 3.0;
   EXPECT_NEAR(run.jobs[0].finish_hours, one, 1e-9);
   EXPECT_NEAR(run.jobs[1].finish_hours, 2 * one, 1e-9) << "waits for the 8-GPU instance";
   EXPECT_NEAR(run.jobs[2].finish_hours, one, 1e-9) << "the 1-GPU zone is not the 8-GPU one";

@@ -36,6 +36,9 @@ inline SpotMarket counted_market(const std::vector<double>& counts, Millis notic
       .build();
 }
 
+// JobSpec's default start-up, in hours: what every job here pays before its work.
+inline const double kStartupHours = to_hours(JobSpec{}.startup);
+
 inline CampaignJob campaign_job(double work_hours, double arrival_hours = 0.0, int nodes = 1) {
   CampaignJob job;
   job.job.work = millis_from_hours(work_hours);
