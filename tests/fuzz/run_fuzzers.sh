@@ -151,10 +151,10 @@ rm -f /tmp/spotsim_report_fuzz_*.json
 # The job stream of `spotsim campaign --jobs`, seeded with the shipped example.
 stream_objects=()
 compile_objects stream_objects app/campaign/job_stream_csv.cpp model/job.cpp base/duration.cpp base/data_size.cpp \
-  model/elastic_job.cpp
+  base/count_text.cpp model/elastic_job.cpp
 clang++ "${flags[@]}" -fsanitize=fuzzer tests/fuzz/job_stream_fuzzer.cpp "${stream_objects[@]}" "${objects[@]}" \
   -o "$out/fuzz_job_stream"
-fuzz job-stream "$out/fuzz_job_stream" experiments/campaign/team-week.csv
+fuzz job-stream "$out/fuzz_job_stream" experiments/campaign/team-week.csv experiments/campaign/model-sizes.csv
 
 echo "== fuzzing ${#queued[@]} targets for ${seconds}s each, $jobs at once"
 run_queued
