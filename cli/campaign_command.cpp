@@ -33,17 +33,21 @@ namespace spotsim {
 
 namespace {
 
-// ", communication of 3 jobs from the step-time model (params, step_time): efficiency 0.71-1.00 on their DIY
-// shapes" where jobs state their training (docs/campaign.md#communication); nothing otherwise.
+// "0.34-0.58", or one figure where both read the same to two decimals.
+std::string efficiency_range(double low, double high) {
+  return format_fixed(low, 2) == format_fixed(high, 2) ? format_fixed(low, 2)
+                                                       : format_fixed(low, 2) + "-" + format_fixed(high, 2);
+}
+
+// " for the rest; communication of 3 jobs from the step-time model (params, step_time): efficiency 0.34-0.58 on the
+// DIY shapes", after the flat efficiency, where jobs state their training (docs/campaign.md#communication); nothing
+// otherwise.
 std::string communication_note(const CampaignSpec& spec) {
   const CommunicationSummary modelled = communication_summary(spec.jobs);
   if (modelled.modelled == 0) return "";
-  const std::string range = format_fixed(modelled.lowest, 2) == format_fixed(modelled.highest, 2)
-                                ? format_fixed(modelled.lowest, 2)
-                                : format_fixed(modelled.lowest, 2) + "-" + format_fixed(modelled.highest, 2);
   return " for the rest; communication of " + std::to_string(modelled.modelled) +
          (modelled.modelled == 1 ? " job" : " jobs") + " from the step-time model (params, step_time): efficiency " +
-         range + " on the DIY shapes";
+         efficiency_range(modelled.lowest, modelled.highest) + " on the DIY shapes";
 }
 
 namespace po = boost::program_options;
@@ -119,10 +123,7 @@ void write_communication_table(std::ostream& table, const std::vector<CampaignRo
       low = std::min(low, row.job_efficiency.at(j));
       high = std::max(high, row.job_efficiency.at(j));
     }
-    const std::string managed = !std::isfinite(low) ? std::string("-")
-                                : format_fixed(low, 2) == format_fixed(high, 2)
-                                    ? format_fixed(low, 2)
-                                    : format_fixed(low, 2) + "-" + format_fixed(high, 2);
+    const std::string managed = std::isfinite(low) ? efficiency_range(low, high) : std::string("-");
     table << pad(job.name, name_width) << pad(std::to_string(campaign_job_gpus(job, market)), 6)
           << pad(format_count(job.training.params), 8) << pad(format_fixed(job.training.step_ms, 1), 9)
           << pad(format_fixed(job.training.gradient_bytes, 1), 8) << pad(format_fixed(job.training.overlap, 2), 9)

@@ -207,9 +207,7 @@ CampaignRow run_managed_campaign(const ManagedShapes& shapes, const CampaignSpec
   for (std::size_t j = 0; j < spec.jobs.size(); ++j) {
     const CampaignJob& cj = spec.jobs[j];
     JobSpec job = cj.job;
-    const int per_instance =
-        market.zones[cj.zones.empty() ? 0 : static_cast<std::size_t>(cj.zones.front())].gpus_per_instance;
-    const int gpus = job.gpus > 0 ? job.gpus : job.nodes * per_instance;
+    const int gpus = campaign_job_gpus(cj, market);
     const ManagedOffer& offer = shape_for(shapes, cj, gpus, links);
     job.gpus = 0;
     job.nodes = (gpus + offer.gpus_per_instance - 1) / offer.gpus_per_instance;

@@ -38,8 +38,7 @@ void model_job_communication(CampaignJob& job, int gpus, int instances, const In
     const DataParallelProfile profile = profile_of(job.training);
     std::vector<double> steps;
     for (int k = 1; k <= instances; ++k) {
-      steps.push_back(data_parallel_step_ms(profile, k, used_links(links, k == 1 ? gpus : links.gpus_per_instance, k)) /
-                      1e3);
+      steps.push_back(data_parallel_step_ms(profile, k, used_links(links, gpus, k)) / 1e3);
     }
     job.job.elastic.step_time_s_by_nodes = std::move(steps);
   }

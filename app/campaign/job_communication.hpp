@@ -2,6 +2,7 @@
 // The step-time model's communication cost for the campaign jobs that state their training (job stream columns
 // params and step_time, docs/campaign.md#communication): the data-parallel step of docs/step-time.md#data-parallel
 // on the instance type and count each job runs on, in place of the flat --cross-instance-efficiency.
+#include <cmath>
 #include <string>
 #include <vector>
 
