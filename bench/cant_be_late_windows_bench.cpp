@@ -70,6 +70,8 @@ BENCHMARK_CAPTURE(BM_CantBeLateWindows, uniform_progress, "uniform-progress", fa
 BENCHMARK_CAPTURE(BM_CantBeLateWindows, greedy_cant_be_late_mode, "greedy", true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CantBeLateWindows, uniform_progress_cant_be_late_mode, "uniform-progress", true)
     ->Unit(benchmark::kMillisecond);
+// `planned`: one plan solved for the first window and shared by the other 299 (they start alike).
+BENCHMARK_CAPTURE(BM_CantBeLateWindows, planned_cant_be_late_mode, "planned", true)->Unit(benchmark::kMillisecond);
 // Spot-only built in and as the example's compiled plugin (policies/examples/plugin/): the cost of the C ABI.
 BENCHMARK_CAPTURE(BM_CantBeLateWindows, spot_only, "spot-only", false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_CantBeLateWindows, plugin_spot_only, "plugin-spot-only", false)->Unit(benchmark::kMillisecond);

@@ -15,6 +15,7 @@ void register_uniform_progress_multi(PolicyRegistry&);
 void register_failover(PolicyRegistry&);
 void register_eager_next_region(PolicyRegistry&);
 void register_cost_aware(PolicyRegistry&);
+void register_planned(PolicyRegistry&);
 void register_optimal_offline(PolicyRegistry&);
 void register_no_checkpoint(PolicyRegistry&);
 void register_fixed_checkpoint(PolicyRegistry&);
@@ -37,6 +38,7 @@ PolicyRegistry builtin_policy_registry() {
   register_failover(registry);
   register_eager_next_region(registry);
   register_cost_aware(registry);
+  register_planned(registry);
   register_optimal_offline(registry);
   register_no_checkpoint(registry);
   register_fixed_checkpoint(registry);

@@ -137,14 +137,15 @@ TEST_P(AdaptiveLookAhead, RecordingsThatAgreeUntilTheJobEndsGiveIdenticalRuns) {
   EXPECT_TRUE(spot && wait && od) << "spot " << spot << ", wait " << wait << ", on-demand " << od;
 }
 
-INSTANTIATE_TEST_SUITE_P(Jobs, AdaptiveLookAhead,
-                         ::testing::Values(Case{16.0, 24.0, "adaptive", "continuous", 0, 0},
-                                           Case{20.0, 26.0, "adaptive", "continuous", 0, 0},
-                                           Case{14.0, 22.0, "adaptive:reserve=0.5", "continuous", 0, 0},
-                                           Case{16.0, 25.0, "adaptive", "fixed:interval=1h", kMillisPerMinute,
-                                                kMillisPerMinute},
-                                           Case{12.0, 20.0, "adaptive:prior_availability=0.9,prior_mtbf=1h",
-                                                "fixed:interval=30m", kMillisPerMinute, kMillisPerMinute}));
+INSTANTIATE_TEST_SUITE_P(
+    Jobs, AdaptiveLookAhead,
+    ::testing::Values(Case{16.0, 24.0, "adaptive", "continuous", 0, 0},
+                      Case{20.0, 26.0, "adaptive", "continuous", 0, 0}, Case{16.0, 24.0, "planned", "continuous", 0, 0},
+                      Case{16.0, 24.0, "planned:calibration=none", "continuous", 0, 0},
+                      Case{14.0, 22.0, "adaptive:reserve=0.5", "continuous", 0, 0},
+                      Case{16.0, 25.0, "adaptive", "fixed:interval=1h", kMillisPerMinute, kMillisPerMinute},
+                      Case{12.0, 20.0, "adaptive:prior_availability=0.9,prior_mtbf=1h", "fixed:interval=30m",
+                           kMillisPerMinute, kMillisPerMinute}));
 
 TEST(AdaptiveLookAhead, DecisionsBeforeTheRecordingsDifferAreIdenticalForLongerJobs) {
   // A job that outlives T: every decision taken before T is the same on both recordings.

@@ -33,7 +33,7 @@ TEST(PolicyRegistry, UnknownNamesAndParametersAreClearErrors) {
   EXPECT_EQ(error_of([&] { registry.selection_factory("cheapest"); }),
             "--policy 'cheapest': unknown policy; expected one of: spot-only, on-demand, adaptive, greedy, "
             "uniform-progress, zone-failover, uniform-progress-multi, failover, eager-next-region, cost-aware, "
-            "optimal-offline");
+            "planned, optimal-offline");
   EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:intervall=2h"); }),
             "--checkpoint 'fixed:intervall=2h': unknown parameter 'intervall'; fixed takes: interval, on_notice");
   EXPECT_EQ(error_of([&] { registry.checkpoint_factory("fixed:interval=2"); }),

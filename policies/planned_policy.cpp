@@ -1,0 +1,239 @@
+// spotsim's `planned` policy (docs/policies.md#planned): spends the slack as the cost-minimising plan on a
+// semi-Markov model of spot availability says (slack_plan.hpp, spell_model.hpp).
+//
+// Why a plan: how much slack to keep for changeovers, when to fill a gap with on-demand and when to leave
+// on-demand for a spell that may not last all follow from the changeover d, the slack, the prices and how long
+// spot stays up and away; `adaptive` encodes them as rules with constants (a reserve, a confirmation), the plan
+// derives them. The model is known at decision time: the spells of another recording (calibration=, by default
+// the shipped 2023 AWS campaign `aws-v100-9-zones`, pooled over its zones), or a memoryless one (calibration=none,
+// prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long.
+// In the Can't Be Late mode (ticks, lossless progress) the plan is exact about the deadline: its slack is rounded
+// down, its changeover up, and a state that cannot finish in time is never chosen, so it meets every deadline
+// on-demand could meet on its own. Elsewhere the shared safety net (deadline_rules.hpp) comes first, and the plan
+// knows where it takes over. The plan is solved once, when a run starts, with the spot / on-demand price ratio of
+// that moment (to 2%: runs that start alike share one solve, PlanCache); each decision is a table lookup.
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/shipped_library.hpp"
+#include "policies/adaptive_prior.hpp"
+#include "policies/deadline_math.hpp"
+#include "policies/deadline_rules.hpp"
+#include "policies/policy_registry.hpp"
+#include "policies/slack_plan.hpp"
+#include "policies/spell_model.hpp"
+#include "policies/zone_choice.hpp"
+
+namespace spotsim {
+
+namespace {
+
+constexpr double kTableBudgetBytes = 64.0 * 1024 * 1024;
+
+// Solved plans shared by every policy object of a registry: the engine creates one per run or thread, and the runs
+// of one scenario all start from the same state, so one solve serves them all. The last few are kept. Thread-safe.
+class PlanCache {
+ public:
+  std::shared_ptr<const SlackPlan> get(const SlackPlanInput& in) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (const auto& plan : plans_) {
+        if (plan->input() == in) return plan;
+      }
+    }
+    auto plan = std::make_shared<SlackPlan>();
+    plan->solve(in);  // outside the lock: other threads' lookups do not wait for it
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (plans_.size() >= kKept) plans_.erase(plans_.begin());
+    plans_.push_back(plan);
+    return plan;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 8;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<const SlackPlan>> plans_;
+};
+
+struct PlannedSettings {
+  Millis step = 10 * kMillisPerMinute;  // decision step where the engine has no tick
+  std::string calibration = "aws-v100-9-zones";
+  std::shared_ptr<const SpotMarket> calibration_market;  // null: the memoryless model
+  Millis prior_up = 2 * kMillisPerHour;
+  Millis prior_down = kMillisPerHour;
+  int ages = 12;
+  int max_bins = 10;
+};
+
+class PlannedPolicy final : public SelectionPolicy {
+ public:
+  PlannedPolicy(PlannedSettings s, std::shared_ptr<PlanCache> plans) : s_(std::move(s)), plans_(std::move(plans)) {}
+
+  void reset() override {
+    committed_ = false;
+    spell_up_ = false;
+    spell_since_ = -1;
+    planned_at_ = -1;
+  }
+
+  SelectionDecision decide(const Observation& obs) override {
+    const int spot_zone = obs.purchase == Purchase::kSpot ? obs.zone : cheapest_obtainable_spot_zone(obs);
+    const bool up = spot_zone >= 0;
+    if (spell_since_ < 0 || up != spell_up_) spell_up_ = up, spell_since_ = obs.elapsed;
+    const int od_zone = on_demand_zone_choice(obs);
+    if (committed_) return SelectionDecision::on_demand(od_zone);
+    const Millis g = obs.decision_tick > 0 ? obs.decision_tick : s_.step;
+    if (!obs.has_deadline()) {  // nothing to plan against: spot when obtainable, else wait for it
+      const Millis next = obs.now + s_.step;
+      return up ? SelectionDecision::spot(spot_zone, next) : SelectionDecision::wait(next);
+    }
+    plan_once(obs, od_zone, g);
+    Millis review = kNever;
+    if (!exact_) {
+      const SafetyNet net = safety_net(obs, spot_zone);
+      if (auto imposed = imposed_decision(net, obs, od_zone, spot_zone, committed_)) return *imposed;
+      review = net.review_at;
+    }
+    const Millis step_length = g * multiple_;
+    const Millis since_plan = obs.elapsed - planned_at_;
+    const Millis next = std::min(review, obs.now + (step_length - since_plan % step_length));
+    const PlanHeld held = obs.purchase == Purchase::kSpot       ? PlanHeld::kSpot
+                          : obs.purchase == Purchase::kOnDemand ? PlanHeld::kOnDemand
+                                                                : PlanHeld::kNone;
+    const int step = static_cast<int>(since_plan / step_length);
+    const int age = static_cast<int>((obs.elapsed - spell_since_) / step_length);
+    const int slack = slack_bins(obs, step_length);
+    const PlanAction action = plan_->action(step, held, up, age, slack);
+    if (action == PlanAction::kSpot && up) return SelectionDecision::spot(spot_zone, next);
+    if (action == PlanAction::kWait && slack >= bins_) return SelectionDecision::wait(next);
+    return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
+  }
+
+ private:
+  // Slack (time left - work left) in bins of a step / K, rounded down: the plan never counts on slack it lacks.
+  int slack_bins(const Observation& obs, Millis step_length) const {
+    const double slack = static_cast<double>(obs.time_to_deadline() - obs.remaining_work());
+    return std::max(0, static_cast<int>(std::floor(slack * bins_ / static_cast<double>(step_length))));
+  }
+
+  void plan_once(const Observation& obs, int od_zone, Millis g) {
+    if (planned_at_ >= 0) return;
+    // Only the ratio of the prices matters to the plan (costs in units of an on-demand step); rounded to 2%, so
+    // that runs starting at nearly the same prices share a solve.
+    const double spot_price = obs.zones[static_cast<std::size_t>(cheapest_spot_price_zone(obs))].spot_price_per_hour;
+    const double od_price = obs.zones[static_cast<std::size_t>(od_zone)].on_demand_price_per_hour;
+    const double ratio =
+        od_price > 0.0
+            ? std::exp(std::round(std::log(std::max(spot_price / od_price, 1e-6)) / std::log(1.02)) * std::log(1.02))
+            : 1.0;
+    const Millis d = changeover(obs);
+    const Millis slack = std::max<Millis>(obs.time_to_deadline() - obs.remaining_work(), 0);
+    SlackPlanInput in;
+    in.stay_up.assign(static_cast<std::size_t>(s_.ages), 0.0);
+    const auto fits = [&](Millis multiple, int bins) {
+      const Millis length = g * multiple;
+      in.steps = static_cast<int>(std::max<Millis>((obs.time_to_deadline() + length - 1) / length, 1));
+      in.slack_bins = static_cast<int>(static_cast<double>(slack) * bins / static_cast<double>(length));
+      return SlackPlan::table_bytes(in) <= kTableBudgetBytes;
+    };
+    // The table must fit the budget: fewer slack bins first (the changeover, rounded up, only grows), then, where
+    // even one bin per step is too many, a plan step of several decision steps. Such a plan no longer sees every
+    // tick, so it is not exact: the safety net then comes first.
+    exact_ = obs.decision_tick > 0 && obs.lossless;
+    multiple_ = 1;
+    for (bins_ = s_.max_bins; bins_ > 1 && !fits(1, bins_); --bins_) {
+    }
+    if (!fits(1, bins_)) {
+      exact_ = false;
+      for (multiple_ = 2; !fits(multiple_, 1); ++multiple_) {
+      }
+    }
+    const Millis length = g * multiple_;
+    in.bins_per_step = bins_;
+    in.changeover_bins =
+        static_cast<int>(std::ceil(static_cast<double>(d) * bins_ / static_cast<double>(length) - 1e-9));
+    if (!exact_) {  // below the net's margin over the plain slack it commits to on-demand
+      const double margin = static_cast<double>(obs.time_to_deadline() - obs.remaining_work() - spare_off_spot(obs));
+      in.commit_bins = std::max(0, static_cast<int>(std::ceil(margin * bins_ / static_cast<double>(length) - 1e-9)));
+    }
+    in.spot_cost_per_step = ratio;
+    in.on_demand_cost_per_step = 1.0;
+    if (model_length_ != length || model_nodes_ != obs.job->nodes) {
+      model_ = spell_model(obs, length);
+      model_length_ = length;
+      model_nodes_ = obs.job->nodes;
+    }
+    in.stay_up = model_.stay_up;
+    in.stay_down = model_.stay_down;
+    if (!(plan_ && plan_->input() == in)) plan_ = plans_->get(in);
+    planned_at_ = obs.elapsed;
+  }
+
+  // The model for plan steps of `length`.
+  SpellModel spell_model(const Observation& obs, Millis length) const {
+    return s_.calibration_market
+               ? recorded_spell_model(*s_.calibration_market, obs.job->nodes, length, s_.ages, s_.prior_up)
+               : geometric_spell_model(s_.prior_up, s_.prior_down, length, s_.ages);
+  }
+
+  static int cheapest_spot_price_zone(const Observation& obs) {
+    int best = 0;
+    for (int z = 1; z < static_cast<int>(obs.zones.size()); ++z) {
+      if (obs.zones[static_cast<std::size_t>(z)].spot_price_per_hour <
+          obs.zones[static_cast<std::size_t>(best)].spot_price_per_hour)
+        best = z;
+    }
+    return best;
+  }
+
+  PlannedSettings s_;
+  std::shared_ptr<PlanCache> plans_;
+  std::shared_ptr<const SlackPlan> plan_;
+  SpellModel model_;  // for plan steps of model_length_ and jobs of model_nodes_
+  Millis model_length_ = 0;
+  int model_nodes_ = 0;
+  bool committed_ = false;
+  bool spell_up_ = false;
+  Millis spell_since_ = -1;
+  Millis planned_at_ = -1;  // elapsed time the plan's step 0 starts at; -1: none this run
+  Millis multiple_ = 1;     // plan step = multiple_ x the decision step
+  bool exact_ = false;      // the plan alone keeps the deadline (the Can't Be Late mode, one plan step per tick)
+  int bins_ = 1;
+};
+
+}  // namespace
+
+void register_planned(PolicyRegistry& registry) {
+  auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per registry
+  auto plans = std::make_shared<PlanCache>();
+  registry.add(PolicyEntry<SelectionPolicy>{
+      "planned",
+      "spends the slack as the cost-minimising plan says: backward induction over decision steps (wait, spot, "
+      "on-demand; a changeover costs d of slack) on a semi-Markov model of how long spot stays up and away, "
+      "taken from another recording (no look-ahead); in the Can't Be Late mode the plan keeps the deadline "
+      "itself, elsewhere behind the shared safety net",
+      "calibration=aws-v100-9-zones (recording whose spells, pooled over its zones, make the model; 'none': "
+      "memoryless spells of prior_up=2h and gaps of prior_down=1h), ages=12 (spell ages the model tells apart, in "
+      "steps), step=10m (decision step where the engine has no tick), max_bins=10 (slack bins per step)",
+      [calibration, plans](const PolicyParams& p) {
+        PlannedSettings s;
+        s.step = p.positive_duration("step", s.step);
+        s.prior_up = p.positive_duration("prior_up", s.prior_up);
+        s.prior_down = p.positive_duration("prior_down", s.prior_down);
+        s.ages = p.integer("ages", s.ages, 1, 1000);
+        s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
+        const std::string given = text_parameter(p, "calibration");
+        if (!given.empty()) s.calibration = given;
+        if (s.calibration != "none") {
+          const std::string where = "--policy '" + p.spec() + "': parameter 'calibration'";
+          s.calibration_market = calibration->get(locate_trace(s.calibration, where), where);
+        }
+        return std::make_unique<PlannedPolicy>(s, plans);
+      }});
+}
+
+}  // namespace spotsim

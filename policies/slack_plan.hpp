@@ -1,0 +1,69 @@
+#pragma once
+// The plan of the `planned` policy (docs/policies.md#planned): the cost-minimising way to spend a job's slack on a
+// semi-Markov model of spot availability, by backward induction over decision steps.
+//
+// Time is cut into steps of length g. The slack s = time left - work left is counted in bins of g / K. At each step
+// the job, holding nothing, spot or on-demand, with spot up (or down) for a spell of age a steps (a < A; older
+// spells count as A - 1), chooses to wait (s falls by one step: K bins), run spot (only when up) or run on-demand;
+// starting what it does not hold costs the changeover d (D bins, rounded up, so the plan never counts on less than
+// the real d) and a running instance keeps s. A spell of age a lasts another step with probability stay_up[a]
+// (stay_down[a] for a gap); a spot instance whose spot goes is lost. A step costs the price of what runs in it. The
+// job is done once s reaches the time left (no work left). Below `commit_bins` the shared safety net takes over
+// (on-demand for all the work left); a state from which the deadline cannot be met costs kInfeasible. Slack never
+// grows, so only s up to the slack at planning time is solved.
+#include <cstdint>
+#include <vector>
+
+namespace spotsim {
+
+struct SlackPlanInput {
+  int steps = 0;            // decision steps from now to the deadline
+  int slack_bins = 0;       // slack now, in bins (states 0..slack_bins are solved)
+  int bins_per_step = 1;    // K
+  int changeover_bins = 0;  // D
+  int commit_bins = 0;      // 0: no safety net below the plan
+  double spot_cost_per_step = 0.0;
+  double on_demand_cost_per_step = 0.0;
+  std::vector<double> stay_up;    // [a], a = 0..A-1
+  std::vector<double> stay_down;  // [a], the same length
+
+  bool operator==(const SlackPlanInput&) const = default;
+};
+
+enum class PlanAction : std::uint8_t { kWait, kSpot, kOnDemand };
+enum class PlanHeld : std::uint8_t { kNone, kSpot, kOnDemand };
+
+class SlackPlan {
+ public:
+  static constexpr double kInfeasible = 1e15;
+
+  // Solves every state from step 0 (now) to the deadline. Reuses its storage.
+  void solve(const SlackPlanInput& in);
+  bool solved() const { return solved_; }
+  const SlackPlanInput& input() const { return in_; }
+  // The action at `step` (0 = when solved) for what the job holds, whether spot is up, the age of that spell in
+  // steps (clamped to the last age) and the slack in bins (clamped to the solved range).
+  PlanAction action(int step, PlanHeld held, bool spot_up, int age, int slack_bins) const;
+  // Expected cost to finish from a state at step 0 (kInfeasible when the deadline cannot be met).
+  double expected_cost(PlanHeld held, bool spot_up, int age, int slack_bins) const;
+  // Bytes the action table of `in` needs (the caller keeps it within a budget).
+  static double table_bytes(const SlackPlanInput& in);
+
+ private:
+  std::size_t state(int held, int x, int s) const {
+    return (static_cast<std::size_t>(held) * static_cast<std::size_t>(states_) + static_cast<std::size_t>(x)) * width_ +
+           static_cast<std::size_t>(s);
+  }
+  int availability_state(bool up, int age) const;
+
+  SlackPlanInput in_;
+  bool solved_ = false;
+  int ages_ = 1;
+  int states_ = 2;  // 2 A: up for a = 0..A-1, then down for a = 0..A-1
+  std::size_t width_ = 0;
+  std::vector<std::uint8_t> actions_;                    // [step][held][x][s]
+  std::vector<double> value_, next_;                     // [held][x][s] at the current and the next step
+  std::vector<double> wait_next_, spot_next_, od_next_;  // [x][s]: expectations over the next step's state
+};
+
+}  // namespace spotsim

@@ -1,0 +1,229 @@
+// The `planned` policy's plan (policies/slack_plan.hpp) against results worked by hand and against an independent
+// expectimax over every course of action, and its spell model (policies/spell_model.hpp) against spells counted by
+// hand.
+#include "policies/slack_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "policies/spell_model.hpp"
+#include "test_markets.hpp"
+
+namespace spotsim {
+namespace {
+
+// 10 steps, 4 bins per step, 2 steps of slack (8 bins), so 8 steps of work; a changeover of 2 bins.
+SlackPlanInput small_plan(double stay_up, double stay_down) {
+  SlackPlanInput in;
+  in.steps = 10;
+  in.bins_per_step = 4;
+  in.slack_bins = 8;
+  in.changeover_bins = 2;
+  in.spot_cost_per_step = 0.3;
+  in.on_demand_cost_per_step = 1.0;
+  in.stay_up = {stay_up};
+  in.stay_down = {stay_down};
+  return in;
+}
+
+TEST(SlackPlan, SpotThatNeverGoesCostsTheWorkAndOneChangeoverOfSpot) {
+  SlackPlan plan;
+  plan.solve(small_plan(1.0, 0.0));
+  // 32 bins of work and 2 of changeover: 8.5 steps, billed as 9 whole steps of spot (waiting a step first would
+  // cost the same 9: a tie, which goes to spot).
+  EXPECT_NEAR(plan.expected_cost(PlanHeld::kNone, true, 0, 8), 9 * 0.3, 1e-12);
+  EXPECT_EQ(plan.action(0, PlanHeld::kNone, true, 0, 8), PlanAction::kSpot);
+  // Held already: no changeover, 8 steps.
+  EXPECT_NEAR(plan.expected_cost(PlanHeld::kSpot, true, 0, 8), 8 * 0.3, 1e-12);
+  // Down now, back at the next step for sure: waiting a step costs 4 bins of slack and nothing else.
+  EXPECT_NEAR(plan.expected_cost(PlanHeld::kNone, false, 0, 8), 9 * 0.3, 1e-12);
+  EXPECT_EQ(plan.action(0, PlanHeld::kNone, false, 0, 8), PlanAction::kWait);
+}
+
+TEST(SlackPlan, SpotThatNeverComesCostsOnDemandAndTheJobWaitsWhileItMay) {
+  SlackPlan plan;
+  plan.solve(small_plan(0.0, 1.0));
+  EXPECT_NEAR(plan.expected_cost(PlanHeld::kNone, false, 0, 8), 9 * 1.0, 1e-12);
+  // Waiting is free while the slack lasts (ties go to waiting); with less than a step and a changeover, it starts.
+  EXPECT_EQ(plan.action(0, PlanHeld::kNone, false, 0, 8), PlanAction::kWait);
+  EXPECT_EQ(plan.action(2, PlanHeld::kNone, false, 0, 5), PlanAction::kOnDemand);
+  // On on-demand with no slack: the rest of the work, 10 steps.
+  EXPECT_NEAR(plan.expected_cost(PlanHeld::kOnDemand, false, 0, 0), 10.0, 1e-12);
+}
+
+TEST(SlackPlan, AStateThatCannotMeetTheDeadlineIsInfeasible) {
+  SlackPlan plan;
+  plan.solve(small_plan(0.5, 0.5));
+  // Less slack than a changeover and nothing held: no start fits.
+  EXPECT_EQ(plan.expected_cost(PlanHeld::kNone, true, 0, 1), SlackPlan::kInfeasible);
+  EXPECT_LT(plan.expected_cost(PlanHeld::kNone, true, 0, 2), SlackPlan::kInfeasible);
+}
+
+TEST(SlackPlan, BelowTheSafetyNetsMarginTheWorkLeftGoesOnOnDemand) {
+  SlackPlanInput in = small_plan(1.0, 0.0);
+  in.commit_bins = 4;
+  SlackPlan plan;
+  plan.solve(in);
+  EXPECT_EQ(plan.action(0, PlanHeld::kSpot, true, 0, 3), PlanAction::kOnDemand);
+  EXPECT_NEAR(plan.expected_cost(PlanHeld::kSpot, true, 0, 3), (40.0 - 3.0) / 4.0, 1e-12);
+  EXPECT_EQ(plan.action(0, PlanHeld::kSpot, true, 0, 4), PlanAction::kSpot);
+}
+
+// An independent expectimax over every course of action, by plain recursion on the rules of slack_plan.hpp.
+class Expectimax {
+ public:
+  explicit Expectimax(const SlackPlanInput& in) : in_(in), ages_(static_cast<int>(in.stay_up.size())) {}
+
+  double value(int t, int held, bool up, int age, int s) {
+    const auto key = std::make_tuple(t, held, up, age, s);
+    if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+    double v = 0.0;
+    const int k = in_.bins_per_step, d = in_.changeover_bins;
+    if (s >= (in_.steps - t) * k) {
+      v = 0.0;
+    } else if (s < in_.commit_bins) {
+      v = in_.on_demand_cost_per_step * ((in_.steps - t) * k - s) / k;
+    } else {
+      const double stay =
+          up ? in_.stay_up[static_cast<std::size_t>(age)] : in_.stay_down[static_cast<std::size_t>(age)];
+      const int older = std::min(age + 1, ages_ - 1);
+      // Next step's value holding `next_held` (lost with spot when spot goes).
+      const auto next = [&](int next_held, int s_next) {
+        const double p_up = up ? stay : 1.0 - stay;
+        const int age_up = up ? older : 0, age_down = up ? 0 : older;
+        const int held_down = next_held == 1 ? 0 : next_held;
+        return p_up * value(t + 1, next_held, true, age_up, s_next) +
+               (1.0 - p_up) * value(t + 1, held_down, false, age_down, s_next);
+      };
+      v = SlackPlan::kInfeasible;
+      if (s - k >= 0) v = std::min(v, next(0, s - k));
+      if (up) {
+        const int from = held == 1 ? s : s - d;
+        if (from >= 0) v = std::min(v, in_.spot_cost_per_step + next(1, from));
+      }
+      const int from = held == 2 ? s : s - d;
+      if (from >= 0) v = std::min(v, in_.on_demand_cost_per_step + next(2, from));
+      v = std::min(v, SlackPlan::kInfeasible);
+    }
+    memo_[key] = v;
+    return v;
+  }
+
+ private:
+  SlackPlanInput in_;
+  int ages_;
+  std::map<std::tuple<int, int, bool, int, int>, double> memo_;
+};
+
+TEST(SlackPlan, EqualsAnIndependentExpectimaxOnRandomSmallProblems) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 300; ++trial) {
+    SlackPlanInput in;
+    in.steps = 1 + static_cast<int>(rng() % 6);
+    in.bins_per_step = 1 + static_cast<int>(rng() % 3);
+    in.slack_bins = static_cast<int>(rng() % 8);
+    in.changeover_bins = static_cast<int>(rng() % 4);
+    in.commit_bins = rng() % 3 == 0 ? static_cast<int>(rng() % 3) : 0;
+    in.spot_cost_per_step = 0.1 + unit(rng);
+    in.on_demand_cost_per_step = 1.0;
+    const int ages = 1 + static_cast<int>(rng() % 3);
+    for (int a = 0; a < ages; ++a) {
+      in.stay_up.push_back(unit(rng));
+      in.stay_down.push_back(unit(rng));
+    }
+    SlackPlan plan;
+    plan.solve(in);
+    Expectimax reference(in);
+    for (int held = 0; held < 3; ++held) {
+      for (int up = 0; up < 2; ++up) {
+        for (int age = 0; age < ages; ++age) {
+          for (int s = 0; s <= in.slack_bins; ++s) {
+            const double want = reference.value(0, held, up == 1, age, s);
+            const double got = plan.expected_cost(static_cast<PlanHeld>(held), up == 1, age, s);
+            ASSERT_NEAR(got, want, 1e-9 * std::max(1.0, want))
+                << "trial " << trial << ", held " << held << ", up " << up << ", age " << age << ", s " << s;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(SlackPlan, MoreSlackNeverCostsMore) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 50; ++trial) {
+    SlackPlanInput in;
+    in.steps = 20 + static_cast<int>(rng() % 30);
+    in.bins_per_step = 1 + static_cast<int>(rng() % 5);
+    in.slack_bins = static_cast<int>(rng() % 60);
+    in.changeover_bins = static_cast<int>(rng() % 6);
+    in.spot_cost_per_step = 0.1 + 0.8 * unit(rng);
+    in.on_demand_cost_per_step = 1.0;
+    in.stay_up = {unit(rng), unit(rng), unit(rng)};
+    in.stay_down = {unit(rng), unit(rng), unit(rng)};
+    SlackPlan plan;
+    plan.solve(in);
+    for (int held = 0; held < 3; ++held) {
+      for (int s = 1; s <= in.slack_bins; ++s) {
+        for (int age = 0; age < 3; ++age) {
+          ASSERT_LE(plan.expected_cost(static_cast<PlanHeld>(held), true, age, s),
+                    plan.expected_cost(static_cast<PlanHeld>(held), true, age, s - 1) + 1e-12)
+              << "trial " << trial;
+        }
+      }
+      // Never dearer than on-demand for the rest from where it can start.
+      const int s = in.slack_bins;
+      if (s >= in.changeover_bins && s < in.steps * in.bins_per_step) {
+        const double od =
+            in.on_demand_cost_per_step *
+            std::ceil(static_cast<double>(in.steps * in.bins_per_step - s + in.changeover_bins) / in.bins_per_step);
+        ASSERT_LE(plan.expected_cost(static_cast<PlanHeld>(held), false, 0, s), od + 1e-9) << "trial " << trial;
+      }
+    }
+  }
+}
+
+TEST(SpellModel, SpellsLeaveOutTheCensoredFirstAndLast) {
+  std::vector<int> ups, downs;
+  spell_lengths({false, false, true, true, true, false, true, true, false, false}, ups, downs);
+  EXPECT_EQ(ups, (std::vector<int>{3, 2}));
+  EXPECT_EQ(downs, (std::vector<int>{1}));
+}
+
+TEST(SpellModel, StayProbabilitiesAreKaplanMeierWithOnePseudoSpell) {
+  // Spells of 3 and 2 steps, a pseudo-spell of mean 2 (so it lasts a step with probability 1/2).
+  const std::vector<double> stay = stay_probabilities({3, 2}, 3, 2.0);
+  ASSERT_EQ(stay.size(), 3u);
+  EXPECT_NEAR(stay[0], (2.0 + 0.5) / 3.0, 1e-12);  // both lasted past age 0
+  EXPECT_NEAR(stay[1], (1.0 + 0.5) / 3.0, 1e-12);  // one of the two lasted past age 1
+  // The last age: a geometric tail with the mean residual (3 - 2 = 1, and the pseudo-spell's 2) of 1.5 steps.
+  EXPECT_NEAR(stay[2], 1.0 - 1.0 / 1.5, 1e-12);
+}
+
+TEST(SpellModel, ARecordingIsSampledAtTheStepAndPooledOverItsZones) {
+  constexpr Millis kH = kMillisPerHour;
+  SpotMarket m = testing::single_zone_market(std::nullopt);
+  m.span = 10 * kH;
+  // Up 0-2 h, down 2-3 h, up 3-6 h, down 6-8 h, up 8-10 h: sampled hourly, 1 1 0 1 1 1 0 0 1 1.
+  m.zones[0].spot.available = StepSeries({0, 2 * kH, 3 * kH, 6 * kH, 8 * kH}, {1.0, 0.0, 1.0, 0.0, 1.0}, m.span);
+  m.zones.push_back(m.zones[0]);  // a second zone, the same: every count doubles, the estimates do not change
+  const SpellModel model = recorded_spell_model(m, 1, kH, 2, 2 * kH);
+  // Up spells: 3 (per zone); down: 1 and 2. Prior: one pseudo-spell of 2 steps.
+  EXPECT_NEAR(model.stay_up[0], (2.0 + 0.5) / 3.0, 1e-12);
+  EXPECT_NEAR(model.stay_down[0], (2.0 + 0.5) / 5.0, 1e-12);  // of 4 gaps, the two of 2 steps lasted past age 0
+  const SpellModel geometric = geometric_spell_model(2 * kH, kH, kH, 3);
+  EXPECT_NEAR(geometric.stay_up[2], std::exp(-0.5), 1e-12);
+  EXPECT_NEAR(geometric.stay_down[0], std::exp(-1.0), 1e-12);
+}
+
+}  // namespace
+}  // namespace spotsim
