@@ -48,13 +48,20 @@ class PlanCache {
     auto plan = std::make_shared<SlackPlan>();
     plan->solve(in);  // outside the lock: other threads' lookups do not wait for it
     std::lock_guard<std::mutex> lock(mutex_);
-    if (plans_.size() >= kKept) plans_.erase(plans_.begin());
+    // The oldest plans go first while the cache would exceed its budget (the newest always stays).
+    double bytes = SlackPlan::table_bytes(in);
+    for (const auto& kept : plans_) bytes += SlackPlan::table_bytes(kept->input());
+    while (!plans_.empty() && (plans_.size() >= kKept || bytes > kCacheBudgetBytes)) {
+      bytes -= SlackPlan::table_bytes(plans_.front()->input());
+      plans_.erase(plans_.begin());
+    }
     plans_.push_back(plan);
     return plan;
   }
 
  private:
   static constexpr std::size_t kKept = 8;
+  static constexpr double kCacheBudgetBytes = 256.0 * 1024 * 1024;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const SlackPlan>> plans_;
 };
@@ -67,6 +74,7 @@ struct PlannedSettings {
   Millis prior_down = kMillisPerHour;
   int ages = 12;
   int max_bins = 10;
+  Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: how long to wait for spot before on-demand
 };
 
 class PlannedPolicy final : public SelectionPolicy {
@@ -87,9 +95,14 @@ class PlannedPolicy final : public SelectionPolicy {
     const int od_zone = on_demand_zone_choice(obs);
     if (committed_) return SelectionDecision::on_demand(od_zone);
     const Millis g = obs.decision_tick > 0 ? obs.decision_tick : s_.step;
-    if (!obs.has_deadline()) {  // nothing to plan against: spot when obtainable, else wait for it
+    if (!obs.has_deadline()) {  // nothing to plan against: spot when obtainable, else wait up to max_wait for it
       const Millis next = obs.now + s_.step;
-      return up ? SelectionDecision::spot(spot_zone, next) : SelectionDecision::wait(next);
+      if (up) return SelectionDecision::spot(spot_zone, next);
+      const Millis waited = obs.elapsed - spell_since_;
+      if (obs.purchase == Purchase::kOnDemand || waited >= s_.max_wait) {
+        return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
+      }
+      return SelectionDecision::wait(std::min(next, obs.now + (s_.max_wait - waited)));
     }
     plan_once(obs, od_zone, g);
     Millis review = kNever;
@@ -218,7 +231,8 @@ void register_planned(PolicyRegistry& registry) {
       "itself, elsewhere behind the shared safety net",
       "calibration=aws-v100-9-zones (recording whose spells, pooled over its zones, make the model; 'none': "
       "memoryless spells of prior_up=2h and gaps of prior_down=1h), ages=12 (spell ages the model tells apart, in "
-      "steps), step=10m (decision step where the engine has no tick), max_bins=10 (slack bins per step)",
+      "steps), step=10m (decision step where the engine has no tick), max_bins=10 (slack bins per step), "
+      "max_wait=30m (without a deadline: wait this long for spot, then on-demand until it returns)",
       [calibration, plans](const PolicyParams& p) {
         PlannedSettings s;
         s.step = p.positive_duration("step", s.step);
@@ -226,6 +240,7 @@ void register_planned(PolicyRegistry& registry) {
         s.prior_down = p.positive_duration("prior_down", s.prior_down);
         s.ages = p.integer("ages", s.ages, 1, 1000);
         s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
+        s.max_wait = p.duration("max_wait", s.max_wait);
         const std::string given = text_parameter(p, "calibration");
         if (!given.empty()) s.calibration = given;
         if (s.calibration != "none") {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/errors.hpp"
+#include "engine/job_simulation.hpp"
 #include "engine/tick_simulation.hpp"
 #include "model/scenario.hpp"
 #include "policies/policy_registry.hpp"
@@ -114,6 +115,23 @@ TEST(Planned, CalibratedOnTheMarketsOwnKindOfRecordingItSpendsLessThanTheRuleBas
     }
   }
   for (std::size_t p = 1; p < policies.size(); ++p) EXPECT_LT(cost[0], cost[p]) << policies[p];
+}
+
+TEST(Planned, WithoutADeadlineItWaitsForSpotThenRunsOnDemand) {
+  // Spot never comes: the job waits max_wait (30 min), then finishes on on-demand (in the event mode).
+  SpotMarket m = testing::single_zone_market(std::nullopt, 1.0, 3.0);
+  m.span = 100 * kMillisPerHour;
+  m.zones[0].spot.available = StepSeries({0}, {0.0}, m.span);
+  const JobSpec job = testing::job(4.0, 0, 0, 6 * kMillisPerMinute);
+  ASSERT_EQ(job.deadline, kNever);
+  const Scenario scenario(m, job, TraceStart{false, 0});
+  auto selection = builtin_policy_registry().selection_factory("planned")();
+  auto checkpoint = builtin_policy_registry().checkpoint_factory("continuous")();
+  JobSimulation simulation(scenario, *selection, *checkpoint);
+  const RunResult r = simulation.run(1, 0);
+  ASSERT_TRUE(r.completed);
+  EXPECT_NEAR(r.wait_hours, 0.5, 1e-9);
+  EXPECT_NEAR(r.completion_hours, 0.5 + 0.1 + 4.0, 1e-9);
 }
 
 TEST(Planned, ParametersAreChecked) {
