@@ -8,10 +8,11 @@
 // the shipped 2023 AWS campaign `aws-v100-9-zones`, pooled over its zones), or a memoryless one (calibration=none,
 // prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long.
 // In the Can't Be Late mode (ticks, lossless progress) the plan is exact about the deadline: its slack is rounded
-// down, its changeover up, and a state that cannot finish in time is never chosen, so it meets every deadline
-// on-demand could meet on its own. Elsewhere the shared safety net (deadline_rules.hpp) comes first, and the plan
-// knows where it takes over. The plan is solved once, when a run starts, with the spot / on-demand price ratio of
-// that moment (to 2%: runs that start alike share one solve, PlanCache); each decision is a table lookup.
+// down, its changeover up, it never moves to a state on-demand could not finish from, and from a state it cannot
+// finish from (its rounding can make one) it starts on-demand, so it meets every deadline on-demand could meet.
+// Elsewhere the shared safety net (deadline_rules.hpp) comes first, and the plan knows where it takes over. The plan is
+// solved once, when a run starts, with the spot / on-demand price ratio of that moment (to 2%: runs that start alike
+// share one solve, PlanCache); each decision is a table lookup.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -35,7 +36,8 @@ namespace {
 constexpr double kTableBudgetBytes = 64.0 * 1024 * 1024;
 
 // Solved plans shared by every policy object of a registry: the engine creates one per run or thread, and the runs
-// of one scenario all start from the same state, so one solve serves them all. The last few are kept. Thread-safe.
+// of one scenario all start from the same state, so one solve serves them all. Up to kKept plans and
+// kCacheBudgetBytes are kept, the oldest dropped first. Thread-safe.
 class PlanCache {
  public:
   std::shared_ptr<const SlackPlan> get(const SlackPlanInput& in) {
