@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""A slack plan by backward induction on a model of spot availability, as a Python policy in the Can't Be Late mode:
-is a model-based plan worth building into spotsim? (experiments/adaptive/README.md#slack-plan)
+"""The numpy prototype of the built-in `planned` policy (policies/slack_plan.cpp), as a Python policy in the Can't Be
+Late mode, kept for the models the policy does not offer, such as each env's own later recording (the in-sample
+ceiling of experiments/adaptive/README.md#slack-plan). With --model calibration it agrees with `planned` run for run.
 
 Time is cut into the recording's ticks (600 s) and the slack s = time left - work left into K bins per tick. At
 each tick the job, holding nothing, spot or on-demand, with spot up or down (and the age of that spell, up to A
