@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The numpy prototype of the built-in `planned` policy (policies/slack_plan.cpp), as a Python policy in the Can't Be
 Late mode, kept for the models the policy does not offer, such as each env's own later recording (the in-sample
-ceiling of experiments/adaptive/README.md#slack-plan). With --model calibration it agrees with `planned` run for run.
+ceiling of experiments/adaptive/README.md#slack-plan). With --model calibration it gives `planned`'s mean cost in
+every (d, R) cell of the later windows.
 
 Time is cut into the recording's ticks (600 s) and the slack s = time left - work left into K bins per tick. At
 each tick the job, holding nothing, spot or on-demand, with spot up or down (and the age of that spell, up to A
