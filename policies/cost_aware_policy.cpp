@@ -156,15 +156,6 @@ class CostAwarePolicy final : public SelectionPolicy {
     return price * to_hours(changeover(obs) + work) / to_hours(work);
   }
 
-  static double cheapest_spot_price(const Observation& obs) {
-    double best = 0.0;
-    for (std::size_t z = 0; z < obs.zones.size(); ++z) {
-      const double p = obs.zones[z].spot_price_per_hour;
-      if (z == 0 || p < best) best = p;
-    }
-    return best;
-  }
-
   // Rule 3': how long until a zone that is down now but would be cheaper by `move_gain` than the best option now
   // (spot, or on-demand if no spot is worth it) is expected back, if waiting for it (and moving there) fits the
   // waiting allowance; kNever otherwise. Waiting costs nothing but slack, which the allowance keeps a reserve of.

@@ -15,9 +15,11 @@
 // share one solve, PlanCache); each decision is a table lookup.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "base/shipped_library.hpp"
@@ -35,11 +37,36 @@ namespace {
 
 constexpr double kTableBudgetBytes = 64.0 * 1024 * 1024;
 
+struct PlannedSettings {
+  Millis step = 10 * kMillisPerMinute;            // decision step where the engine has no tick
+  std::shared_ptr<const SpotMarket> calibration;  // null: the memoryless model
+  Millis prior_up = 2 * kMillisPerHour;
+  Millis prior_down = kMillisPerHour;
+  int ages = 12;
+  int max_bins = 10;
+  Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: how long to wait for spot before on-demand
+};
+
 // Solved plans shared by every policy object of a registry: the engine creates one per run or thread, and the runs
 // of one scenario all start from the same state, so one solve serves them all. Up to kKept plans and
 // kCacheBudgetBytes are kept, the oldest dropped first. Thread-safe.
 class PlanCache {
  public:
+  // The spell model of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per registry
+  // (sampling a calibration recording costs far more than a run).
+  SpellModel spell_model(const PlannedSettings& s, int nodes, Millis length) {
+    const ModelKey key{s.calibration.get(), nodes, length, s.ages, s.prior_up, s.prior_down};
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = models_.find(key);
+    if (it == models_.end()) {
+      it = models_
+               .emplace(key, s.calibration ? recorded_spell_model(*s.calibration, nodes, length, s.ages, s.prior_up)
+                                           : geometric_spell_model(s.prior_up, s.prior_down, length, s.ages))
+               .first;
+    }
+    return it->second;
+  }
+
   std::shared_ptr<const SlackPlan> get(const SlackPlanInput& in) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -64,19 +91,10 @@ class PlanCache {
  private:
   static constexpr std::size_t kKept = 8;
   static constexpr double kCacheBudgetBytes = 256.0 * 1024 * 1024;
+  using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis>;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const SlackPlan>> plans_;
-};
-
-struct PlannedSettings {
-  Millis step = 10 * kMillisPerMinute;  // decision step where the engine has no tick
-  std::string calibration = "aws-v100-9-zones";
-  std::shared_ptr<const SpotMarket> calibration_market;  // null: the memoryless model
-  Millis prior_up = 2 * kMillisPerHour;
-  Millis prior_down = kMillisPerHour;
-  int ages = 12;
-  int max_bins = 10;
-  Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: how long to wait for spot before on-demand
+  std::map<ModelKey, SpellModel> models_;
 };
 
 class PlannedPolicy final : public SelectionPolicy {
@@ -139,7 +157,7 @@ class PlannedPolicy final : public SelectionPolicy {
     if (planned_at_ >= 0) return;
     // Only the ratio of the prices matters to the plan (costs in units of an on-demand step); rounded to 2%, so
     // that runs starting at nearly the same prices share a solve.
-    const double spot_price = obs.zones[static_cast<std::size_t>(cheapest_spot_price_zone(obs))].spot_price_per_hour;
+    const double spot_price = cheapest_spot_price(obs);
     const double od_price = obs.zones[static_cast<std::size_t>(od_zone)].on_demand_price_per_hour;
     const double ratio =
         od_price > 0.0
@@ -177,40 +195,16 @@ class PlannedPolicy final : public SelectionPolicy {
     }
     in.spot_cost_per_step = ratio;
     in.on_demand_cost_per_step = 1.0;
-    if (model_length_ != length || model_nodes_ != obs.job->nodes) {
-      model_ = spell_model(obs, length);
-      model_length_ = length;
-      model_nodes_ = obs.job->nodes;
-    }
-    in.stay_up = model_.stay_up;
-    in.stay_down = model_.stay_down;
+    SpellModel model = plans_->spell_model(s_, obs.job->nodes, length);
+    in.stay_up = std::move(model.stay_up);
+    in.stay_down = std::move(model.stay_down);
     if (!(plan_ && plan_->input() == in)) plan_ = plans_->get(in);
     planned_at_ = obs.elapsed;
-  }
-
-  // The model for plan steps of `length`.
-  SpellModel spell_model(const Observation& obs, Millis length) const {
-    return s_.calibration_market
-               ? recorded_spell_model(*s_.calibration_market, obs.job->nodes, length, s_.ages, s_.prior_up)
-               : geometric_spell_model(s_.prior_up, s_.prior_down, length, s_.ages);
-  }
-
-  static int cheapest_spot_price_zone(const Observation& obs) {
-    int best = 0;
-    for (int z = 1; z < static_cast<int>(obs.zones.size()); ++z) {
-      if (obs.zones[static_cast<std::size_t>(z)].spot_price_per_hour <
-          obs.zones[static_cast<std::size_t>(best)].spot_price_per_hour)
-        best = z;
-    }
-    return best;
   }
 
   PlannedSettings s_;
   std::shared_ptr<PlanCache> plans_;
   std::shared_ptr<const SlackPlan> plan_;
-  SpellModel model_;  // for plan steps of model_length_ and jobs of model_nodes_
-  Millis model_length_ = 0;
-  int model_nodes_ = 0;
   bool committed_ = false;
   bool spell_up_ = false;
   Millis spell_since_ = -1;
@@ -243,11 +237,11 @@ void register_planned(PolicyRegistry& registry) {
         s.ages = p.integer("ages", s.ages, 1, 1000);
         s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
         s.max_wait = p.duration("max_wait", s.max_wait);
-        const std::string given = text_parameter(p, "calibration");
-        if (!given.empty()) s.calibration = given;
-        if (s.calibration != "none") {
+        std::string trace = text_parameter(p, "calibration");
+        if (trace.empty()) trace = "aws-v100-9-zones";
+        if (trace != "none") {
           const std::string where = "--policy '" + p.spec() + "': parameter 'calibration'";
-          s.calibration_market = calibration->get(locate_trace(s.calibration, where), where);
+          s.calibration = calibration->get(locate_trace(trace, where), where);
         }
         return std::make_unique<PlannedPolicy>(s, plans);
       }});

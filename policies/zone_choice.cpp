@@ -28,6 +28,15 @@ int cheapest_on_demand_zone(const Observation& obs) {
   return best;
 }
 
+double cheapest_spot_price(const Observation& obs) {
+  double best = 0.0;
+  for (std::size_t z = 0; z < obs.zones.size(); ++z) {
+    const double p = obs.zones[z].spot_price_per_hour;
+    if (z == 0 || p < best) best = p;
+  }
+  return best;
+}
+
 int state_zone_on_leaving(const Observation& obs) {
   // The engine saves unsaved work (or finishes the write under way) before it moves a job off an instance, so
   // the state then lies where the job runs now (engine/job_simulation.cpp, switch_to).

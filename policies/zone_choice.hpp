@@ -8,6 +8,8 @@ namespace spotsim {
 int cheapest_obtainable_spot_zone(const Observation& obs);
 // Index of the zone with the lowest on-demand price (ties: the first).
 int cheapest_on_demand_zone(const Observation& obs);
+// The lowest current spot price of any zone, obtainable or not.
+double cheapest_spot_price(const Observation& obs);
 
 // --- Several regions (docs/policies.md#several-regions) ---
 
