@@ -15,8 +15,9 @@ def test_planned_costs_the_same_from_python_and_from_the_cli(cli):
         python = run_windows(TRACE, starts, policy, 52.0, restart_overhead_hours=0.05)
         for i, start in enumerate(starts):
             code, out, err = cli("simulate", "-t", TRACE, "-p", policy, "-c", "continuous", "--mode", "cant-be-late",
-                                 "--trace-start", f"{start}s", "--work", "48h", "--deadline", "52h", "--startup", "180s",
-                                 "--restore", "0s", "--checkpoint-write", "0s", "-n", "1", "-f", "csv", "-q")
+                                 "--trace-start", f"{start}s", "--work", "48h", "--deadline", "52h",
+                                 "--startup", "180s", "--restore", "0s", "--checkpoint-write", "0s", "-n", "1",
+                                 "-f", "csv", "-q")
             assert code == 0, err
             row = next(csv.DictReader(io.StringIO(out)))
             assert float(row["cost_total"]) == python["cost_total"][i], (policy, start)
