@@ -20,6 +20,7 @@ Prints a markdown table per setting: mean cost and mean regret per region count 
 """
 import argparse
 import collections
+import concurrent.futures
 import csv
 import io
 import json
@@ -35,10 +36,11 @@ GCP_ORDER = ["asia-southeast1-c", "asia-south2-b", "us-west1-b", "europe-west3-c
 AWS_ORDER = ["us-east-1c", "us-east-2b", "us-west-2a"]
 SETTINGS = {
     "gcp-h100": {"zones": GCP_ORDER, "work_h": 43.19444444444445, "ratio": 1.2, "test_starts": None, "windows": 6,
-                 "train_ratios": (1.1, 1.2, 1.3)},
+                 "train_ratios": (1.1, 1.2, 1.3), "span_h": 352.0, "wide_first": 3.0, "wide_every": 6.0},
     "aws-v100": {"zones": AWS_ORDER, "work_h": 39.93888888888889, "ratio": 1.5,
                  "test_starts": [179.725, 299.5416666666667, 419.35833333333335, 479.26666666666665,
-                                 838.7166666666667], "windows": 5, "train_ratios": (1.3, 1.5)},
+                                 838.7166666666667], "windows": 5, "train_ratios": (1.3, 1.5), "span_h": 1091.0, "wide_first": 12.0,
+                 "wide_every": 24.0},
 }
 POLICIES = ["on-demand", "failover", "eager-next-region", "uniform-progress-multi", "cost-aware"]
 
@@ -65,6 +67,12 @@ def windows(setting, which):
         starts = s["test_starts"] or [k * s["ratio"] * s["work_h"] for k in range(s["windows"])]
         return [(s["ratio"], t) for t in starts]
     out = []
+    if which == "wide":  # many overlapping windows, none within 2 h of a published start: less noise to choose on
+        tests = [t for _, t in windows(setting, "test")]
+        last = s["span_h"] - max(s["train_ratios"]) * s["work_h"]
+        starts = [t for t in (s["wide_first"] + k * s["wide_every"] for k in range(1000)) if t <= last]
+        starts = [t for t in starts if all(abs(t - u) >= 2.0 for u in tests)]
+        return [(ratio, t) for ratio in s["train_ratios"] for t in starts]
     for ratio in s["train_ratios"]:
         if s["test_starts"]:  # between and after the published windows, away from them
             starts = [60.0, 240.0, 360.0, 600.0, 720.0, 960.0]
@@ -94,10 +102,11 @@ def published():
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--setting", default="all", choices=["all"] + list(SETTINGS))
-    parser.add_argument("--windows", default="test", choices=["test", "train"])
+    parser.add_argument("--windows", default="test", choices=["test", "train", "wide"])
     parser.add_argument("--policy", action="append", help="policy spec (repeatable) [default: the five baselines]")
     parser.add_argument("--counts", help="region counts to run, e.g. 1,4,13 [default: all]")
     parser.add_argument("--bin", default=os.path.join(REPO, "build", "tools", "spotsim"))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs at once [default: all cores]")
     parser.add_argument("--csv", help="also write every run (setting, regions, ratio, start, policy, metrics)")
     args = parser.parse_args()
     policies = args.policy or POLICIES
@@ -111,16 +120,18 @@ def main():
             if args.counts:
                 counts = [int(c) for c in args.counts.split(",") if int(c) <= len(s["zones"])]
             cells = collections.OrderedDict()
-            for n in counts:
-                for ratio, start in windows(setting, args.windows):
-                    for policy in policies:
-                        r = run(args.bin, traces[setting], s["zones"][:n], policy, s["work_h"], ratio, start)
-                        row = {"setting": setting, "regions": n, "ratio": ratio, "start_h": round(start, 4),
-                               "policy": policy, "cost": float(r["cost_total"]), "optimum": float(r["optimum_cost"]),
-                               "regret": float(r["regret"]), "migrations": int(r["migrations"]),
-                               "egress": float(r["cost_egress"]), "deadline_met": int(r["deadline_met"])}
-                        all_rows.append(row)
-                        cells.setdefault(n, collections.defaultdict(list))[policy].append(row)
+            jobs = [(n, ratio, start, policy) for n in counts for ratio, start in windows(setting, args.windows)
+                    for policy in policies]
+            with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+                results = pool.map(lambda j: run(args.bin, traces[setting], s["zones"][:j[0]], j[3], s["work_h"],
+                                                 j[1], j[2]), jobs)
+                for (n, ratio, start, policy), r in zip(jobs, results):
+                    row = {"setting": setting, "regions": n, "ratio": ratio, "start_h": round(start, 4),
+                           "policy": policy, "cost": float(r["cost_total"]), "optimum": float(r["optimum_cost"]),
+                           "regret": float(r["regret"]), "migrations": int(r["migrations"]),
+                           "egress": float(r["cost_egress"]), "deadline_met": int(r["deadline_met"])}
+                    all_rows.append(row)
+                    cells.setdefault(n, collections.defaultdict(list))[policy].append(row)
             print(f"\n{setting}, {args.windows} windows\n")
             print("| regions | optimum $ | SkyNomad $ (regret to its optimum) | " +
                   " | ".join(f"{p} $ (regret)" for p in policies) + " |")

@@ -6,13 +6,19 @@
 // spot stays up and away; `adaptive` encodes them as rules with constants (a reserve, a confirmation), the plan
 // derives them. The model is known at decision time: the spells of another recording (calibration=, by default
 // the shipped 2023 AWS campaign `aws-v100-9-zones`, pooled over its zones), or a memoryless one (calibration=none,
-// prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long.
+// prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long. Recordings
+// differ by zone (on aws-v100-9-zones spot lasts 2 to 30 hours on average), so with regimes=zones (the default) the
+// library is the pooled model and each zone's own, and the run follows the plan of the model under which what it
+// has seen so far is most probable (Bayes, the pooled model given half the prior): a run that sees spot flicker
+// plans as in a flickering zone.
 // In the Can't Be Late mode (ticks, lossless progress) the plan is exact about the deadline: its slack is rounded
 // down, its changeover up, it never moves to a state on-demand could not finish from, and from a state it cannot
 // finish from (its rounding can make one) it starts on-demand, so it meets every deadline on-demand could meet.
-// Elsewhere the shared safety net (deadline_rules.hpp) comes first, and the plan knows where it takes over. The plan is
-// solved once, when a run starts, with the spot / on-demand price ratio of that moment (to 2%: runs that start alike
-// share one solve, PlanCache); each decision is a table lookup.
+// Elsewhere the shared safety net (deadline_rules.hpp) comes first, and the plan knows where it takes over. Every
+// model's stay probabilities lie strictly between 0 and 1, so each plan keeps the deadline in the worst case and
+// switching plans keeps it too. A plan is solved for the state at the run's start, with the spot / on-demand price
+// ratio of that moment (to 2%: runs that start alike share one solve, PlanCache), when the run first follows its
+// model; each decision is a table lookup.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -22,6 +28,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "base/shipped_library.hpp"
 #include "policies/adaptive_prior.hpp"
 #include "policies/deadline_math.hpp"
@@ -45,6 +52,8 @@ struct PlannedSettings {
   int ages = 12;
   int max_bins = 10;
   Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: how long to wait for spot before on-demand
+  bool regimes = true;  // choose among the calibration's zones' models by the run's likelihood (else: pooled only)
+  double pooled_weight = 0.5;  // prior probability of the pooled model; the zones share the rest
 };
 
 // Solved plans shared by every policy object of a registry: the engine creates one per run or thread, and the runs
@@ -52,17 +61,23 @@ struct PlannedSettings {
 // kCacheBudgetBytes are kept, the oldest dropped first. Thread-safe.
 class PlanCache {
  public:
-  // The spell model of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per registry
-  // (sampling a calibration recording costs far more than a run).
-  SpellModel spell_model(const PlannedSettings& s, int nodes, Millis length) {
-    const ModelKey key{s.calibration.get(), nodes, length, s.ages, s.prior_up, s.prior_down};
+  // The spell models of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per registry
+  // (sampling a calibration recording costs far more than a run): the pooled model first, then, with `regimes`,
+  // one per zone of the calibration.
+  const std::vector<SpellModel>& spell_models(const PlannedSettings& s, int nodes, Millis length) {
+    const ModelKey key{s.calibration.get(), nodes, length, s.ages, s.prior_up, s.prior_down, s.regimes};
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = models_.find(key);
     if (it == models_.end()) {
-      it = models_
-               .emplace(key, s.calibration ? recorded_spell_model(*s.calibration, nodes, length, s.ages, s.prior_up)
-                                           : geometric_spell_model(s.prior_up, s.prior_down, length, s.ages))
-               .first;
+      std::vector<SpellModel> models;
+      if (!s.calibration) {
+        models.push_back(geometric_spell_model(s.prior_up, s.prior_down, length, s.ages));
+      } else if (s.regimes) {
+        models = recorded_zone_spell_models(*s.calibration, nodes, length, s.ages, s.prior_up);
+      } else {
+        models.push_back(recorded_spell_model(*s.calibration, nodes, length, s.ages, s.prior_up));
+      }
+      it = models_.emplace(key, std::move(models)).first;
     }
     return it->second;
   }
@@ -89,12 +104,12 @@ class PlanCache {
   }
 
  private:
-  static constexpr std::size_t kKept = 8;
-  static constexpr double kCacheBudgetBytes = 256.0 * 1024 * 1024;
-  using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis>;
+  static constexpr std::size_t kKept = 24;
+  static constexpr double kCacheBudgetBytes = 1024.0 * 1024 * 1024;
+  using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis, bool>;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const SlackPlan>> plans_;
-  std::map<ModelKey, SpellModel> models_;
+  std::map<ModelKey, std::vector<SpellModel>> models_;
 };
 
 class PlannedPolicy final : public SelectionPolicy {
@@ -106,6 +121,7 @@ class PlannedPolicy final : public SelectionPolicy {
     spell_up_ = false;
     spell_since_ = -1;
     planned_at_ = -1;
+    seen_step_ = -1;
   }
 
   SelectionDecision decide(const Observation& obs) override {
@@ -140,6 +156,7 @@ class PlannedPolicy final : public SelectionPolicy {
     const int step = static_cast<int>(since_plan / step_length);
     const int age = static_cast<int>((obs.elapsed - spell_since_) / step_length);
     const int slack = slack_bins(obs, step_length);
+    if (models_->size() > 1) learn_regime(step, up);
     const PlanAction action = plan_->action(step, held, up, age, slack);
     if (action == PlanAction::kSpot && up) return SelectionDecision::spot(spot_zone, next);
     if (action == PlanAction::kWait && slack >= bins_) return SelectionDecision::wait(next);
@@ -195,11 +212,46 @@ class PlannedPolicy final : public SelectionPolicy {
     }
     in.spot_cost_per_step = ratio;
     in.on_demand_cost_per_step = 1.0;
-    SpellModel model = plans_->spell_model(s_, obs.job->nodes, length);
-    in.stay_up = std::move(model.stay_up);
-    in.stay_down = std::move(model.stay_down);
-    if (!(plan_ && plan_->input() == in)) plan_ = plans_->get(in);
+    models_ = &plans_->spell_models(s_, obs.job->nodes, length);
+    const double n = static_cast<double>(models_->size());
+    log_posterior_.assign(models_->size(), std::log((1.0 - s_.pooled_weight) / std::max(n - 1.0, 1.0)));
+    log_posterior_[0] = std::log(models_->size() > 1 ? s_.pooled_weight : 1.0);
+    chosen_ = 0;
+    base_ = std::move(in);
+    use_model(0);
     planned_at_ = obs.elapsed;
+  }
+
+  void use_model(std::size_t m) {
+    SlackPlanInput in = base_;
+    in.stay_up = (*models_)[m].stay_up;
+    in.stay_down = (*models_)[m].stay_down;
+    if (!(plan_ && plan_->input() == in)) plan_ = plans_->get(in);
+    chosen_ = m;
+  }
+
+  // Bayes over the library: each plan step, every model's probability of what spot did (stayed up or down another
+  // step, or changed) at the age its spell had; the plan of the most probable model is followed.
+  void learn_regime(int step, bool up) {
+    if (seen_step_ < 0) {
+      seen_step_ = step, seen_up_ = up, seen_age_ = 0;
+      return;
+    }
+    if (step <= seen_step_) return;
+    const int last_age = static_cast<int>((*models_)[0].stay_up.size()) - 1;
+    for (; seen_step_ < step; ++seen_step_) {
+      const bool next = seen_step_ + 1 == step ? up : seen_up_;
+      const int a = std::min(seen_age_, last_age);
+      for (std::size_t m = 0; m < models_->size(); ++m) {
+        const double stay = (seen_up_ ? (*models_)[m].stay_up : (*models_)[m].stay_down)[static_cast<std::size_t>(a)];
+        log_posterior_[m] += std::log(std::max(next == seen_up_ ? stay : 1.0 - stay, 1e-6));
+      }
+      seen_age_ = next == seen_up_ ? seen_age_ + 1 : 0;
+      seen_up_ = next;
+    }
+    const auto best = static_cast<std::size_t>(std::max_element(log_posterior_.begin(), log_posterior_.end()) -
+                                               log_posterior_.begin());
+    if (best != chosen_) use_model(best);
   }
 
   PlannedSettings s_;
@@ -212,6 +264,13 @@ class PlannedPolicy final : public SelectionPolicy {
   Millis multiple_ = 1;     // plan step = multiple_ x the decision step
   bool exact_ = false;      // the plan alone keeps the deadline (the Can't Be Late mode, one plan step per tick)
   int bins_ = 1;
+  const std::vector<SpellModel>* models_ = nullptr;  // owned by the cache; the pooled model first
+  std::vector<double> log_posterior_;
+  std::size_t chosen_ = 0;
+  SlackPlanInput base_;  // the plan's input but for the model
+  int seen_step_ = -1;   // the plan step spot was last seen at, -1: none yet
+  bool seen_up_ = false;
+  int seen_age_ = 0;
 };
 
 }  // namespace
@@ -228,7 +287,9 @@ void register_planned(PolicyRegistry& registry) {
       "calibration=aws-v100-9-zones (recording whose spells, pooled over its zones, make the model; 'none': "
       "memoryless spells of prior_up=2h and gaps of prior_down=1h), ages=12 (spell ages the model tells apart, in "
       "steps), step=10m (decision step where the engine has no tick), max_bins=10 (slack bins per step), "
-      "max_wait=30m (without a deadline: wait this long for spot, then on-demand until it returns)",
+      "max_wait=30m (without a deadline: wait this long for spot, then on-demand until it returns), "
+      "regimes=zones (follow the calibration zone whose model makes what the run has seen most probable; 'pooled': "
+      "the pooled model only), pooled_weight=0.5 (prior probability of the pooled model; the zones share the rest)",
       [calibration, plans](const PolicyParams& p) {
         PlannedSettings s;
         s.step = p.positive_duration("step", s.step);
@@ -237,6 +298,13 @@ void register_planned(PolicyRegistry& registry) {
         s.ages = p.integer("ages", s.ages, 1, 1000);
         s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
         s.max_wait = p.duration("max_wait", s.max_wait);
+        const std::string regimes = text_parameter(p, "regimes");
+        if (!regimes.empty() && regimes != "zones" && regimes != "pooled") {
+          throw InputError("--policy '" + p.spec() + "': parameter 'regimes' must be 'zones' or 'pooled', not '" +
+                           regimes + "'");
+        }
+        s.regimes = regimes != "pooled";
+        s.pooled_weight = p.number("pooled_weight", s.pooled_weight, 0.0, 1.0);
         std::string trace = text_parameter(p, "calibration");
         if (trace.empty()) trace = "aws-v100-9-zones";
         if (trace != "none") {

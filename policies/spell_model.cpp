@@ -36,19 +36,31 @@ std::vector<double> stay_probabilities(const std::vector<int>& lengths, int ages
   return stay;
 }
 
-SpellModel recorded_spell_model(const SpotMarket& market, int nodes, Millis g, int ages, Millis prior_mean) {
-  std::vector<int> ups, downs;
+std::vector<SpellModel> recorded_zone_spell_models(const SpotMarket& market, int nodes, Millis g, int ages,
+                                                   Millis prior_mean) {
+  std::vector<SpellModel> models;
+  std::vector<int> all_ups, all_downs, ups, downs;
   std::vector<bool> sampled;
+  const double m0 = static_cast<double>(prior_mean) / static_cast<double>(g);
   for (const Zone& zone : market.zones) {
     const auto& available = zone.spot.available;
     const Millis span = available && available->span() != kNever ? available->span() : market.span;
     if (span == kNever || span <= 0) continue;
     sampled.clear();
     for (Millis t = 0; t < span; t += g) sampled.push_back(!available || available->at(t) >= nodes);
+    ups.clear();
+    downs.clear();
     spell_lengths(sampled, ups, downs);
+    all_ups.insert(all_ups.end(), ups.begin(), ups.end());
+    all_downs.insert(all_downs.end(), downs.begin(), downs.end());
+    models.push_back({stay_probabilities(ups, ages, m0), stay_probabilities(downs, ages, m0)});
   }
-  const double m0 = static_cast<double>(prior_mean) / static_cast<double>(g);
-  return {stay_probabilities(ups, ages, m0), stay_probabilities(downs, ages, m0)};
+  models.insert(models.begin(), {stay_probabilities(all_ups, ages, m0), stay_probabilities(all_downs, ages, m0)});
+  return models;
+}
+
+SpellModel recorded_spell_model(const SpotMarket& market, int nodes, Millis g, int ages, Millis prior_mean) {
+  return recorded_zone_spell_models(market, nodes, g, ages, prior_mean).front();
 }
 
 SpellModel geometric_spell_model(Millis up, Millis down, Millis g, int ages) {

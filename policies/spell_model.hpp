@@ -28,6 +28,11 @@ std::vector<double> stay_probabilities(const std::vector<int>& lengths, int ages
 // every step g from its start, spells as above. `prior_mean` is the pseudo-spell's length (ms).
 SpellModel recorded_spell_model(const SpotMarket& market, int nodes, Millis g, int ages, Millis prior_mean);
 
+// The pooled model first (as recorded_spell_model), then one model per zone of the recording (its own spells only):
+// a library of the regimes the recording shows, for a policy that picks the one the run looks like.
+std::vector<SpellModel> recorded_zone_spell_models(const SpotMarket& market, int nodes, Millis g, int ages,
+                                                   Millis prior_mean);
+
 // A memoryless model: spells with mean `up` and gaps with mean `down` (ms), whatever their age.
 SpellModel geometric_spell_model(Millis up, Millis down, Millis g, int ages);
 

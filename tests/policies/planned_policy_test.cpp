@@ -117,6 +117,38 @@ TEST(Planned, CalibratedOnTheMarketsOwnKindOfRecordingItSpendsLessThanTheRuleBas
   for (std::size_t p = 1; p < policies.size(); ++p) EXPECT_LT(cost[0], cost[p]) << policies[p];
 }
 
+TEST(Planned, ItFollowsTheCalibrationZoneTheRunLooksLike) {
+  // A calibration recording of two zones in opposite regimes: calm (spells of about 30 ticks, gaps of 30) and
+  // flickering (spells of 1.5 ticks, gaps of 1.5); pooled, they describe neither. Markets of either kind, new draws:
+  // choosing the zone's model by the run's own likelihood (the default, regimes=zones) must spend less than the
+  // pooled model on both kinds, and meet every deadline.
+  std::mt19937 rng(11);
+  const std::string calibration = ::testing::TempDir() + "planned-regimes.json";
+  {
+    SpotMarket two = flickering_market(rng, 6000, 30.0, 30.0);
+    two.zones.push_back(flickering_market(rng, 6000, 1.5, 1.5).zones[0]);
+    two.zones[1].name = "flicker";
+    std::ofstream out(calibration);
+    out << trace_to_json(two).dump();
+  }
+  const PolicyRegistry registry = builtin_policy_registry();
+  const std::string zones = "planned:calibration=" + calibration;
+  const std::string pooled = zones + ",regimes=pooled";
+  for (const double mean : {30.0, 1.5}) {
+    double cost_zones = 0.0, cost_pooled = 0.0;
+    for (int trial = 0; trial < 30; ++trial) {
+      const SpotMarket m = flickering_market(rng, 600, mean, mean);
+      const JobSpec job = tick_job(24.0, 30.0, 360 * kMillisPerSecond);
+      const RunResult a = run_tick(m, job, registry, zones);
+      const RunResult b = run_tick(m, job, registry, pooled);
+      ASSERT_TRUE(a.deadline_met && b.deadline_met) << "spells of " << mean << " ticks, trial " << trial;
+      cost_zones += a.cost_total;
+      cost_pooled += b.cost_total;
+    }
+    EXPECT_LT(cost_zones, cost_pooled) << "spells of " << mean << " ticks";
+  }
+}
+
 TEST(Planned, WithoutADeadlineItWaitsForSpotThenRunsOnDemand) {
   // Spot never comes: the job waits max_wait (30 min), then finishes on on-demand (in the event mode).
   SpotMarket m = testing::single_zone_market(std::nullopt, 1.0, 3.0);
@@ -147,6 +179,9 @@ TEST(Planned, ParametersAreChecked) {
   EXPECT_NE(error_of("planned:calibration=/no/such/trace.json").find("parameter 'calibration'"), std::string::npos);
   EXPECT_NE(error_of("planned:ages=0").find("parameter 'ages'"), std::string::npos);
   EXPECT_NE(error_of("planned:step=0s").find("parameter 'step'"), std::string::npos);
+  EXPECT_NE(error_of("planned:regimes=all").find("parameter 'regimes' must be 'zones' or 'pooled'"), std::string::npos);
+  EXPECT_NE(error_of("planned:pooled_weight=2").find("parameter 'pooled_weight'"), std::string::npos);
+  EXPECT_EQ(error_of("planned:regimes=pooled"), "");
   EXPECT_EQ(error_of("planned:calibration=none,prior_up=3h,prior_down=30m"), "");
   EXPECT_EQ(error_of("planned"), "");  // the default calibration, aws-v100-9-zones, is shipped
 }

@@ -225,5 +225,28 @@ TEST(SpellModel, ARecordingIsSampledAtTheStepAndPooledOverItsZones) {
   EXPECT_NEAR(geometric.stay_down[0], std::exp(-1.0), 1e-12);
 }
 
+TEST(SpellModel, TheLibraryIsThePooledModelThenEachZonesOwn) {
+  constexpr Millis kH = kMillisPerHour;
+  SpotMarket m = testing::single_zone_market(std::nullopt);
+  m.span = 10 * kH;
+  // Zone 0 as above (up spell 3; gaps 1 and 2); zone 1 flips every hour (up spells 1, 1, 1, 1; gaps 1, 1, 1, 1).
+  m.zones[0].spot.available = StepSeries({0, 2 * kH, 3 * kH, 6 * kH, 8 * kH}, {1.0, 0.0, 1.0, 0.0, 1.0}, m.span);
+  m.zones.push_back(m.zones[0]);
+  std::vector<Millis> times;
+  std::vector<double> values;
+  for (int h = 0; h < 10; ++h) times.push_back(h * kH), values.push_back(h % 2 == 0 ? 1.0 : 0.0);
+  m.zones[1].spot.available = StepSeries(times, values, m.span);
+  const std::vector<SpellModel> library = recorded_zone_spell_models(m, 1, kH, 2, 2 * kH);
+  ASSERT_EQ(library.size(), 3u);
+  EXPECT_EQ(library[0].stay_up, recorded_spell_model(m, 1, kH, 2, 2 * kH).stay_up);
+  EXPECT_EQ(library[0].stay_down, recorded_spell_model(m, 1, kH, 2, 2 * kH).stay_down);
+  EXPECT_EQ(library[1].stay_up, stay_probabilities({3}, 2, 2.0));
+  EXPECT_EQ(library[1].stay_down, stay_probabilities({1, 2}, 2, 2.0));
+  EXPECT_EQ(library[2].stay_up, stay_probabilities({1, 1, 1, 1}, 2, 2.0));
+  EXPECT_EQ(library[2].stay_down, stay_probabilities({1, 1, 1, 1}, 2, 2.0));
+  // The pooled model counts every zone's spells: 5 up spells, of which one lasted past age 0.
+  EXPECT_NEAR(library[0].stay_up[0], (1.0 + 0.5) / 6.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace spotsim
