@@ -7,7 +7,7 @@
 // derives them. The model is known at decision time: the spells of another recording (calibration=, by default
 // the shipped 2023 AWS campaign `aws-v100-9-zones`, pooled over its zones), or a memoryless one (calibration=none,
 // prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long. Recordings
-// differ by zone (on aws-v100-9-zones spot lasts 2 to 30 hours on average), so with regimes=zones (the default) the
+// differ by zone in how long spot stays and goes, so with regimes=zones (the default) the
 // library is the pooled model and each zone's own, and the run follows the plan of the model under which what it
 // has seen so far is most probable (Bayes, the pooled model given half the prior): a run that sees spot flicker
 // plans as in a flickering zone.
@@ -56,6 +56,26 @@ struct PlannedSettings {
   double pooled_weight = 0.5;  // prior probability of the pooled model; the zones share the rest
 };
 
+// The models a run may follow: the pooled model first, then (with `regimes`) each zone's; with the logarithms of
+// each model's probabilities of a spell lasting another step or ending, per age, which the run's Bayes update adds.
+struct SpellLibrary {
+  std::vector<SpellModel> models;
+  std::vector<std::vector<double>> log_p;  // [model][4 a + k]: k = 0 up stays, 1 up ends, 2 down stays, 3 down ends
+
+  explicit SpellLibrary(std::vector<SpellModel> m) : models(std::move(m)) {
+    for (const SpellModel& model : models) {
+      std::vector<double> logs;
+      for (std::size_t a = 0; a < model.stay_up.size(); ++a) {
+        for (const double stay : {model.stay_up[a], model.stay_down[a]}) {
+          logs.push_back(std::log(std::max(stay, 1e-6)));
+          logs.push_back(std::log(std::max(1.0 - stay, 1e-6)));
+        }
+      }
+      log_p.push_back(std::move(logs));
+    }
+  }
+};
+
 // Solved plans shared by every policy object of a registry: the engine creates one per run or thread, and the runs
 // of one scenario all start from the same state, so one solve serves them all. Up to kKept plans and
 // kCacheBudgetBytes are kept, the oldest dropped first. Thread-safe.
@@ -64,7 +84,7 @@ class PlanCache {
   // The spell models of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per registry
   // (sampling a calibration recording costs far more than a run): the pooled model first, then, with `regimes`,
   // one per zone of the calibration.
-  const std::vector<SpellModel>& spell_models(const PlannedSettings& s, int nodes, Millis length) {
+  const SpellLibrary& spell_models(const PlannedSettings& s, int nodes, Millis length) {
     const ModelKey key{s.calibration.get(), nodes, length, s.ages, s.prior_up, s.prior_down, s.regimes};
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = models_.find(key);
@@ -77,7 +97,7 @@ class PlanCache {
       } else {
         models.push_back(recorded_spell_model(*s.calibration, nodes, length, s.ages, s.prior_up));
       }
-      it = models_.emplace(key, std::move(models)).first;
+      it = models_.emplace(key, SpellLibrary(std::move(models))).first;
     }
     return it->second;
   }
@@ -109,7 +129,7 @@ class PlanCache {
   using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis, bool>;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const SlackPlan>> plans_;
-  std::map<ModelKey, std::vector<SpellModel>> models_;
+  std::map<ModelKey, SpellLibrary> models_;
 };
 
 class PlannedPolicy final : public SelectionPolicy {
@@ -156,7 +176,7 @@ class PlannedPolicy final : public SelectionPolicy {
     const int step = static_cast<int>(since_plan / step_length);
     const int age = static_cast<int>((obs.elapsed - spell_since_) / step_length);
     const int slack = slack_bins(obs, step_length);
-    if (models_->size() > 1) learn_regime(step, up);
+    if (library_->models.size() > 1) learn_regime(step, up);
     const PlanAction action = plan_->action(step, held, up, age, slack);
     if (action == PlanAction::kSpot && up) return SelectionDecision::spot(spot_zone, next);
     if (action == PlanAction::kWait && slack >= bins_) return SelectionDecision::wait(next);
@@ -212,21 +232,25 @@ class PlannedPolicy final : public SelectionPolicy {
     }
     in.spot_cost_per_step = ratio;
     in.on_demand_cost_per_step = 1.0;
-    models_ = &plans_->spell_models(s_, obs.job->nodes, length);
-    const double n = static_cast<double>(models_->size());
-    log_posterior_.assign(models_->size(), std::log((1.0 - s_.pooled_weight) / std::max(n - 1.0, 1.0)));
-    log_posterior_[0] = std::log(models_->size() > 1 ? s_.pooled_weight : 1.0);
-    chosen_ = 0;
+    library_ = &plans_->spell_models(s_, obs.job->nodes, length);
+    const std::size_t n = library_->models.size();
+    log_posterior_.assign(n, std::log((1.0 - s_.pooled_weight) / std::max(static_cast<double>(n) - 1.0, 1.0)));
+    log_posterior_[0] = std::log(n > 1 ? s_.pooled_weight : 1.0);
+    // The plans this object has followed serve its next runs too while they start alike (the engine reuses it).
+    if (!(base_ == in) || followed_.size() != n) followed_.assign(n, nullptr);
     base_ = std::move(in);
     use_model(0);
     planned_at_ = obs.elapsed;
   }
 
   void use_model(std::size_t m) {
-    SlackPlanInput in = base_;
-    in.stay_up = (*models_)[m].stay_up;
-    in.stay_down = (*models_)[m].stay_down;
-    if (!(plan_ && plan_->input() == in)) plan_ = plans_->get(in);
+    if (!followed_[m]) {
+      SlackPlanInput in = base_;
+      in.stay_up = library_->models[m].stay_up;
+      in.stay_down = library_->models[m].stay_down;
+      followed_[m] = plans_->get(in);
+    }
+    plan_ = followed_[m];
     chosen_ = m;
   }
 
@@ -238,14 +262,12 @@ class PlannedPolicy final : public SelectionPolicy {
       return;
     }
     if (step <= seen_step_) return;
-    const int last_age = static_cast<int>((*models_)[0].stay_up.size()) - 1;
+    const int last_age = static_cast<int>(library_->models[0].stay_up.size()) - 1;
     for (; seen_step_ < step; ++seen_step_) {
       const bool next = seen_step_ + 1 == step ? up : seen_up_;
-      const int a = std::min(seen_age_, last_age);
-      for (std::size_t m = 0; m < models_->size(); ++m) {
-        const double stay = (seen_up_ ? (*models_)[m].stay_up : (*models_)[m].stay_down)[static_cast<std::size_t>(a)];
-        log_posterior_[m] += std::log(std::max(next == seen_up_ ? stay : 1.0 - stay, 1e-6));
-      }
+      const auto k =
+          static_cast<std::size_t>(4 * std::min(seen_age_, last_age) + (seen_up_ ? 0 : 2) + (next == seen_up_ ? 0 : 1));
+      for (std::size_t m = 0; m < log_posterior_.size(); ++m) log_posterior_[m] += library_->log_p[m][k];
       seen_age_ = next == seen_up_ ? seen_age_ + 1 : 0;
       seen_up_ = next;
     }
@@ -264,11 +286,12 @@ class PlannedPolicy final : public SelectionPolicy {
   Millis multiple_ = 1;     // plan step = multiple_ x the decision step
   bool exact_ = false;      // the plan alone keeps the deadline (the Can't Be Late mode, one plan step per tick)
   int bins_ = 1;
-  const std::vector<SpellModel>* models_ = nullptr;  // owned by the cache; the pooled model first
+  const SpellLibrary* library_ = nullptr;  // owned by the cache
   std::vector<double> log_posterior_;
   std::size_t chosen_ = 0;
-  SlackPlanInput base_;  // the plan's input but for the model
-  int seen_step_ = -1;   // the plan step spot was last seen at, -1: none yet
+  SlackPlanInput base_;                                     // the plan's input but for the model
+  std::vector<std::shared_ptr<const SlackPlan>> followed_;  // [model]: its plan for base_, once followed
+  int seen_step_ = -1;                                      // the plan step spot was last seen at, -1: none yet
   bool seen_up_ = false;
   int seen_age_ = 0;
 };

@@ -8,6 +8,8 @@ Can't Be Late mode; F1 = 100 (OD - avg) / (OD - SPOT) with avg the mean cost ove
 
 usage: PYTHONPATH=build/python experiments/adaptive/leaderboard_grid.py [--shared ../shared] [--spotsim
        build/tools/spotsim] [--out /tmp/leaderboard-grid] POLICY...
+In a POLICY, {trace} stands for each env's own converted recording: "planned:calibration={trace}" plans on the
+spells of the very recording it is scored on, a look-ahead (a bound, not a policy).
 """
 import argparse
 import csv
@@ -51,7 +53,8 @@ def main():
             starts = [int(w["start_tick"]) * 600 for w in windows if w["pair"] == env]
             for deadline in DEADLINES:
                 for d in CHANGEOVERS:
-                    runs = run_windows(traces[env], starts, policy, deadline, restart_overhead_hours=d)
+                    spec = policy.replace("{trace}", traces[env])
+                    runs = run_windows(traces[env], starts, spec, deadline, restart_overhead_hours=d)
                     costs += list(runs["cost_total"])
                     late += sum(1 for met in runs["deadline_met"] if not met)
         mean = statistics.mean(costs)

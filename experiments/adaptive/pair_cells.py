@@ -43,7 +43,7 @@ def main():
     rng = random.Random(2024)
     print(f"| pair | deadline | `{baseline}` saving | `{policy}` saving | difference (paired, points) |")
     print("|---|---|---|---|---|")
-    below = []
+    below, savings = [], {policy: [], baseline: []}
     for pair in PAIRS:
         trace = os.path.join(args.out, pair + ".json")
         source = os.path.join(args.shared, "data", "preemption", "aws-gcp-spot-availability", "availability",
@@ -61,9 +61,13 @@ def main():
             save = lambda costs: 100 * (1 - statistics.mean(costs) / ON_DEMAND)
             print(f"| {pair} | {deadline:.0f} h | {save(base['cost_total']):.1f}% | {save(ours['cost_total']):.1f}% | "
                   f"{mean:+.1f} ± {half:.1f} |", flush=True)
+            savings[baseline].append(save(base["cost_total"]))
+            savings[policy].append(save(ours["cost_total"]))
             if mean < 0:
                 below.append((pair, deadline, mean))
-    print(f"\n{len(below)} of {len(PAIRS) * len(DEADLINES)} cells where `{policy}` saves less than `{baseline}`"
+    print(f"\nMean saving over the {len(savings[policy])} cells: `{baseline}` {statistics.mean(savings[baseline]):.1f}%, "
+          f"`{policy}` {statistics.mean(savings[policy]):.1f}%.")
+    print(f"{len(below)} of {len(PAIRS) * len(DEADLINES)} cells where `{policy}` saves less than `{baseline}`"
           + (": " + ", ".join(f"{p} {d:.0f} h ({m:+.1f})" for p, d, m in below) if below else ""))
     return 0
 
