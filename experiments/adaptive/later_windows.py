@@ -23,6 +23,7 @@ from spotsim.score import run_windows
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENVS = ("us-west-2a_k80_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2a_v100_1", "us-west-2a_v100_8",
         "us-west-2b_v100_1")
+PAIRS = ("us-west-2a_k80_1",) + ENVS + ("us-west-2b_v100_8",)  # the paper's eight
 FIRST_TICK, WINDOW_TICKS, GAP = 1739, 554, 600
 
 
@@ -31,12 +32,17 @@ def main():
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "..", "shared"))
     parser.add_argument("--spotsim", default=os.path.join(HERE, "..", "..", "build", "tools", "spotsim"))
     parser.add_argument("--out", default="/tmp/later-windows")
+    parser.add_argument("--pairs", action="store_true", help="the paper's 8 pairs instead of the leaderboard's 6 envs")
+    parser.add_argument("--changeovers", default="0.02,0.05,0.10", help="changeovers d, hours [0.02,0.05,0.10]")
+    parser.add_argument("--deadlines", default="52,70", help="deadlines R, hours [52,70]")
+    parser.add_argument("--per-env", action="store_true", help="also print each env's mean cost")
     parser.add_argument("policies", nargs="+")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(7)
     traces, starts = {}, {}
-    for env in ENVS:
+    envs = PAIRS if args.pairs else ENVS
+    for env in envs:
         traces[env] = os.path.join(args.out, env + ".json")
         source = os.path.join(args.shared, "data", "preemption", "aws-gcp-spot-availability", "availability",
                               "1-node", "aws-10-26-2022", env + ".json")
@@ -44,22 +50,25 @@ def main():
                         "0.9731", "-o", traces[env]], check=True, capture_output=True)
         last = len(RECORDINGS[env]) - WINDOW_TICKS
         starts[env] = sorted(rng.sample(range(FIRST_TICK, last + 1), 40))
-    cells = [(d, r) for d in (0.02, 0.05, 0.10) for r in (52.0, 70.0)]
+    cells = [(float(d), float(r)) for d in args.changeovers.split(",") for r in args.deadlines.split(",")]
     print("| policy | mean cost USD | late runs | " + " | ".join(f"d {d} h, {r:.0f} h" for d, r in cells) + " |")
     print("|---|---|---|" + "---|" * len(cells))
     for policy in args.policies:
-        everything, means, late = [], [], 0
+        everything, means, late, per_env = [], [], 0, {env: [] for env in envs}
         for d, deadline in cells:
             costs = []
-            for env in ENVS:
+            for env in envs:
                 runs = run_windows(traces[env], [s * GAP for s in starts[env]], policy, deadline,
                                    restart_overhead_hours=d)
                 costs += list(runs["cost_total"])
+                per_env[env] += list(runs["cost_total"])
                 late += sum(1 for met in runs["deadline_met"] if not met)
             means.append(statistics.mean(costs))
             everything += costs
         print(f"| `{policy}` | {statistics.mean(everything):.2f} | {late} | "
               + " | ".join(f"{m:.2f}" for m in means) + " |", flush=True)
+        if args.per_env:
+            print("  " + ", ".join(f"{env} {statistics.mean(c):.2f}" for env, c in per_env.items()), flush=True)
     return 0
 
 
