@@ -6,11 +6,13 @@
 // spot stays up and away; `adaptive` encodes them as rules with constants (a reserve, a confirmation), the plan
 // derives them. The model is known at decision time: the spells of another recording (calibration=, by default
 // the shipped 2023 AWS campaign `aws-v100-9-zones`, pooled over its zones), or a memoryless one (calibration=none,
-// prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long. Recordings
-// differ by zone in how long spot stays and goes, so with regimes=zones (the default) the
-// library is the pooled model and each zone's own, and the run follows the plan of the model under which what it
-// has seen so far is most probable (Bayes, the pooled model given half the prior): a run that sees spot flicker
-// plans as in a flickering zone.
+// prior_up, prior_down). The decision uses what the run sees: whether spot is up now and for how long, and which
+// kind of market it is in. Recordings differ by zone in how long spot stays and goes; with regimes=belief (the
+// default) the calibration's zones form two regimes, those where spot is obtainable less often than on average
+// (scarce) and the others (plentiful), and the plan's state carries the run's belief in each (slack_plan.hpp): the
+// slack a run keeps is worth what it is worth in either regime, weighted by how likely each is given the spells seen
+// so far. regimes=zones follows instead the one model (the pooled one or a zone's) under which those spells are most
+// probable; regimes=pooled plans on the pooled model alone.
 // In the Can't Be Late mode (ticks, lossless progress) the plan is exact about the deadline: its slack is rounded
 // down, its changeover up, it never moves to a state on-demand could not finish from, and from a state it cannot
 // finish from (its rounding can make one) it starts on-demand, so it meets every deadline on-demand could meet.
@@ -42,7 +44,7 @@ namespace spotsim {
 
 namespace {
 
-constexpr double kTableBudgetBytes = 64.0 * 1024 * 1024;
+constexpr double kTableBudgetBytes = 128.0 * 1024 * 1024;
 
 struct PlannedSettings {
   Millis step = 10 * kMillisPerMinute;            // decision step where the engine has no tick
@@ -52,7 +54,10 @@ struct PlannedSettings {
   int ages = 12;
   int max_bins = 10;
   Millis max_wait = 30 * kMillisPerMinute;  // without a deadline: how long to wait for spot before on-demand
-  bool regimes = true;  // choose among the calibration's zones' models by the run's likelihood (else: pooled only)
+  // How the calibration describes the market: two regimes and a belief over them in the plan (kBelief), the pooled
+  // model and each zone's, followed by likelihood (kZones), or the pooled model (kPooled).
+  enum class Regimes { kBelief, kZones, kPooled } regimes = Regimes::kBelief;
+  int belief_points = 3;
   double pooled_weight = 0.5;  // prior probability of the pooled model; the zones share the rest
 };
 
@@ -85,14 +90,17 @@ class PlanCache {
   // (sampling a calibration recording costs far more than a run): the pooled model first, then, with `regimes`,
   // one per zone of the calibration.
   const SpellLibrary& spell_models(const PlannedSettings& s, int nodes, Millis length) {
-    const ModelKey key{s.calibration.get(), nodes, length, s.ages, s.prior_up, s.prior_down, s.regimes};
+    const ModelKey key{s.calibration.get(),        nodes, length, s.ages, s.prior_up, s.prior_down,
+                       static_cast<int>(s.regimes)};
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = models_.find(key);
     if (it == models_.end()) {
       std::vector<SpellModel> models;
       if (!s.calibration) {
         models.push_back(geometric_spell_model(s.prior_up, s.prior_down, length, s.ages));
-      } else if (s.regimes) {
+      } else if (s.regimes == PlannedSettings::Regimes::kBelief) {
+        models = recorded_regime_models(*s.calibration, nodes, length, s.ages, s.prior_up);
+      } else if (s.regimes == PlannedSettings::Regimes::kZones) {
         models = recorded_zone_spell_models(*s.calibration, nodes, length, s.ages, s.prior_up);
       } else {
         models.push_back(recorded_spell_model(*s.calibration, nodes, length, s.ages, s.prior_up));
@@ -126,7 +134,7 @@ class PlanCache {
  private:
   static constexpr std::size_t kKept = 24;
   static constexpr double kCacheBudgetBytes = 1024.0 * 1024 * 1024;
-  using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis, bool>;
+  using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis, int>;
   std::mutex mutex_;
   std::vector<std::shared_ptr<const SlackPlan>> plans_;
   std::map<ModelKey, SpellLibrary> models_;
@@ -176,8 +184,12 @@ class PlannedPolicy final : public SelectionPolicy {
     const int step = static_cast<int>(since_plan / step_length);
     const int age = static_cast<int>((obs.elapsed - spell_since_) / step_length);
     const int slack = slack_bins(obs, step_length);
-    if (library_->models.size() > 1) learn_regime(step, up);
-    const PlanAction action = plan_->action(step, held, up, age, slack);
+    if (belief_mode_) {
+      track_belief(step, up);
+    } else if (library_->models.size() > 1) {
+      learn_regime(step, up);
+    }
+    const PlanAction action = plan_->action(step, held, up, age, slack, belief_);
     if (action == PlanAction::kSpot && up) return SelectionDecision::spot(spot_zone, next);
     if (action == PlanAction::kWait && slack >= bins_) return SelectionDecision::wait(next);
     return SelectionDecision::on_demand(od_zone, next, /*wake_on_spot=*/true);
@@ -236,6 +248,13 @@ class PlannedPolicy final : public SelectionPolicy {
     const std::size_t n = library_->models.size();
     log_posterior_.assign(n, std::log((1.0 - s_.pooled_weight) / std::max(static_cast<double>(n) - 1.0, 1.0)));
     log_posterior_[0] = std::log(n > 1 ? s_.pooled_weight : 1.0);
+    belief_mode_ = s_.regimes == PlannedSettings::Regimes::kBelief && n == 2;
+    belief_ = 0.5;
+    if (belief_mode_) {  // one plan over both regimes
+      in.stay_up_2 = library_->models[1].stay_up;
+      in.stay_down_2 = library_->models[1].stay_down;
+      in.belief_points = s_.belief_points;
+    }
     // The plans this object has followed serve its next runs too while they start alike (the engine reuses it).
     if (!(base_ == in) || followed_.size() != n) followed_.assign(n, nullptr);
     base_ = std::move(in);
@@ -252,6 +271,21 @@ class PlannedPolicy final : public SelectionPolicy {
     }
     plan_ = followed_[m];
     chosen_ = m;
+  }
+
+  // The belief in the plentiful regime, moved by what spot did each plan step (as the plan moves it).
+  void track_belief(int step, bool up) {
+    if (seen_step_ < 0) {
+      seen_step_ = step, seen_up_ = up, seen_age_ = 0;
+      return;
+    }
+    const int last_age = static_cast<int>(library_->models[0].stay_up.size()) - 1;
+    for (; seen_step_ < step; ++seen_step_) {
+      const bool next = seen_step_ + 1 == step ? up : seen_up_;
+      belief_ = plan_->next_belief(belief_, seen_up_, std::min(seen_age_, last_age), next == seen_up_);
+      seen_age_ = next == seen_up_ ? seen_age_ + 1 : 0;
+      seen_up_ = next;
+    }
   }
 
   // Bayes over the library: each plan step, every model's probability of what spot did (stayed up or down another
@@ -294,6 +328,8 @@ class PlannedPolicy final : public SelectionPolicy {
   int seen_step_ = -1;                                      // the plan step spot was last seen at, -1: none yet
   bool seen_up_ = false;
   int seen_age_ = 0;
+  bool belief_mode_ = false;
+  double belief_ = 0.0;  // P(the plentiful regime), with belief_mode_
 };
 
 }  // namespace
@@ -311,8 +347,10 @@ void register_planned(PolicyRegistry& registry) {
       "memoryless spells of prior_up=2h and gaps of prior_down=1h), ages=12 (spell ages the model tells apart, in "
       "steps), step=10m (decision step where the engine has no tick), max_bins=10 (slack bins per step), "
       "max_wait=30m (without a deadline: wait this long for spot, then on-demand until it returns), "
-      "regimes=zones (follow the calibration zone whose model makes what the run has seen most probable; 'pooled': "
-      "the pooled model only), pooled_weight=0.5 (prior probability of the pooled model; the zones share the rest)",
+      "regimes=belief (the calibration's zones in two regimes, scarce and plentiful spot, and the run's belief "
+      "in each part of the plan's state; 'zones': follow the model, pooled or one zone's, that makes what the run "
+      "has seen most probable; 'pooled': the pooled model only), beliefs=3 (belief grid points), pooled_weight=0.5 "
+      "(with regimes=zones: prior probability of the pooled model; the zones share the rest)",
       [calibration, plans](const PolicyParams& p) {
         PlannedSettings s;
         s.step = p.positive_duration("step", s.step);
@@ -322,11 +360,17 @@ void register_planned(PolicyRegistry& registry) {
         s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
         s.max_wait = p.duration("max_wait", s.max_wait);
         const std::string regimes = text_parameter(p, "regimes");
-        if (!regimes.empty() && regimes != "zones" && regimes != "pooled") {
-          throw InputError("--policy '" + p.spec() + "': parameter 'regimes' must be 'zones' or 'pooled', not '" +
-                           regimes + "'");
+        if (regimes.empty() || regimes == "belief") {
+          s.regimes = PlannedSettings::Regimes::kBelief;
+        } else if (regimes == "zones") {
+          s.regimes = PlannedSettings::Regimes::kZones;
+        } else if (regimes == "pooled") {
+          s.regimes = PlannedSettings::Regimes::kPooled;
+        } else {
+          throw InputError("--policy '" + p.spec() +
+                           "': parameter 'regimes' must be 'belief', 'zones' or 'pooled', not '" + regimes + "'");
         }
-        s.regimes = regimes != "pooled";
+        s.belief_points = p.integer("beliefs", s.belief_points, 2, 101);
         s.pooled_weight = p.number("pooled_weight", s.pooled_weight, 0.0, 1.0);
         std::string trace = text_parameter(p, "calibration");
         if (trace.empty()) trace = "aws-v100-9-zones";

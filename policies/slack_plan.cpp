@@ -1,6 +1,7 @@
 #include "policies/slack_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace spotsim {
 
@@ -8,11 +9,51 @@ namespace {
 constexpr int kNone = static_cast<int>(PlanHeld::kNone);
 constexpr int kSpotHeld = static_cast<int>(PlanHeld::kSpot);
 constexpr int kOdHeld = static_cast<int>(PlanHeld::kOnDemand);
+
+struct Choice {
+  double value;
+  PlanAction action;
+};
+
+// One state's cheapest action at a step, and its expected cost: `wait_e(s)`, `spot_e(s)` and `od_e(s)` give the
+// expected cost from the next step after waiting, running spot or running on-demand, with slack s then.
+template <class Wait, class Spot, class Od>
+Choice choose(const SlackPlanInput& in, int held, bool up, int s, long long done_from, Wait wait_e, Spot spot_e,
+              Od od_e) {
+  const int k = in.bins_per_step;
+  const int d = in.changeover_bins;
+  if (s >= done_from) {  // no work left: done, at no cost
+    return {0.0, held == kNone ? PlanAction::kWait : held == kSpotHeld ? PlanAction::kSpot : PlanAction::kOnDemand};
+  }
+  if (s < in.commit_bins) {  // the safety net's: on-demand for all the work left
+    return {in.on_demand_cost_per_step * static_cast<double>(done_from - s) / k, PlanAction::kOnDemand};
+  }
+  const auto sum = [](double cost, double rest) { return std::min(cost + rest, SlackPlan::kInfeasible); };
+  // Ties go to what the job holds (no needless changeover), then to spot (progress now, at spot's price), then to
+  // waiting. A state the plan cannot finish from goes to on-demand: with the plan's rounding (slack down,
+  // changeover up) that may be what makes it infeasible, and on-demand now is the job's best chance.
+  Choice best{SlackPlan::kInfeasible, PlanAction::kOnDemand};
+  const auto consider = [&](double v, PlanAction a, bool holds) {
+    if (v < best.value || (holds && v <= best.value && v < SlackPlan::kInfeasible)) best = {v, a};
+  };
+  if (up) {
+    const int from = held == kSpotHeld ? s : s - d;
+    consider(from >= 0 ? sum(in.spot_cost_per_step, spot_e(from)) : SlackPlan::kInfeasible, PlanAction::kSpot,
+             held == kSpotHeld);
+  }
+  consider(s >= k ? wait_e(s - k) : SlackPlan::kInfeasible, PlanAction::kWait, false);
+  const int from = held == kOdHeld ? s : s - d;
+  consider(from >= 0 ? sum(in.on_demand_cost_per_step, od_e(from)) : SlackPlan::kInfeasible, PlanAction::kOnDemand,
+           held == kOdHeld);
+  return best;
+}
+
 }  // namespace
 
 double SlackPlan::table_bytes(const SlackPlanInput& in) {
+  const bool two = !in.stay_up_2.empty() && in.belief_points > 1;
   return static_cast<double>(std::max(in.steps, 0)) * 6.0 * static_cast<double>(in.stay_up.size()) *
-         (static_cast<double>(std::max(in.slack_bins, 0)) + 1.0);
+         (static_cast<double>(std::max(in.slack_bins, 0)) + 1.0) * (two ? in.belief_points : 1);
 }
 
 int SlackPlan::availability_state(bool up, int age) const {
@@ -25,6 +66,12 @@ void SlackPlan::solve(const SlackPlanInput& in) {
   ages_ = std::max<int>(1, static_cast<int>(std::min(in.stay_up.size(), in.stay_down.size())));
   states_ = 2 * ages_;
   width_ = static_cast<std::size_t>(std::max(in.slack_bins, 0)) + 1;
+  beliefs_ = 1;
+  if (!in.stay_up_2.empty() && in.belief_points > 1) {
+    beliefs_ = in.belief_points;
+    solve_with_belief();
+    return;
+  }
   const std::size_t row = static_cast<std::size_t>(states_) * width_;
   const std::size_t layer = 3 * row;
   actions_.assign(static_cast<std::size_t>(std::max(in.steps, 0)) * layer, 0);
@@ -34,8 +81,6 @@ void SlackPlan::solve(const SlackPlanInput& in) {
   spot_next_.resize(row);
   od_next_.resize(row);
   const int k = in.bins_per_step;
-  const int d = in.changeover_bins;
-  const auto sum = [](double cost, double rest) { return std::min(cost + rest, kInfeasible); };
   for (int t = in.steps - 1; t >= 0; --t) {
     next_.swap(value_);
     // Expected value at the next step of each next-held choice, from each availability state now: spot stays (its
@@ -63,45 +108,17 @@ void SlackPlan::solve(const SlackPlanInput& in) {
     const long long done_from = static_cast<long long>(in.steps - t) * k;
     std::uint8_t* act = actions_.data() + static_cast<std::size_t>(t) * layer;
     for (int held = 0; held < 3; ++held) {
-      const auto kept = static_cast<std::uint8_t>(held == kNone       ? PlanAction::kWait
-                                                  : held == kSpotHeld ? PlanAction::kSpot
-                                                                      : PlanAction::kOnDemand);
       for (int x = 0; x < states_; ++x) {
-        const bool up = x < ages_;
         const double* wait_e = wait_next_.data() + static_cast<std::size_t>(x) * width_;
         const double* spot_e = spot_next_.data() + static_cast<std::size_t>(x) * width_;
         const double* od_e = od_next_.data() + static_cast<std::size_t>(x) * width_;
         for (int s = 0; s < static_cast<int>(width_); ++s) {
+          const Choice c = choose(
+              in, held, x < ages_, s, done_from, [&](int from) { return wait_e[from]; },
+              [&](int from) { return spot_e[from]; }, [&](int from) { return od_e[from]; });
           const std::size_t at = state(held, x, s);
-          if (s >= done_from) {
-            value_[at] = 0.0;
-            act[at] = kept;
-            continue;
-          }
-          if (s < in.commit_bins) {  // the safety net's: on-demand for all the work left
-            value_[at] = in.on_demand_cost_per_step * static_cast<double>(done_from - s) / k;
-            act[at] = static_cast<std::uint8_t>(PlanAction::kOnDemand);
-            continue;
-          }
-          // Ties go to what the job holds (no needless changeover), then to spot (progress now, at spot's price),
-          // then to waiting. A state the plan cannot finish from goes to on-demand: with the plan's rounding (slack
-          // down, changeover up) that may be what makes it infeasible, and on-demand now is the job's best chance.
-          double best = kInfeasible;
-          auto choice = PlanAction::kOnDemand;
-          const auto consider = [&](double v, PlanAction a, bool holds) {
-            if (v < best || (holds && v <= best && v < kInfeasible)) best = v, choice = a;
-          };
-          if (up) {
-            const int from = held == kSpotHeld ? s : s - d;
-            consider(from >= 0 ? sum(in.spot_cost_per_step, spot_e[from]) : kInfeasible, PlanAction::kSpot,
-                     held == kSpotHeld);
-          }
-          consider(s >= k ? wait_e[s - k] : kInfeasible, PlanAction::kWait, false);
-          const int from = held == kOdHeld ? s : s - d;
-          consider(from >= 0 ? sum(in.on_demand_cost_per_step, od_e[from]) : kInfeasible, PlanAction::kOnDemand,
-                   held == kOdHeld);
-          value_[at] = best;
-          act[at] = static_cast<std::uint8_t>(choice);
+          value_[at] = c.value;
+          act[at] = static_cast<std::uint8_t>(c.action);
         }
       }
     }
@@ -109,18 +126,139 @@ void SlackPlan::solve(const SlackPlanInput& in) {
   solved_ = true;
 }
 
-PlanAction SlackPlan::action(int step, PlanHeld held, bool spot_up, int age, int slack_bins) const {
+PlanAction SlackPlan::action(int step, PlanHeld held, bool spot_up, int age, int slack_bins, double belief) const {
   if (!solved_ || step < 0 || step >= in_.steps) return PlanAction::kOnDemand;
   const int s = std::clamp(slack_bins, 0, static_cast<int>(width_) - 1);
-  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * width_;
-  return static_cast<PlanAction>(actions_[static_cast<std::size_t>(step) * layer +
-                                          state(static_cast<int>(held), availability_state(spot_up, age), s)]);
+  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(beliefs_);
+  return static_cast<PlanAction>(
+      actions_[static_cast<std::size_t>(step) * layer +
+               state(static_cast<int>(held), availability_state(spot_up, age), s, belief_index(belief))]);
 }
 
-double SlackPlan::expected_cost(PlanHeld held, bool spot_up, int age, int slack_bins) const {
+double SlackPlan::expected_cost(PlanHeld held, bool spot_up, int age, int slack_bins, double belief) const {
   if (!solved_) return kInfeasible;
   const int s = std::clamp(slack_bins, 0, static_cast<int>(width_) - 1);
-  return value_[state(static_cast<int>(held), availability_state(spot_up, age), s)];
+  return value_[state(static_cast<int>(held), availability_state(spot_up, age), s, belief_index(belief))];
+}
+
+int SlackPlan::belief_index(double belief) const {
+  if (beliefs_ <= 1) return 0;
+  return std::clamp(static_cast<int>(std::lround(belief * (beliefs_ - 1))), 0, beliefs_ - 1);
+}
+
+namespace {
+
+// Bayes: the belief in regime 2 after an outcome that regime 1 gives probability p1 and regime 2 probability p2.
+double posterior(double belief, double p1, double p2) {
+  const double evidence = belief * p2 + (1.0 - belief) * p1;
+  return evidence > 0.0 ? belief * p2 / evidence : belief;
+}
+
+}  // namespace
+
+double SlackPlan::next_belief(double belief, bool spot_up, int age, bool stayed) const {
+  if (beliefs_ <= 1) return belief;
+  const auto a = static_cast<std::size_t>(std::clamp(age, 0, ages_ - 1));
+  const double p1 = spot_up ? in_.stay_up[a] : in_.stay_down[a];
+  const double p2 = spot_up ? in_.stay_up_2[a] : in_.stay_down_2[a];
+  return stayed ? posterior(belief, p1, p2) : posterior(belief, 1.0 - p1, 1.0 - p2);
+}
+
+// solve() with a belief over two regimes: the same recursion with one more coordinate, the expectation over the next
+// step's availability taken under the belief and the next belief interpolated between grid points.
+void SlackPlan::solve_with_belief() {
+  const SlackPlanInput& in = in_;
+  const int B = beliefs_;
+  const std::size_t row = static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(B);
+  const std::size_t layer = 3 * row;
+  actions_.assign(static_cast<std::size_t>(std::max(in.steps, 0)) * layer, 0);
+  value_.assign(layer, 0.0);
+  next_.resize(layer);
+  wait_next_.resize(row);
+  spot_next_.resize(row);
+  od_next_.resize(row);
+  const int k = in.bins_per_step;
+  // Per availability state x and belief point j: P(the spell stays), and the next belief (grid cell, weight of the
+  // upper point) when it stays and when it turns.
+  struct Step {
+    double stay;
+    int stay_lo, turn_lo;
+    double stay_w, turn_w;
+  };
+  std::vector<Step> steps(static_cast<std::size_t>(states_) * static_cast<std::size_t>(B));
+  const auto cell = [B](double b, int& lo, double& w) {
+    const double f = std::clamp(b, 0.0, 1.0) * (B - 1);
+    lo = std::min(static_cast<int>(f), B - 2);
+    w = f - lo;
+  };
+  for (int x = 0; x < states_; ++x) {
+    const bool up = x < ages_;
+    const auto a = static_cast<std::size_t>(up ? x : x - ages_);
+    const double p1 = up ? in.stay_up[a] : in.stay_down[a];
+    const double p2 = up ? in.stay_up_2[a] : in.stay_down_2[a];
+    for (int j = 0; j < B; ++j) {
+      const double b = static_cast<double>(j) / (B - 1);
+      Step& st = steps[static_cast<std::size_t>(x) * static_cast<std::size_t>(B) + static_cast<std::size_t>(j)];
+      st.stay = b * p2 + (1.0 - b) * p1;
+      cell(posterior(b, p1, p2), st.stay_lo, st.stay_w);
+      cell(posterior(b, 1.0 - p1, 1.0 - p2), st.turn_lo, st.turn_w);
+    }
+  }
+  const auto at = [&](int held, int x, int s, int lo, double w) {
+    const double low = next_[state(held, x, s, lo)];
+    const double high = next_[state(held, x, s, lo + 1)];
+    return w <= 0.0 ? low : w >= 1.0 ? high : std::min((1.0 - w) * low + w * high, kInfeasible);
+  };
+  for (int t = in.steps - 1; t >= 0; --t) {
+    next_.swap(value_);
+    for (int x = 0; x < states_; ++x) {
+      const bool up = x < ages_;
+      const int a = up ? x : x - ages_;
+      const int older = std::min(a + 1, ages_ - 1);
+      const int same = up ? older : ages_ + older;
+      const int turned = up ? ages_ : 0;
+      for (std::size_t s = 0; s < width_; ++s) {
+        const int si = static_cast<int>(s);
+        for (int j = 0; j < B; ++j) {
+          const Step& st =
+              steps[static_cast<std::size_t>(x) * static_cast<std::size_t>(B) + static_cast<std::size_t>(j)];
+          const std::size_t here =
+              (static_cast<std::size_t>(x) * width_ + s) * static_cast<std::size_t>(B) + static_cast<std::size_t>(j);
+          const double p = st.stay;
+          wait_next_[here] =
+              p * at(kNone, same, si, st.stay_lo, st.stay_w) + (1.0 - p) * at(kNone, turned, si, st.turn_lo, st.turn_w);
+          od_next_[here] = p * at(kOdHeld, same, si, st.stay_lo, st.stay_w) +
+                           (1.0 - p) * at(kOdHeld, turned, si, st.turn_lo, st.turn_w);
+          // Spot held: it runs on while the spell lasts; a spell that ends (only an up spell can) loses it.
+          spot_next_[here] = up ? p * at(kSpotHeld, same, si, st.stay_lo, st.stay_w) +
+                                      (1.0 - p) * at(kNone, turned, si, st.turn_lo, st.turn_w)
+                                : kInfeasible;
+        }
+      }
+    }
+    const long long done_from = static_cast<long long>(in.steps - t) * k;
+    std::uint8_t* act = actions_.data() + static_cast<std::size_t>(t) * layer;
+    for (int held = 0; held < 3; ++held) {
+      for (int x = 0; x < states_; ++x) {
+        for (int s = 0; s < static_cast<int>(width_); ++s) {
+          for (int j = 0; j < B; ++j) {
+            const auto e = [&](const std::vector<double>& v) {
+              return [&v, x, j, B, this](int from) {
+                return v[(static_cast<std::size_t>(x) * width_ + static_cast<std::size_t>(from)) *
+                             static_cast<std::size_t>(B) +
+                         static_cast<std::size_t>(j)];
+              };
+            };
+            const Choice c = choose(in, held, x < ages_, s, done_from, e(wait_next_), e(spot_next_), e(od_next_));
+            const std::size_t at_state = state(held, x, s, j);
+            value_[at_state] = c.value;
+            act[at_state] = static_cast<std::uint8_t>(c.action);
+          }
+        }
+      }
+    }
+  }
+  solved_ = true;
 }
 
 }  // namespace spotsim

@@ -11,6 +11,13 @@
 // job is done once s reaches the time left (no work left). Below `commit_bins` the shared safety net takes over
 // (on-demand for all the work left); a state from which the deadline cannot be met costs kInfeasible. Slack never
 // grows, so only s up to the slack at planning time is solved.
+//
+// With two regimes (stay_up_2 / stay_down_2 given, `belief_points` B > 1) the market is in one of them, which the job
+// does not know: the state also carries its belief b = P(regime 2) on a grid of B points (0, 1/(B-1), ..., 1). A
+// step's spell continues with probability b stay_2[a] + (1 - b) stay[a], and what spot does moves the belief by
+// Bayes (a spell that lasts favours the regime in which it lasts more likely); between grid points the value is
+// interpolated linearly. The slack a run keeps is then worth what it is worth in either regime, weighted by how
+// likely each is given what the run has seen (a partially observed plan, solved exactly on the grid).
 #include <cstdint>
 #include <vector>
 
@@ -24,8 +31,11 @@ struct SlackPlanInput {
   int commit_bins = 0;      // 0: no safety net below the plan
   double spot_cost_per_step = 0.0;
   double on_demand_cost_per_step = 0.0;
-  std::vector<double> stay_up;    // [a], a = 0..A-1
-  std::vector<double> stay_down;  // [a], the same length
+  std::vector<double> stay_up;      // [a], a = 0..A-1
+  std::vector<double> stay_down;    // [a], the same length
+  std::vector<double> stay_up_2;    // [a]: the second regime's; empty with one regime
+  std::vector<double> stay_down_2;  // [a]
+  int belief_points = 1;            // B: 1 with one regime
 
   bool operator==(const SlackPlanInput&) const = default;
 };
@@ -43,23 +53,32 @@ class SlackPlan {
   const SlackPlanInput& input() const { return in_; }
   // The action at `step` (0 = when solved) for what the job holds, whether spot is up, the age of that spell in
   // steps (clamped to the last age) and the slack in bins (clamped to the solved range).
-  PlanAction action(int step, PlanHeld held, bool spot_up, int age, int slack_bins) const;
+  PlanAction action(int step, PlanHeld held, bool spot_up, int age, int slack_bins, double belief = 0.0) const;
   // Expected cost to finish from a state at step 0 (kInfeasible when the deadline cannot be met).
-  double expected_cost(PlanHeld held, bool spot_up, int age, int slack_bins) const;
+  double expected_cost(PlanHeld held, bool spot_up, int age, int slack_bins, double belief = 0.0) const;
+  // The belief in regime 2 after spot, up (or down) for a spell of `age` steps, stayed (or turned) for a step,
+  // from `belief` (Bayes on the two regimes' stay probabilities).
+  double next_belief(double belief, bool spot_up, int age, bool stayed) const;
   // Bytes the action table of `in` needs (the caller keeps it within a budget).
   static double table_bytes(const SlackPlanInput& in);
 
  private:
-  std::size_t state(int held, int x, int s) const {
-    return (static_cast<std::size_t>(held) * static_cast<std::size_t>(states_) + static_cast<std::size_t>(x)) * width_ +
-           static_cast<std::size_t>(s);
+  std::size_t state(int held, int x, int s, int j = 0) const {
+    return ((static_cast<std::size_t>(held) * static_cast<std::size_t>(states_) + static_cast<std::size_t>(x)) *
+                width_ +
+            static_cast<std::size_t>(s)) *
+               static_cast<std::size_t>(beliefs_) +
+           static_cast<std::size_t>(j);
   }
+  void solve_with_belief();
+  int belief_index(double belief) const;
   int availability_state(bool up, int age) const;
 
   SlackPlanInput in_;
   bool solved_ = false;
   int ages_ = 1;
   int states_ = 2;  // 2 A: up for a = 0..A-1, then down for a = 0..A-1
+  int beliefs_ = 1;
   std::size_t width_ = 0;
   std::vector<std::uint8_t> actions_;                    // [step][held][x][s]
   std::vector<double> value_, next_;                     // [held][x][s] at the current and the next step

@@ -36,27 +36,68 @@ std::vector<double> stay_probabilities(const std::vector<int>& lengths, int ages
   return stay;
 }
 
-std::vector<SpellModel> recorded_zone_spell_models(const SpotMarket& market, int nodes, Millis g, int ages,
-                                                   Millis prior_mean) {
-  std::vector<SpellModel> models;
-  std::vector<int> all_ups, all_downs, ups, downs;
+namespace {
+
+// Each zone's spells at steps of g from the recording's start (zones with no span left out), and the share of the
+// steps spot was up.
+struct ZoneSpells {
+  double availability = 0.0;
+  std::vector<int> ups, downs;
+};
+
+std::vector<ZoneSpells> zone_spells(const SpotMarket& market, int nodes, Millis g) {
+  std::vector<ZoneSpells> zones;
   std::vector<bool> sampled;
-  const double m0 = static_cast<double>(prior_mean) / static_cast<double>(g);
   for (const Zone& zone : market.zones) {
     const auto& available = zone.spot.available;
     const Millis span = available && available->span() != kNever ? available->span() : market.span;
     if (span == kNever || span <= 0) continue;
     sampled.clear();
     for (Millis t = 0; t < span; t += g) sampled.push_back(!available || available->at(t) >= nodes);
-    ups.clear();
-    downs.clear();
-    spell_lengths(sampled, ups, downs);
-    all_ups.insert(all_ups.end(), ups.begin(), ups.end());
-    all_downs.insert(all_downs.end(), downs.begin(), downs.end());
-    models.push_back({stay_probabilities(ups, ages, m0), stay_probabilities(downs, ages, m0)});
+    ZoneSpells z;
+    z.availability =
+        static_cast<double>(std::count(sampled.begin(), sampled.end(), true)) / static_cast<double>(sampled.size());
+    spell_lengths(sampled, z.ups, z.downs);
+    zones.push_back(std::move(z));
+  }
+  return zones;
+}
+
+}  // namespace
+
+std::vector<SpellModel> recorded_zone_spell_models(const SpotMarket& market, int nodes, Millis g, int ages,
+                                                   Millis prior_mean) {
+  std::vector<SpellModel> models;
+  std::vector<int> all_ups, all_downs;
+  const double m0 = static_cast<double>(prior_mean) / static_cast<double>(g);
+  for (const ZoneSpells& z : zone_spells(market, nodes, g)) {
+    all_ups.insert(all_ups.end(), z.ups.begin(), z.ups.end());
+    all_downs.insert(all_downs.end(), z.downs.begin(), z.downs.end());
+    models.push_back({stay_probabilities(z.ups, ages, m0), stay_probabilities(z.downs, ages, m0)});
   }
   models.insert(models.begin(), {stay_probabilities(all_ups, ages, m0), stay_probabilities(all_downs, ages, m0)});
   return models;
+}
+
+std::vector<SpellModel> recorded_regime_models(const SpotMarket& market, int nodes, Millis g, int ages,
+                                               Millis prior_mean) {
+  const std::vector<ZoneSpells> zones = zone_spells(market, nodes, g);
+  double mean = 0.0;
+  for (const ZoneSpells& z : zones) mean += z.availability / static_cast<double>(zones.size());
+  const double m0 = static_cast<double>(prior_mean) / static_cast<double>(g);
+  std::vector<SpellModel> regimes;
+  for (const bool plentiful : {false, true}) {
+    std::vector<int> ups, downs;
+    for (const ZoneSpells& z : zones) {
+      if ((z.availability >= mean) != plentiful) continue;
+      ups.insert(ups.end(), z.ups.begin(), z.ups.end());
+      downs.insert(downs.end(), z.downs.begin(), z.downs.end());
+    }
+    if (!ups.empty() || !downs.empty()) {
+      regimes.push_back({stay_probabilities(ups, ages, m0), stay_probabilities(downs, ages, m0)});
+    }
+  }
+  return regimes;
 }
 
 SpellModel recorded_spell_model(const SpotMarket& market, int nodes, Millis g, int ages, Millis prior_mean) {

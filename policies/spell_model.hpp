@@ -33,6 +33,11 @@ SpellModel recorded_spell_model(const SpotMarket& market, int nodes, Millis g, i
 std::vector<SpellModel> recorded_zone_spell_models(const SpotMarket& market, int nodes, Millis g, int ages,
                                                    Millis prior_mean);
 
+// Two regimes of a recording: its zones where spot is obtainable less often than on average over the zones (scarce),
+// then the others (plentiful), each group's spells pooled as above. One model when every zone is on one side.
+std::vector<SpellModel> recorded_regime_models(const SpotMarket& market, int nodes, Millis g, int ages,
+                                               Millis prior_mean);
+
 // A memoryless model: spells with mean `up` and gaps with mean `down` (ms), whatever their age.
 SpellModel geometric_spell_model(Millis up, Millis down, Millis g, int ages);
 

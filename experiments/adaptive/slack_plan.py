@@ -177,6 +177,29 @@ def models(kind, shared):
     sys.exit(f"--model: expected geometric:UP,DOWN, calibration or in-sample, got {kind!r}")
 
 
+def converted_traces(spotsim, shared, out, envs):
+    """{env: path}: each env's recording as a spotsim trace, priced as the harnesses price every env."""
+    traces = {}
+    for env in envs:
+        traces[env] = os.path.join(out, env + ".json")
+        source = os.path.join(shared, "data", "preemption", "aws-gcp-spot-availability", "availability", "1-node",
+                              "aws-10-26-2022", env + ".json")
+        subprocess.run([spotsim, "trace", "convert", source, "--on-demand-price", str(OD), "--spot-price", str(SPOT),
+                        "-o", traces[env]], check=True, capture_output=True)
+    return traces
+
+
+def window_starts(kind, shared, envs):
+    """{env: [start seconds]}: later_windows.py's windows ("later") or the ADRS-Leaderboard's ("leaderboard")."""
+    if kind == "later":  # as later_windows.py draws them (its env order: the draws depend on it)
+        rng = random.Random(7)
+        return {env: [s * 600 for s in sorted(rng.sample(range(1739, len(RECORDINGS[env]) - 554 + 1), 40))]
+                for env in envs}
+    with open(os.path.join(shared, "data", "validation", "policy-harnesses", "windows.csv")) as f:
+        rows = list(csv.DictReader(f))
+    return {env: [int(w["start_tick"]) * 600 for w in rows if w["pair"] == env] for env in envs}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default=os.path.join(REPO, "..", "shared"))
@@ -186,21 +209,8 @@ def main():
     parser.add_argument("--windows", default="later", choices=["later", "leaderboard"])
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    traces = {}
-    for env in ENVS:  # priced as the harnesses price every env
-        traces[env] = os.path.join(args.out, env + ".json")
-        source = os.path.join(args.shared, "data", "preemption", "aws-gcp-spot-availability", "availability",
-                              "1-node", "aws-10-26-2022", env + ".json")
-        subprocess.run([args.spotsim, "trace", "convert", source, "--on-demand-price", str(OD), "--spot-price",
-                        str(SPOT), "-o", traces[env]], check=True, capture_output=True)
-    if args.windows == "later":  # as later_windows.py draws them
-        rng, starts = random.Random(7), {}
-        for env in ENVS:
-            starts[env] = [s * 600 for s in sorted(rng.sample(range(1739, len(RECORDINGS[env]) - 554 + 1), 40))]
-    else:
-        with open(os.path.join(args.shared, "data", "validation", "policy-harnesses", "windows.csv")) as f:
-            rows = list(csv.DictReader(f))
-        starts = {env: [int(w["start_tick"]) * 600 for w in rows if w["pair"] == env] for env in ENVS}
+    traces = converted_traces(args.spotsim, args.shared, args.out, ENVS)
+    starts = window_starts(args.windows, args.shared, ENVS)
     model = models(args.model, args.shared)
     everything, late, cells = [], 0, []
     for d in (0.02, 0.05, 0.10):

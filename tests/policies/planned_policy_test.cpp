@@ -117,11 +117,14 @@ TEST(Planned, CalibratedOnTheMarketsOwnKindOfRecordingItSpendsLessThanTheRuleBas
   for (std::size_t p = 1; p < policies.size(); ++p) EXPECT_LT(cost[0], cost[p]) << policies[p];
 }
 
-TEST(Planned, ItFollowsTheCalibrationZoneTheRunLooksLike) {
+class PlannedRegimes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PlannedRegimes, ItPlansForTheRegimeTheRunLooksLike) {
   // A calibration recording of two zones in opposite regimes: calm (spells of about 30 ticks, gaps of 30) and
   // flickering (spells of 1.5 ticks, gaps of 1.5); pooled, they describe neither. Markets of either kind, new draws:
-  // choosing the zone's model by the run's own likelihood (the default, regimes=zones) must spend less than the
-  // pooled model on both kinds, and meet every deadline.
+  // a belief over the two regimes in the plan (regimes=belief, the default), or following the zone whose model the
+  // run's own likelihood favours (regimes=zones), must spend less than the pooled model on both kinds, and meet
+  // every deadline.
   std::mt19937 rng(11);
   const std::string calibration = ::testing::TempDir() + "planned-regimes.json";
   {
@@ -132,8 +135,8 @@ TEST(Planned, ItFollowsTheCalibrationZoneTheRunLooksLike) {
     out << trace_to_json(two).dump();
   }
   const PolicyRegistry registry = builtin_policy_registry();
-  const std::string zones = "planned:calibration=" + calibration;
-  const std::string pooled = zones + ",regimes=pooled";
+  const std::string zones = "planned:calibration=" + calibration + ",regimes=" + GetParam();
+  const std::string pooled = "planned:calibration=" + calibration + ",regimes=pooled";
   for (const double mean : {30.0, 1.5}) {
     double cost_zones = 0.0, cost_pooled = 0.0;
     for (int trial = 0; trial < 30; ++trial) {
@@ -148,6 +151,8 @@ TEST(Planned, ItFollowsTheCalibrationZoneTheRunLooksLike) {
     EXPECT_LT(cost_zones, cost_pooled) << "spells of " << mean << " ticks";
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Planned, PlannedRegimes, ::testing::Values("belief", "zones"));
 
 TEST(Planned, WithoutADeadlineItWaitsForSpotThenRunsOnDemand) {
   // Spot never comes: the job waits max_wait (30 min), then finishes on on-demand (in the event mode).
@@ -179,9 +184,12 @@ TEST(Planned, ParametersAreChecked) {
   EXPECT_NE(error_of("planned:calibration=/no/such/trace.json").find("parameter 'calibration'"), std::string::npos);
   EXPECT_NE(error_of("planned:ages=0").find("parameter 'ages'"), std::string::npos);
   EXPECT_NE(error_of("planned:step=0s").find("parameter 'step'"), std::string::npos);
-  EXPECT_NE(error_of("planned:regimes=all").find("parameter 'regimes' must be 'zones' or 'pooled'"), std::string::npos);
+  EXPECT_NE(error_of("planned:regimes=all").find("parameter 'regimes' must be 'belief', 'zones' or 'pooled'"),
+            std::string::npos);
+  EXPECT_NE(error_of("planned:beliefs=1").find("parameter 'beliefs'"), std::string::npos);
   EXPECT_NE(error_of("planned:pooled_weight=2").find("parameter 'pooled_weight'"), std::string::npos);
   EXPECT_EQ(error_of("planned:regimes=pooled"), "");
+  EXPECT_EQ(error_of("planned:regimes=zones,beliefs=5"), "");
   EXPECT_EQ(error_of("planned:calibration=none,prior_up=3h,prior_down=30m"), "");
   EXPECT_EQ(error_of("planned"), "");  // the default calibration, aws-v100-9-zones, is shipped
 }

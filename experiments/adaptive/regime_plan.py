@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""A slack plan whose state carries a belief over two regimes of spot availability (a small POMDP), as a Python
+policy in the Can't Be Late mode: the experiment behind experiments/adaptive/README.md#regime-plan.
+
+`planned` (policies/planned_policy.cpp) plans on one model of spot spells, the one the run's spells make most
+probable; when a window changes regime (scarce for hours, then plentiful) that plan has spent the slack the new
+regime would have used. Here the plan knows there are two regimes, "scarce" and "plentiful", and that the market may
+switch between them: its state is (tick, what the job holds, spot up or down and the age of that spell, slack, belief
+b = P(plentiful) on a grid of B points). After each tick the belief is updated by Bayes with the probability each
+regime gives to what spot did (stayed or turned at its age), then mixed with the chance of a switch, 1 / `--switch`
+ticks; between grid points the value is interpolated linearly. The two regimes are the 2023 campaign's zones
+(experiments/traces/cbl/cbl-aws-02-15-2023-*, sampled at 600 s: other zones, another year) pooled in two groups,
+those with spot available less often than the campaign as a whole and the others.
+
+usage: PYTHONPATH=build/python experiments/adaptive/regime_plan.py [--shared ../shared] [--belief 11]
+       [--switch 144] [--windows later|later-pairs|leaderboard]
+later: the windows of later_windows.py (leaderboard changeovers and deadlines, where parameters may be chosen);
+later-pairs: later_windows.py --pairs --changeovers 0.2 --deadlines 52,...,80 (also for choosing); leaderboard: the
+ADRS-Leaderboard grid (a report).
+"""
+import argparse
+import glob
+import math
+import os
+import statistics
+import sys
+
+import numpy as np
+
+from spotsim.score import run_windows
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slack_plan import (AGES, BIG, BINS, OD, REPO, SPOT, TICK_S, WORK_H, converted_traces, sampled,  # noqa: E402
+                        spells, stay_probabilities, window_starts)
+
+ENVS = ("us-west-2a_k80_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2a_v100_1", "us-west-2a_v100_8",
+        "us-west-2b_v100_1")
+PAIRS = ("us-west-2a_k80_1",) + ENVS + ("us-west-2b_v100_8",)
+
+
+def regimes():
+    """(scarce, plentiful), each (stay_up, stay_down), from the 2023 campaign's zones in two groups."""
+    zones = []
+    for path in sorted(glob.glob(os.path.join(REPO, "experiments", "traces", "cbl", "cbl-aws-02-15-2023-*.json"))):
+        ticks = sampled(path, TICK_S)
+        zones.append((sum(ticks) / len(ticks), spells(ticks)))
+    pooled = sum(a for a, _ in zones) / len(zones)
+    groups = []
+    for plentiful in (False, True):
+        ups, downs = [], []
+        for availability, (u, d) in zones:
+            if (availability >= pooled) == plentiful:
+                ups, downs = ups + u, downs + d
+        groups.append((stay_probabilities(ups), stay_probabilities(downs)))
+    return groups
+
+
+def belief_step(b, p_scarce, p_plentiful, stayed, switch):
+    """The belief in the plentiful regime after spot stayed (or turned), each regime's stay probability given."""
+    like_p = p_plentiful if stayed else 1 - p_plentiful
+    like_s = p_scarce if stayed else 1 - p_scarce
+    post = b * like_p / np.maximum(b * like_p + (1 - b) * like_s, 1e-300)
+    return post * (1 - switch) + (1 - post) * switch
+
+
+def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
+    """act[t, held, x, s, j]: 0 wait, 1 spot, 2 on-demand; x < AGES: up for x ticks, else down for x - AGES; j: the
+    belief grid point j / (B - 1)."""
+    (su_s, sd_s), (su_p, sd_p) = models
+    X, S, K, D, B = 2 * AGES, slack_bins + 1, BINS, changeover_bins, belief_points
+    grid = np.linspace(0.0, 1.0, B)
+    act = np.zeros((steps, 3, X, S, B), dtype=np.int8)
+    value = np.zeros((3, X, S, B))
+    older = np.minimum(np.arange(AGES) + 1, AGES - 1)
+
+    def interpolation(b_next):
+        f = b_next * (B - 1)
+        lo = np.minimum(np.floor(f).astype(int), B - 2)
+        return lo, f - lo
+
+    # Per availability state: P(stay) under the belief, and where the belief goes when spot stays or turns.
+    trans = []
+    for x in range(X):
+        up, a = x < AGES, x % AGES
+        p_s, p_p = (su_s[a], su_p[a]) if up else (sd_s[a], sd_p[a])
+        p = grid * p_p + (1 - grid) * p_s
+        stay_to = older[a] if up else AGES + older[a]
+        turn_to = AGES if up else 0
+        trans.append((up, p, stay_to, interpolation(belief_step(grid, p_s, p_p, True, switch)), turn_to,
+                      interpolation(belief_step(grid, p_s, p_p, False, switch))))
+
+    def at(v, where):  # v[..., S, B] at the interpolated belief of every grid point
+        lo, w = where
+        return v[..., lo] * (1 - w) + v[..., lo + 1] * w
+
+    def shifted(e, k):
+        out = np.full_like(e, BIG)
+        if k < S:
+            out[:, k:] = e[:, :S - k]
+        return out
+
+    spot_tick, od_tick = SPOT * TICK_S / 3600, OD * TICK_S / 3600
+    for t in range(steps - 1, -1, -1):
+        nxt = value
+        wait_e, spot_e, od_e = np.empty((X, S, B)), np.full((X, S, B), BIG), np.empty((X, S, B))
+        for x, (up, p, stay_to, stay_b, turn_to, turn_b) in enumerate(trans):
+            wait_e[x] = p * at(nxt[0, stay_to], stay_b) + (1 - p) * at(nxt[0, turn_to], turn_b)
+            od_e[x] = p * at(nxt[2, stay_to], stay_b) + (1 - p) * at(nxt[2, turn_to], turn_b)
+            if up:  # on spot: spot lost when it turns
+                spot_e[x] = p * at(nxt[1, stay_to], stay_b) + (1 - p) * at(nxt[0, turn_to], turn_b)
+        options = {
+            0: (shifted(wait_e, K), shifted(spot_e, D) + spot_tick, shifted(od_e, D) + od_tick),
+            1: (shifted(wait_e, K), spot_e + spot_tick, shifted(od_e, D) + od_tick),
+            2: (shifted(wait_e, K), shifted(spot_e, D) + spot_tick, od_e + od_tick),
+        }
+        value = np.empty((3, X, S, B))
+        for held, q in options.items():
+            stacked = np.minimum(np.stack(q), BIG)
+            act[t, held] = stacked.argmin(axis=0)
+            value[held] = stacked.min(axis=0)
+        value[:, :, (steps - t) * K:, :] = 0.0  # no work left
+    return act
+
+
+class RegimePlanPolicy:
+    """The plan's action at each tick, the belief updated as the plan assumes (per-tick protocol)."""
+    name = "regime-plan"
+
+    def __init__(self, act, deadline_s, models, switch, prior=0.5):
+        self.act, self.deadline, self.models, self.switch, self.prior = act, deadline_s, models, switch, prior
+        self.history, self.belief = [], prior
+
+    def decide(self, obs):
+        raise RuntimeError("the Can't Be Late mode's per-tick protocol only")
+
+    def begin(self, obs):
+        self.history, self.belief = [], self.prior
+
+    def decide_tick(self, elapsed, progress, held, instance_age, has_spot):
+        t = int(round(elapsed / TICK_S))
+        if t == 0:
+            self.history, self.belief = [], self.prior
+        if self.history:  # what spot did since the last tick, at the age its spell had then
+            was = self.history[-1]
+            age, i = 0, len(self.history) - 1
+            while i > 0 and self.history[i - 1] == was and age < AGES - 1:
+                age, i = age + 1, i - 1
+            (su_s, sd_s), (su_p, sd_p) = self.models
+            p_s, p_p = (su_s[age], su_p[age]) if was else (sd_s[age], sd_p[age])
+            self.belief = float(belief_step(self.belief, p_s, p_p, (1 if has_spot else 0) == was, self.switch))
+        self.history.append(1 if has_spot else 0)
+        age, i = 0, len(self.history) - 1
+        while i > 0 and self.history[i - 1] == self.history[-1] and age < AGES - 1:
+            age, i = age + 1, i - 1
+        x = age if has_spot else AGES + age
+        slack = (self.deadline - elapsed) - (WORK_H * 3600 - progress)
+        s = min(max(int(math.floor(slack / TICK_S * BINS + 1e-9)), 0), self.act.shape[3] - 1)
+        if t >= self.act.shape[0]:
+            return 2
+        j = int(round(self.belief * (self.act.shape[4] - 1)))
+        choice = int(self.act[t, held, x, s, j])
+        return 2 if choice == 1 and not has_spot else choice
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--shared", default=os.path.join(REPO, "..", "shared"))
+    parser.add_argument("--spotsim", default=os.path.join(REPO, "build", "tools", "spotsim"))
+    parser.add_argument("--out", default="/tmp/regime-plan")
+    parser.add_argument("--belief", type=int, default=11, help="belief grid points [11]")
+    parser.add_argument("--switch", type=float, default=144.0, help="mean ticks between regime switches [144]")
+    parser.add_argument("--windows", default="later", choices=["later", "later-pairs", "leaderboard"])
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    envs = PAIRS if args.windows == "later-pairs" else ENVS
+    traces = converted_traces(args.spotsim, args.shared, args.out, envs)
+    starts = window_starts("later" if args.windows.startswith("later") else "leaderboard", args.shared, envs)
+    cells = ([(0.2, r) for r in (52.0, 56.0, 60.0, 64.0, 70.0, 80.0)] if args.windows == "later-pairs"
+             else [(d, r) for d in (0.02, 0.05, 0.10) for r in (52.0, 70.0)])
+    models = regimes()
+    switch = 1.0 / args.switch
+    everything, late, means, per_env = [], 0, [], {env: [] for env in envs}
+    for d, deadline in cells:
+        steps = int(round(deadline * 3600 / TICK_S))
+        slack_bins = int(round((deadline - WORK_H) * 3600 / TICK_S * BINS))
+        changeover_bins = int(math.ceil(d * 3600 / TICK_S * BINS - 1e-9))
+        act = solve(models, steps, changeover_bins, slack_bins, args.belief, switch)
+        costs = []
+        for env in envs:
+            runs = run_windows(traces[env], starts[env], RegimePlanPolicy(act, deadline * 3600, models, switch),
+                               deadline, restart_overhead_hours=d)
+            costs += list(runs["cost_total"])
+            per_env[env] += list(runs["cost_total"])
+            late += sum(1 for met in runs["deadline_met"] if not met)
+        means.append(statistics.mean(costs))
+        everything += costs
+        print(f"  d {d} h, R {deadline:.0f} h: {means[-1]:.2f}", file=sys.stderr, flush=True)
+    print(f"| regime plan, B {args.belief}, switch {args.switch:g} | {args.windows} | {statistics.mean(everything):.2f}"
+          f" | {late} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
+    print("  " + ", ".join(f"{env} {statistics.mean(c):.2f}" for env, c in per_env.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
