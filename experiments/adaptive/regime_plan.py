@@ -38,13 +38,16 @@ ENVS = ("us-west-2a_k80_8", "us-west-2b_k80_1", "us-west-2b_k80_8", "us-west-2a_
 PAIRS = ("us-west-2a_k80_1",) + ENVS + ("us-west-2b_v100_8",)
 
 
-def regimes():
-    """(scarce, plentiful), each (stay_up, stay_down), from the 2023 campaign's zones in two groups."""
+def regimes(scarce_zones=None):
+    """(scarce, plentiful), each (stay_up, stay_down), from the 2023 campaign's zones in two groups: those with spot
+    available less often than the zones' average, or the `scarce_zones` least available."""
     zones = []
     for path in sorted(glob.glob(os.path.join(REPO, "experiments", "traces", "cbl", "cbl-aws-02-15-2023-*.json"))):
         ticks = sampled(path, TICK_S)
         zones.append((sum(ticks) / len(ticks), spells(ticks)))
     pooled = sum(a for a, _ in zones) / len(zones)
+    if scarce_zones:
+        pooled = sorted(a for a, _ in zones)[scarce_zones]
     groups = []
     for plentiful in (False, True):
         ups, downs = [], []
@@ -170,6 +173,8 @@ def main():
     parser.add_argument("--belief", type=int, default=11, help="belief grid points [11]")
     parser.add_argument("--switch", type=float, default=144.0, help="mean ticks between regime switches [144]")
     parser.add_argument("--windows", default="later", choices=["later", "later-pairs", "leaderboard"])
+    parser.add_argument("--scarce-zones", type=int, help="the scarce regime: this many least available zones "
+                        "[default: those below the zones' average]")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     envs = PAIRS if args.windows == "later-pairs" else ENVS
@@ -177,7 +182,7 @@ def main():
     starts = window_starts("later" if args.windows.startswith("later") else "leaderboard", args.shared, envs)
     cells = ([(0.2, r) for r in (52.0, 56.0, 60.0, 64.0, 70.0, 80.0)] if args.windows == "later-pairs"
              else [(d, r) for d in (0.02, 0.05, 0.10) for r in (52.0, 70.0)])
-    models = regimes()
+    models = regimes(args.scarce_zones)
     switch = 1.0 / args.switch
     everything, late, means, per_env = [], 0, [], {env: [] for env in envs}
     for d, deadline in cells:
