@@ -66,35 +66,17 @@ def belief_step(b, p_scarce, p_plentiful, stayed, switch):
     return post * (1 - switch) + (1 - post) * switch
 
 
-def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
-    """act[t, held, x, s, j]: 0 wait, 1 spot, 2 on-demand; x < AGES: up for x ticks, else down for x - AGES; j: the
-    belief grid point j / (B - 1)."""
-    (su_s, sd_s), (su_p, sd_p) = models
-    X, S, K, D, B = 2 * AGES, slack_bins + 1, BINS, changeover_bins, belief_points
-    grid = np.linspace(0.0, 1.0, B)
-    act = np.zeros((steps, 3, X, S, B), dtype=np.int8)
-    value = np.zeros((3, X, S, B))
-    older = np.minimum(np.arange(AGES) + 1, AGES - 1)
+def solve_on_grid(trans, steps, changeover_bins, slack_bins, points):
+    """act[t, held, x, s, g]: 0 wait, 1 spot, 2 on-demand; x < AGES: up for x ticks, else down for x - AGES; g: a
+    belief grid point. trans[x] = (up, P(stay) at each grid point, next x if it stays, (vertices, weights) of the
+    next belief at each grid point if it stays, next x if it turns, the same if it turns)."""
+    X, S, K, D, G = 2 * AGES, slack_bins + 1, BINS, changeover_bins, points
+    act = np.zeros((steps, 3, X, S, G), dtype=np.int8)
+    value = np.zeros((3, X, S, G))
 
-    def interpolation(b_next):
-        f = b_next * (B - 1)
-        lo = np.minimum(np.floor(f).astype(int), B - 2)
-        return lo, f - lo
-
-    # Per availability state: P(stay) under the belief, and where the belief goes when spot stays or turns.
-    trans = []
-    for x in range(X):
-        up, a = x < AGES, x % AGES
-        p_s, p_p = (su_s[a], su_p[a]) if up else (sd_s[a], sd_p[a])
-        p = grid * p_p + (1 - grid) * p_s
-        stay_to = older[a] if up else AGES + older[a]
-        turn_to = AGES if up else 0
-        trans.append((up, p, stay_to, interpolation(belief_step(grid, p_s, p_p, True, switch)), turn_to,
-                      interpolation(belief_step(grid, p_s, p_p, False, switch))))
-
-    def at(v, where):  # v[..., S, B] at the interpolated belief of every grid point
-        lo, w = where
-        return v[..., lo] * (1 - w) + v[..., lo + 1] * w
+    def at(v, where):  # v[..., S, G] at the interpolated next belief of every grid point
+        vertices, weights = where
+        return sum(v[..., vertices[:, k]] * weights[:, k] for k in range(vertices.shape[1]))
 
     def shifted(e, k):
         out = np.full_like(e, BIG)
@@ -105,7 +87,7 @@ def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
     spot_tick, od_tick = SPOT * TICK_S / 3600, OD * TICK_S / 3600
     for t in range(steps - 1, -1, -1):
         nxt = value
-        wait_e, spot_e, od_e = np.empty((X, S, B)), np.full((X, S, B), BIG), np.empty((X, S, B))
+        wait_e, spot_e, od_e = np.empty((X, S, G)), np.full((X, S, G), BIG), np.empty((X, S, G))
         for x, (up, p, stay_to, stay_b, turn_to, turn_b) in enumerate(trans):
             wait_e[x] = p * at(nxt[0, stay_to], stay_b) + (1 - p) * at(nxt[0, turn_to], turn_b)
             od_e[x] = p * at(nxt[2, stay_to], stay_b) + (1 - p) * at(nxt[2, turn_to], turn_b)
@@ -116,7 +98,7 @@ def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
             1: (shifted(wait_e, K), spot_e + spot_tick, shifted(od_e, D) + od_tick),
             2: (shifted(wait_e, K), shifted(spot_e, D) + spot_tick, od_e + od_tick),
         }
-        value = np.empty((3, X, S, B))
+        value = np.empty((3, X, S, G))
         for held, q in options.items():
             stacked = np.minimum(np.stack(q), BIG)
             act[t, held] = stacked.argmin(axis=0)
@@ -125,12 +107,42 @@ def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
     return act
 
 
-class RegimePlanPolicy:
-    """The plan's action at each tick, the belief updated as the plan assumes (per-tick protocol)."""
-    name = "regime-plan"
+def next_states(x):
+    """(spot up, age, next x if the spell stays, next x if it turns) of availability state x."""
+    up, a = x < AGES, x % AGES
+    older = min(a + 1, AGES - 1)
+    return up, a, (older if up else AGES + older), (AGES if up else 0)
 
-    def __init__(self, act, deadline_s, models, switch, prior=0.5):
-        self.act, self.deadline, self.models, self.switch, self.prior = act, deadline_s, models, switch, prior
+
+def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
+    """The two-regime plan on the belief grid j / (B - 1), j = 0..B-1."""
+    (su_s, sd_s), (su_p, sd_p) = models
+    B = belief_points
+    grid = np.linspace(0.0, 1.0, B)
+
+    def interpolation(b_next):
+        f = b_next * (B - 1)
+        lo = np.minimum(np.floor(f).astype(int), B - 2)
+        return np.stack([lo, lo + 1], axis=1), np.stack([1 - (f - lo), f - lo], axis=1)
+
+    # Per availability state: P(stay) under the belief, and where the belief goes when spot stays or turns.
+    trans = []
+    for x in range(2 * AGES):
+        up, a, stay_to, turn_to = next_states(x)
+        p_s, p_p = (su_s[a], su_p[a]) if up else (sd_s[a], sd_p[a])
+        trans.append((up, grid * p_p + (1 - grid) * p_s, stay_to,
+                      interpolation(belief_step(grid, p_s, p_p, True, switch)), turn_to,
+                      interpolation(belief_step(grid, p_s, p_p, False, switch))))
+    return solve_on_grid(trans, steps, changeover_bins, slack_bins, B)
+
+
+class BeliefPlanPolicy:
+    """A belief plan's action at each tick (the per-tick protocol of spotsim's Python policies): the belief is moved
+    by what spot did since the last tick, as the plan assumes (update), and the nearest grid point is looked up."""
+    name = "belief-plan"
+
+    def __init__(self, act, deadline_s, models, prior):
+        self.act, self.deadline, self.models, self.prior = act, deadline_s, models, prior
         self.history, self.belief = [], prior
 
     def decide(self, obs):
@@ -139,30 +151,73 @@ class RegimePlanPolicy:
     def begin(self, obs):
         self.history, self.belief = [], self.prior
 
+    def age(self):
+        """Ticks the current spell has lasted before the last one seen (up to AGES - 1)."""
+        age, i = 0, len(self.history) - 1
+        while i > 0 and self.history[i - 1] == self.history[-1] and age < AGES - 1:
+            age, i = age + 1, i - 1
+        return age
+
     def decide_tick(self, elapsed, progress, held, instance_age, has_spot):
         t = int(round(elapsed / TICK_S))
         if t == 0:
             self.history, self.belief = [], self.prior
         if self.history:  # what spot did since the last tick, at the age its spell had then
-            was = self.history[-1]
-            age, i = 0, len(self.history) - 1
-            while i > 0 and self.history[i - 1] == was and age < AGES - 1:
-                age, i = age + 1, i - 1
-            (su_s, sd_s), (su_p, sd_p) = self.models
-            p_s, p_p = (su_s[age], su_p[age]) if was else (sd_s[age], sd_p[age])
-            self.belief = float(belief_step(self.belief, p_s, p_p, (1 if has_spot else 0) == was, self.switch))
+            self.belief = self.update(self.history[-1], self.age(), (1 if has_spot else 0) == self.history[-1])
         self.history.append(1 if has_spot else 0)
-        age, i = 0, len(self.history) - 1
-        while i > 0 and self.history[i - 1] == self.history[-1] and age < AGES - 1:
-            age, i = age + 1, i - 1
+        age = self.age()
         x = age if has_spot else AGES + age
         slack = (self.deadline - elapsed) - (WORK_H * 3600 - progress)
         s = min(max(int(math.floor(slack / TICK_S * BINS + 1e-9)), 0), self.act.shape[3] - 1)
         if t >= self.act.shape[0]:
             return 2
-        j = int(round(self.belief * (self.act.shape[4] - 1)))
-        choice = int(self.act[t, held, x, s, j])
+        choice = int(self.act[t, held, x, s, self.grid_index()])
         return 2 if choice == 1 and not has_spot else choice
+
+
+class RegimePlanPolicy(BeliefPlanPolicy):
+    name = "regime-plan"
+
+    def __init__(self, act, deadline_s, models, switch, prior=0.5):
+        super().__init__(act, deadline_s, models, prior)
+        self.switch = switch
+
+    def update(self, was_up, age, stayed):
+        (su_s, sd_s), (su_p, sd_p) = self.models
+        p_s, p_p = (su_s[age], su_p[age]) if was_up else (sd_s[age], sd_p[age])
+        return float(belief_step(self.belief, p_s, p_p, stayed, self.switch))
+
+    def grid_index(self):
+        return int(round(self.belief * (self.act.shape[4] - 1)))
+
+
+def evaluate(windows, shared, spotsim, out, label, cell_policy):
+    """Runs the windows of `windows` (later, later-pairs, leaderboard), cell_policy(d, deadline, steps,
+    changeover_bins, slack_bins) giving each (d, R) cell's policy; prints the table row and each env's mean."""
+    os.makedirs(out, exist_ok=True)
+    envs = PAIRS if windows == "later-pairs" else ENVS
+    traces = converted_traces(spotsim, shared, out, envs)
+    starts = window_starts("later" if windows.startswith("later") else "leaderboard", shared, envs)
+    cells = ([(0.2, r) for r in (52.0, 56.0, 60.0, 64.0, 70.0, 80.0)] if windows == "later-pairs"
+             else [(d, r) for d in (0.02, 0.05, 0.10) for r in (52.0, 70.0)])
+    everything, late, means, per_env = [], 0, [], {env: [] for env in envs}
+    for d, deadline in cells:
+        steps = int(round(deadline * 3600 / TICK_S))
+        slack_bins = int(round((deadline - WORK_H) * 3600 / TICK_S * BINS))
+        changeover_bins = int(math.ceil(d * 3600 / TICK_S * BINS - 1e-9))
+        make_policy = cell_policy(d, deadline, steps, changeover_bins, slack_bins)
+        costs = []
+        for env in envs:
+            runs = run_windows(traces[env], starts[env], make_policy(), deadline, restart_overhead_hours=d)
+            costs += list(runs["cost_total"])
+            per_env[env] += list(runs["cost_total"])
+            late += sum(1 for met in runs["deadline_met"] if not met)
+        means.append(statistics.mean(costs))
+        everything += costs
+        print(f"  d {d} h, R {deadline:.0f} h: {means[-1]:.2f}", file=sys.stderr, flush=True)
+    print(f"| {label} | {windows} | {statistics.mean(everything):.2f} | {late} | " +
+          " | ".join(f"{m:.2f}" for m in means) + " |")
+    print("  " + ", ".join(f"{env} {statistics.mean(c):.2f}" for env, c in per_env.items()))
 
 
 def main():
@@ -176,33 +231,15 @@ def main():
     parser.add_argument("--scarce-zones", type=int, help="the scarce regime: this many least available zones "
                         "[default: those below the zones' average]")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    envs = PAIRS if args.windows == "later-pairs" else ENVS
-    traces = converted_traces(args.spotsim, args.shared, args.out, envs)
-    starts = window_starts("later" if args.windows.startswith("later") else "leaderboard", args.shared, envs)
-    cells = ([(0.2, r) for r in (52.0, 56.0, 60.0, 64.0, 70.0, 80.0)] if args.windows == "later-pairs"
-             else [(d, r) for d in (0.02, 0.05, 0.10) for r in (52.0, 70.0)])
     models = regimes(args.scarce_zones)
     switch = 1.0 / args.switch
-    everything, late, means, per_env = [], 0, [], {env: [] for env in envs}
-    for d, deadline in cells:
-        steps = int(round(deadline * 3600 / TICK_S))
-        slack_bins = int(round((deadline - WORK_H) * 3600 / TICK_S * BINS))
-        changeover_bins = int(math.ceil(d * 3600 / TICK_S * BINS - 1e-9))
+
+    def cell_policy(d, deadline, steps, changeover_bins, slack_bins):
         act = solve(models, steps, changeover_bins, slack_bins, args.belief, switch)
-        costs = []
-        for env in envs:
-            runs = run_windows(traces[env], starts[env], RegimePlanPolicy(act, deadline * 3600, models, switch),
-                               deadline, restart_overhead_hours=d)
-            costs += list(runs["cost_total"])
-            per_env[env] += list(runs["cost_total"])
-            late += sum(1 for met in runs["deadline_met"] if not met)
-        means.append(statistics.mean(costs))
-        everything += costs
-        print(f"  d {d} h, R {deadline:.0f} h: {means[-1]:.2f}", file=sys.stderr, flush=True)
-    print(f"| regime plan, B {args.belief}, switch {args.switch:g} | {args.windows} | {statistics.mean(everything):.2f}"
-          f" | {late} | " + " | ".join(f"{m:.2f}" for m in means) + " |")
-    print("  " + ", ".join(f"{env} {statistics.mean(c):.2f}" for env, c in per_env.items()))
+        return lambda: RegimePlanPolicy(act, deadline * 3600, models, switch)
+
+    evaluate(args.windows, args.shared, args.spotsim, args.out, f"regime plan, B {args.belief}, switch {args.switch:g}",
+             cell_policy)
     return 0
 
 
