@@ -229,7 +229,7 @@ def main():
                 late += sum(1 for met in runs["deadline_met"] if not met)
             cells.append((d, deadline, statistics.mean(costs)))
             everything += costs
-    print(f"| model | windows | mean cost USD | late runs | " +
+    print("| model | windows | mean cost USD | late runs | " +
           " | ".join(f"d {d} h, {r:.0f} h" for d, r, _ in cells) + " |")
     print("|---|---|---|---|" + "---|" * len(cells))
     print(f"| {args.model} | {args.windows} | {statistics.mean(everything):.2f} | {late} | " +
