@@ -228,6 +228,7 @@ def main():
     parser.add_argument("--belief", type=int, default=11, help="belief grid points [11]")
     parser.add_argument("--switch", type=float, default=144.0, help="mean ticks between regime switches [144]")
     parser.add_argument("--windows", default="later", choices=["later", "later-pairs", "leaderboard"])
+    parser.add_argument("--prior", type=float, default=0.5, help="belief in the plentiful regime at the start [0.5]")
     parser.add_argument("--scarce-zones", type=int, help="the scarce regime: this many least available zones "
                         "[default: those below the zones' average]")
     args = parser.parse_args()
@@ -236,10 +237,10 @@ def main():
 
     def cell_policy(d, deadline, steps, changeover_bins, slack_bins):
         act = solve(models, steps, changeover_bins, slack_bins, args.belief, switch)
-        return lambda: RegimePlanPolicy(act, deadline * 3600, models, switch)
+        return lambda: RegimePlanPolicy(act, deadline * 3600, models, switch, args.prior)
 
-    evaluate(args.windows, args.shared, args.spotsim, args.out, f"regime plan, B {args.belief}, switch {args.switch:g}",
-             cell_policy)
+    evaluate(args.windows, args.shared, args.spotsim, args.out,
+             f"regime plan, B {args.belief}, switch {args.switch:g}, prior {args.prior:g}", cell_policy)
     return 0
 
 
