@@ -273,38 +273,39 @@ class PlannedPolicy final : public SelectionPolicy {
     chosen_ = m;
   }
 
-  // The belief in the plentiful regime, moved by what spot did each plan step (as the plan moves it).
-  void track_belief(int step, bool up) {
+  // What spot did at each plan step since the last one seen (spot up at `step` or not; between decisions the state
+  // seen last holds): on_step(up then, age of that spell then, whether it stayed). False when no step passed.
+  template <class OnStep>
+  bool walk_steps(int step, bool up, OnStep on_step) {
     if (seen_step_ < 0) {
       seen_step_ = step, seen_up_ = up, seen_age_ = 0;
-      return;
+      return false;
     }
+    if (step <= seen_step_) return false;
     const int last_age = static_cast<int>(library_->models[0].stay_up.size()) - 1;
     for (; seen_step_ < step; ++seen_step_) {
       const bool next = seen_step_ + 1 == step ? up : seen_up_;
-      belief_ = plan_->next_belief(belief_, seen_up_, std::min(seen_age_, last_age), next == seen_up_);
+      on_step(seen_up_, std::min(seen_age_, last_age), next == seen_up_);
       seen_age_ = next == seen_up_ ? seen_age_ + 1 : 0;
       seen_up_ = next;
     }
+    return true;
+  }
+
+  // The belief in the plentiful regime, moved by what spot did each plan step (as the plan moves it).
+  void track_belief(int step, bool up) {
+    walk_steps(step, up,
+               [&](bool was_up, int age, bool stayed) { belief_ = plan_->next_belief(belief_, was_up, age, stayed); });
   }
 
   // Bayes over the library: each plan step, every model's probability of what spot did (stayed up or down another
   // step, or changed) at the age its spell had; the plan of the most probable model is followed.
   void learn_regime(int step, bool up) {
-    if (seen_step_ < 0) {
-      seen_step_ = step, seen_up_ = up, seen_age_ = 0;
-      return;
-    }
-    if (step <= seen_step_) return;
-    const int last_age = static_cast<int>(library_->models[0].stay_up.size()) - 1;
-    for (; seen_step_ < step; ++seen_step_) {
-      const bool next = seen_step_ + 1 == step ? up : seen_up_;
-      const auto k =
-          static_cast<std::size_t>(4 * std::min(seen_age_, last_age) + (seen_up_ ? 0 : 2) + (next == seen_up_ ? 0 : 1));
+    const bool moved = walk_steps(step, up, [&](bool was_up, int age, bool stayed) {
+      const auto k = static_cast<std::size_t>(4 * age + (was_up ? 0 : 2) + (stayed ? 0 : 1));
       for (std::size_t m = 0; m < log_posterior_.size(); ++m) log_posterior_[m] += library_->log_p[m][k];
-      seen_age_ = next == seen_up_ ? seen_age_ + 1 : 0;
-      seen_up_ = next;
-    }
+    });
+    if (!moved) return;
     const auto best = static_cast<std::size_t>(std::max_element(log_posterior_.begin(), log_posterior_.end()) -
                                                log_posterior_.begin());
     if (best != chosen_) use_model(best);

@@ -66,20 +66,21 @@ void SlackPlan::solve(const SlackPlanInput& in) {
   ages_ = std::max<int>(1, static_cast<int>(std::min(in.stay_up.size(), in.stay_down.size())));
   states_ = 2 * ages_;
   width_ = static_cast<std::size_t>(std::max(in.slack_bins, 0)) + 1;
-  beliefs_ = 1;
-  if (!in.stay_up_2.empty() && in.belief_points > 1) {
-    beliefs_ = in.belief_points;
-    solve_with_belief();
-    return;
-  }
-  const std::size_t row = static_cast<std::size_t>(states_) * width_;
+  beliefs_ = !in.stay_up_2.empty() && in.belief_points > 1 ? in.belief_points : 1;
+  // Per step: [held][x][s][belief] values; the expectations [x][s][belief]. At the deadline every state with
+  // s >= 0 has no work left.
+  const std::size_t row = static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(beliefs_);
   const std::size_t layer = 3 * row;
   actions_.assign(static_cast<std::size_t>(std::max(in.steps, 0)) * layer, 0);
-  value_.assign(layer, 0.0);  // at the deadline every state with s >= 0 has no work left
+  value_.assign(layer, 0.0);
   next_.resize(layer);
   wait_next_.resize(row);
   spot_next_.resize(row);
   od_next_.resize(row);
+  if (beliefs_ > 1) {
+    solve_with_belief();
+    return;
+  }
   const int k = in.bins_per_step;
   for (int t = in.steps - 1; t >= 0; --t) {
     next_.swap(value_);
@@ -164,19 +165,13 @@ double SlackPlan::next_belief(double belief, bool spot_up, int age, bool stayed)
   return stayed ? posterior(belief, p1, p2) : posterior(belief, 1.0 - p1, 1.0 - p2);
 }
 
-// solve() with a belief over two regimes: the same recursion with one more coordinate, the expectation over the next
-// step's availability taken under the belief and the next belief interpolated between grid points.
+// solve() with a belief over two regimes (storage already sized by solve()): the same recursion with one more
+// coordinate, the expectation over the next step's availability taken under the belief and the next belief
+// interpolated between grid points.
 void SlackPlan::solve_with_belief() {
   const SlackPlanInput& in = in_;
   const int B = beliefs_;
-  const std::size_t row = static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(B);
-  const std::size_t layer = 3 * row;
-  actions_.assign(static_cast<std::size_t>(std::max(in.steps, 0)) * layer, 0);
-  value_.assign(layer, 0.0);
-  next_.resize(layer);
-  wait_next_.resize(row);
-  spot_next_.resize(row);
-  od_next_.resize(row);
+  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(B);
   const int k = in.bins_per_step;
   // Per availability state x and belief point j: P(the spell stays), and the next belief (grid cell, weight of the
   // upper point) when it stays and when it turns.
