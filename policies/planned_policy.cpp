@@ -44,7 +44,7 @@ namespace spotsim {
 
 namespace {
 
-constexpr double kTableBudgetBytes = 128.0 * 1024 * 1024;
+constexpr double kTableBudgetBytes = 256.0 * 1024 * 1024;
 
 struct PlannedSettings {
   Millis step = 10 * kMillisPerMinute;            // decision step where the engine has no tick
@@ -216,26 +216,17 @@ class PlannedPolicy final : public SelectionPolicy {
     const Millis slack = std::max<Millis>(obs.time_to_deadline() - obs.remaining_work(), 0);
     SlackPlanInput in;
     in.stay_up.assign(static_cast<std::size_t>(s_.ages), 0.0);
-    const auto fits = [&](Millis multiple, int bins) {
-      const Millis length = g * multiple;
-      in.steps = static_cast<int>(std::max<Millis>((obs.time_to_deadline() + length - 1) / length, 1));
-      in.slack_bins = static_cast<int>(static_cast<double>(slack) * bins / static_cast<double>(length));
-      return SlackPlan::table_bytes(in) <= kTableBudgetBytes;
-    };
-    // The table must fit the budget: fewer slack bins first (the changeover, rounded up, only grows), then, where
-    // even one bin per step is too many, a plan step of several decision steps. Such a plan no longer sees every
-    // tick, so it is not exact: the safety net then comes first.
-    exact_ = obs.decision_tick > 0 && obs.lossless;
-    multiple_ = 1;
-    for (bins_ = s_.max_bins; bins_ > 1 && !fits(1, bins_); --bins_) {
+    // The table must fit the budget, its belief grid included: with regimes=belief it is sized for two regimes
+    // (undone below if the calibration has only one). A plan whose step spans several decision steps no longer
+    // sees every tick, so it is not exact: the safety net then comes first.
+    if (s_.regimes == PlannedSettings::Regimes::kBelief && s_.calibration) {
+      in.stay_up_2.assign(static_cast<std::size_t>(s_.ages), 0.0);
+      in.belief_points = s_.belief_points;
     }
-    if (!fits(1, bins_)) {
-      exact_ = false;
-      for (multiple_ = 2; !fits(multiple_, 1); ++multiple_) {
-      }
-    }
+    multiple_ = fit_plan_table(in, obs.time_to_deadline(), slack, g, s_.max_bins, kTableBudgetBytes);
+    bins_ = in.bins_per_step;
+    exact_ = obs.decision_tick > 0 && obs.lossless && multiple_ == 1;
     const Millis length = g * multiple_;
-    in.bins_per_step = bins_;
     in.changeover_bins =
         static_cast<int>(std::ceil(static_cast<double>(d) * bins_ / static_cast<double>(length) - 1e-9));
     if (!exact_) {  // below the net's margin over the plain slack it commits to on-demand
@@ -253,7 +244,9 @@ class PlannedPolicy final : public SelectionPolicy {
     if (belief_mode_) {  // one plan over both regimes
       in.stay_up_2 = library_->models[1].stay_up;
       in.stay_down_2 = library_->models[1].stay_down;
-      in.belief_points = s_.belief_points;
+    } else {
+      in.stay_up_2.clear();
+      in.belief_points = 1;
     }
     // The plans this object has followed serve its next runs too while they start alike (the engine reuses it).
     if (!(base_ == in) || followed_.size() != n) followed_.assign(n, nullptr);

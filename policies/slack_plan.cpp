@@ -56,6 +56,23 @@ double SlackPlan::table_bytes(const SlackPlanInput& in) {
          (static_cast<double>(std::max(in.slack_bins, 0)) + 1.0) * (two ? in.belief_points : 1);
 }
 
+int fit_plan_table(SlackPlanInput& in, Millis time_left, Millis slack, Millis step, int max_bins, double budget_bytes) {
+  const auto fits = [&](int multiple, int bins) {
+    const Millis length = step * multiple;
+    in.steps = static_cast<int>(std::max<Millis>((time_left + length - 1) / length, 1));
+    in.slack_bins = static_cast<int>(static_cast<double>(slack) * bins / static_cast<double>(length));
+    in.bins_per_step = bins;
+    return SlackPlan::table_bytes(in) <= budget_bytes;
+  };
+  // Fewer slack bins first (the changeover, rounded up, only grows), then longer plan steps.
+  for (int bins = std::max(max_bins, 1); bins >= 1; --bins) {
+    if (fits(1, bins)) return 1;
+  }
+  int multiple = 2;
+  while (!fits(multiple, 1)) ++multiple;
+  return multiple;
+}
+
 int SlackPlan::availability_state(bool up, int age) const {
   const int a = std::clamp(age, 0, ages_ - 1);
   return up ? a : ages_ + a;

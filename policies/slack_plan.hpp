@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/time.hpp"
+
 namespace spotsim {
 
 struct SlackPlanInput {
@@ -59,7 +61,7 @@ class SlackPlan {
   // The belief in regime 2 after spot, up (or down) for a spell of `age` steps, stayed (or turned) for a step,
   // from `belief` (Bayes on the two regimes' stay probabilities).
   double next_belief(double belief, bool spot_up, int age, bool stayed) const;
-  // Bytes the action table of `in` needs (the caller keeps it within a budget).
+  // Bytes the action table of `in` needs (fit_plan_table keeps it within a budget).
   static double table_bytes(const SlackPlanInput& in);
 
  private:
@@ -84,5 +86,12 @@ class SlackPlan {
   std::vector<double> value_, next_;                     // [held][x][s] at the current and the next step
   std::vector<double> wait_next_, spot_next_, od_next_;  // [x][s]: expectations over the next step's state
 };
+
+// The finest layout of a plan from now to the deadline (`time_left`, with `slack` of it to spare, decisions every
+// `step`) whose table fits `budget_bytes`: slack bins per step from `max_bins` down to 1, then, where even one bin
+// per step is too many, plan steps of 2, 3, ... decision steps. Sets in.steps, in.slack_bins and in.bins_per_step;
+// the table's other factors (spell ages, any belief grid) are what `in` already holds. Returns the plan step in
+// decision steps.
+int fit_plan_table(SlackPlanInput& in, Millis time_left, Millis slack, Millis step, int max_bins, double budget_bytes);
 
 }  // namespace spotsim

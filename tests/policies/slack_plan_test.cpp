@@ -288,6 +288,33 @@ TEST(SlackPlan, MoreSlackNeverCostsMore) {
   }
 }
 
+TEST(SlackPlan, TheLayoutKeepsTheWholeTableWithinTheBudgetBeliefGridIncluded) {
+  // A 48 h job with a 70 h deadline on 600 s steps, 12 spell ages: 40 M states at 10 bins per step with one regime,
+  // three times that with a belief over two regimes on 3 points.
+  constexpr Millis kStep = 600 * kMillisPerSecond;
+  SlackPlanInput one;
+  one.stay_up.assign(12, 0.5);
+  SlackPlanInput two = one;
+  two.stay_up_2.assign(12, 0.5);
+  two.belief_points = 3;
+  const double budget = 64.0 * 1024 * 1024;
+  EXPECT_EQ(fit_plan_table(one, 70 * kMillisPerHour, 22 * kMillisPerHour, kStep, 10, budget), 1);
+  EXPECT_EQ(one.bins_per_step, 10);
+  EXPECT_EQ(one.steps, 420);
+  EXPECT_EQ(one.slack_bins, 1320);
+  EXPECT_EQ(fit_plan_table(two, 70 * kMillisPerHour, 22 * kMillisPerHour, kStep, 10, budget), 1);
+  EXPECT_LE(SlackPlan::table_bytes(two), budget);
+  EXPECT_EQ(two.bins_per_step, 5);  // 420 x 6 x 12 x 661 x 3 = 60 M; 6 bins would be 72 M
+  // Where even one bin per step is too many, the plan step spans several decision steps.
+  two.stay_up.assign(400, 0.5);
+  two.stay_up_2.assign(400, 0.5);
+  const int multiple = fit_plan_table(two, 70 * kMillisPerHour, 22 * kMillisPerHour, kStep, 10, budget);
+  EXPECT_GT(multiple, 1);
+  EXPECT_EQ(two.bins_per_step, 1);
+  EXPECT_LE(SlackPlan::table_bytes(two), budget);
+  EXPECT_EQ(two.steps, (420 + multiple - 1) / multiple);
+}
+
 TEST(SpellModel, SpellsLeaveOutTheCensoredFirstAndLast) {
   std::vector<int> ups, downs;
   spell_lengths({false, false, true, true, true, false, true, true, false, false}, ups, downs);
