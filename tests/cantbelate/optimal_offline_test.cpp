@@ -6,7 +6,9 @@
 #include <string>
 
 #include "engine/replication_runner.hpp"
+#include "model/market/zone_selection.hpp"
 #include "model/scenario.hpp"
+#include "optimum/window_optimum.hpp"
 #include "policies/policy_registry.hpp"
 #include "reference_runs.hpp"
 #include "tests/support/case_budget.hpp"
@@ -39,6 +41,52 @@ TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
       }
     }
   }
+}
+
+// Multi-region (moving the checkpoint costs transfer time and egress): the policy plays the schedule of the
+// migration optimum (optimum/migration_optimum.hpp). Where the grid is exact the cost played is the optimum's; where
+// transfers do not fall on an affordable grid they are rounded up for the schedule, so it still meets the deadline and
+// costs at least the optimum (a lower bound) and little more. Four GCP H100 zones in four regions, two continents.
+TEST(OptimalOffline, PlaysTheMultiRegionOptimumWithItsMoves) {
+  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyFactories factories{registry.selection_factory("optimal-offline"),
+                                  registry.checkpoint_factory("continuous")};
+  const SpotMarket market = select_zones(
+      read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")),
+      ZoneSelection{ZoneSelection::By::kZones, {"asia-southeast1-c", "asia-south2-b", "us-west1-b", "europe-west3-c"}},
+      "--zones");
+  const auto windows = static_cast<std::uint64_t>(case_budget("OPTIMAL_OFFLINE_WINDOWS", 12, 6, 3));
+  int moves = 0;
+  for (const bool whole_seconds : {true, false}) {
+    JobSpec job;
+    job.work = 10 * kMillisPerHour;
+    job.startup = 12 * kMillisPerMinute;
+    job.restore = 0;
+    job.checkpoint_write = 0;
+    job.deadline = 13 * kMillisPerHour;
+    job.checkpoint_size_gb = 50.0;
+    if (whole_seconds) {  // 50 s within a continent, 100 s across: the automatic grid (10 s) is exact
+      job.same_continent_gbps = 8.0;
+      job.cross_continent_gbps = 4.0;
+    }  // else the default bandwidths: 48.8 s and 111.4 s, no affordable exact grid
+    Scenario scenario(market, job, TraceStart{});
+    ASSERT_TRUE(scenario.has_migration_costs());
+    ASSERT_EQ(window_optimum_grid(scenario).exact, whole_seconds);
+    scenario.compute_optimum(true);
+    for (const RunResult& r : run_replications(scenario, factories, ReplicationPlan{5, 0, windows, 2})) {
+      const std::string where = std::string(whole_seconds ? "exact grid" : "transfers rounded up") + ", from " +
+                                std::to_string(r.trace_start_hours) + " h";
+      EXPECT_TRUE(r.deadline_met) << where << ": finished at " << r.completion_hours << " h";
+      if (whole_seconds) {
+        EXPECT_NEAR(r.cost_total, r.optimum_cost, 1e-6 * r.optimum_cost) << where;
+      } else {
+        EXPECT_GE(r.cost_total, r.optimum_cost * (1 - 1e-9)) << where;
+        EXPECT_LE(r.cost_total, r.optimum_cost * 1.01) << where;
+      }
+      moves += r.migrations;
+    }
+  }
+  EXPECT_GT(moves, 0) << "no window moved the checkpoint: the test would not see the migration schedule";
 }
 
 TEST(OptimalOffline, NeedsARecordingWithATickAndADeadline) {
