@@ -234,6 +234,7 @@ class PlannedPolicy final : public SelectionPolicy {
       in.commit_bins = std::max(0, static_cast<int>(std::ceil(margin * bins_ / static_cast<double>(length) - 1e-9)));
     }
     in.spot_cost_per_step = ratio;
+    in.on_demand_until_spot = true;
     in.on_demand_cost_per_step = 1.0;
     library_ = &plans_->spell_models(s_, obs.job->nodes, length);
     const std::size_t n = library_->models.size();

@@ -41,7 +41,9 @@ Choice choose(const SlackPlanInput& in, int held, bool up, int s, long long done
     consider(from >= 0 ? sum(in.spot_cost_per_step, spot_e(from)) : SlackPlan::kInfeasible, PlanAction::kSpot,
              held == kSpotHeld);
   }
-  consider(s >= k ? wait_e(s - k) : SlackPlan::kInfeasible, PlanAction::kWait, false);
+  if (!(in.on_demand_until_spot && held == kOdHeld)) {
+    consider(s >= k ? wait_e(s - k) : SlackPlan::kInfeasible, PlanAction::kWait, false);
+  }
   const int from = held == kOdHeld ? s : s - d;
   consider(from >= 0 ? sum(in.on_demand_cost_per_step, od_e(from)) : SlackPlan::kInfeasible, PlanAction::kOnDemand,
            held == kOdHeld);

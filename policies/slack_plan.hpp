@@ -10,7 +10,8 @@
 // (stay_down[a] for a gap); a spot instance whose spot goes is lost. A step costs the price of what runs in it. The
 // job is done once s reaches the time left (no work left). Below `commit_bins` the shared safety net takes over
 // (on-demand for all the work left); a state from which the deadline cannot be met costs kInfeasible. Slack never
-// grows, so only s up to the slack at planning time is solved.
+// grows, so only s up to the slack at planning time is solved. With `on_demand_until_spot` a job on on-demand may
+// only keep it or take spot (never wait), and the plan is the cheapest under that rule.
 //
 // With two regimes (stay_up_2 / stay_down_2 given, `belief_points` B > 1) the market is in one of them, which the job
 // does not know: the state also carries its belief b = P(regime 2) on a grid of B points (0, 1/(B-1), ..., 1). A
@@ -38,6 +39,9 @@ struct SlackPlanInput {
   std::vector<double> stay_up_2;    // [a]: the second regime's; empty with one regime
   std::vector<double> stay_down_2;  // [a]
   int belief_points = 1;            // B: 1 with one regime
+  // On-demand is left only for spot, never to wait: the plan's ages stop at A - 1, so a gap of days looks like one
+  // of A - 1 steps, and leaving on-demand to wait is a bet on a return that such a gap makes unlikely.
+  bool on_demand_until_spot = false;
 
   bool operator==(const SlackPlanInput&) const = default;
 };

@@ -58,7 +58,7 @@ def main():
                     costs += list(runs["cost_total"])
                     late += sum(1 for met in runs["deadline_met"] if not met)
         mean = statistics.mean(costs)
-        print("| `{}` | {} | {:.2f} | {:.1f} | {} |".format(policy, len(costs), mean, 100 * (OD - mean) / (OD - SPOT),
+        print("| `{}` | {} | {:.2f} | {:.2f} | {} |".format(policy, len(costs), mean, 100 * (OD - mean) / (OD - SPOT),
                                                               late), flush=True)
     return 0
 

@@ -66,7 +66,7 @@ def belief_step(b, p_scarce, p_plentiful, stayed, switch):
     return post * (1 - switch) + (1 - post) * switch
 
 
-def solve_on_grid(trans, steps, changeover_bins, slack_bins, points):
+def solve_on_grid(trans, steps, changeover_bins, slack_bins, points, od_until_spot=False):
     """act[t, held, x, s, g]: 0 wait, 1 spot, 2 on-demand; x < AGES: up for x ticks, else down for x - AGES; g: a
     belief grid point. trans[x] = (up, P(stay) at each grid point, next x if it stays, (vertices, weights) of the
     next belief at each grid point if it stays, next x if it turns, the same if it turns)."""
@@ -96,7 +96,9 @@ def solve_on_grid(trans, steps, changeover_bins, slack_bins, points):
         options = {
             0: (shifted(wait_e, K), shifted(spot_e, D) + spot_tick, shifted(od_e, D) + od_tick),
             1: (shifted(wait_e, K), spot_e + spot_tick, shifted(od_e, D) + od_tick),
-            2: (shifted(wait_e, K), shifted(spot_e, D) + spot_tick, od_e + od_tick),
+            # --od-until-spot: on on-demand, waiting is no option (the built-in plan's rule)
+            2: (np.full((X, S, G), BIG) if od_until_spot else shifted(wait_e, K), shifted(spot_e, D) + spot_tick,
+                od_e + od_tick),
         }
         value = np.empty((3, X, S, G))
         for held, q in options.items():
@@ -114,7 +116,7 @@ def next_states(x):
     return up, a, (older if up else AGES + older), (AGES if up else 0)
 
 
-def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
+def solve(models, steps, changeover_bins, slack_bins, belief_points, switch, od_until_spot=False):
     """The two-regime plan on the belief grid j / (B - 1), j = 0..B-1."""
     (su_s, sd_s), (su_p, sd_p) = models
     B = belief_points
@@ -133,7 +135,7 @@ def solve(models, steps, changeover_bins, slack_bins, belief_points, switch):
         trans.append((up, grid * p_p + (1 - grid) * p_s, stay_to,
                       interpolation(belief_step(grid, p_s, p_p, True, switch)), turn_to,
                       interpolation(belief_step(grid, p_s, p_p, False, switch))))
-    return solve_on_grid(trans, steps, changeover_bins, slack_bins, B)
+    return solve_on_grid(trans, steps, changeover_bins, slack_bins, B, od_until_spot)
 
 
 class BeliefPlanPolicy:
@@ -228,6 +230,8 @@ def main():
     parser.add_argument("--belief", type=int, default=11, help="belief grid points [11]")
     parser.add_argument("--switch", type=float, default=144.0, help="mean ticks between regime switches [144]")
     parser.add_argument("--windows", default="later", choices=["later", "later-pairs", "leaderboard"])
+    parser.add_argument("--od-until-spot", action="store_true",
+                        help="on on-demand, leave only for spot, never to wait (the built-in planned's rule)")
     parser.add_argument("--prior", type=float, default=0.5, help="belief in the plentiful regime at the start [0.5]")
     parser.add_argument("--scarce-zones", type=int, help="the scarce regime: this many least available zones "
                         "[default: those below the zones' average]")
@@ -236,7 +240,7 @@ def main():
     switch = 1.0 / args.switch
 
     def cell_policy(d, deadline, steps, changeover_bins, slack_bins):
-        act = solve(models, steps, changeover_bins, slack_bins, args.belief, switch)
+        act = solve(models, steps, changeover_bins, slack_bins, args.belief, switch, args.od_until_spot)
         return lambda: RegimePlanPolicy(act, deadline * 3600, models, switch, args.prior)
 
     evaluate(args.windows, args.shared, args.spotsim, args.out,

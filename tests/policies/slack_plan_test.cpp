@@ -108,7 +108,7 @@ class Expectimax {
                (1.0 - stay) * value(t + 1, held_turned, !up, 0, s_next, b_turn);
       };
       v = SlackPlan::kInfeasible;
-      if (s - k >= 0) v = std::min(v, next(0, s - k));
+      if (s - k >= 0 && !(in_.on_demand_until_spot && held == 2)) v = std::min(v, next(0, s - k));
       if (up) {
         const int from = held == 1 ? s : s - d;
         if (from >= 0) v = std::min(v, in_.spot_cost_per_step + next(1, from));
@@ -148,6 +148,7 @@ SlackPlanInput random_small_problem(std::mt19937& rng, int belief_points) {
     }
   }
   in.belief_points = belief_points;
+  in.on_demand_until_spot = rng() % 2 == 0;
   return in;
 }
 
@@ -172,6 +173,38 @@ TEST(SlackPlan, EqualsAnIndependentExpectimaxOnRandomSmallProblems) {
       }
     }
   }
+}
+
+TEST(SlackPlan, OnDemandUntilSpotNeverWaitsFromOnDemandAndCostsNoLessThanTheFreePlan) {
+  std::mt19937 rng(5);
+  int constrained = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    SlackPlanInput in = random_small_problem(rng, 1 + static_cast<int>(rng() % 2) * 2);
+    in.on_demand_until_spot = false;
+    SlackPlan free_plan;
+    free_plan.solve(in);
+    in.on_demand_until_spot = true;
+    SlackPlan plan;
+    plan.solve(in);
+    const int ages = static_cast<int>(in.stay_up.size());
+    for (int up = 0; up < 2; ++up) {
+      for (int age = 0; age < ages; ++age) {
+        for (int s = 0; s <= in.slack_bins; ++s) {
+          for (const double b : {0.0, 0.5, 1.0}) {
+            ASSERT_NE(plan.action(0, PlanHeld::kOnDemand, up == 1, age, s, b), PlanAction::kWait)
+                << "trial " << trial << ", up " << up << ", age " << age << ", s " << s << ", belief " << b;
+            for (int held = 0; held < 3; ++held) {
+              const double got = plan.expected_cost(static_cast<PlanHeld>(held), up == 1, age, s, b);
+              const double freely = free_plan.expected_cost(static_cast<PlanHeld>(held), up == 1, age, s, b);
+              ASSERT_GE(got, freely - 1e-9 * std::max(1.0, freely)) << "trial " << trial;
+              constrained += got > freely + 1e-9 ? 1 : 0;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(constrained, 0) << "the rule never changed a cost: the test would not see it";
 }
 
 TEST(SlackPlanBelief, AtACertainBeliefItIsThePlanOfThatRegime) {
