@@ -62,12 +62,14 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
       try {
         return migration_solver_.solve(request);
       } catch (const InputError& e) {
+        // Only "the state space is too large" is worth a coarser grid; any other error is the request's own.
+        if (std::string(e.what()).find("too large") == std::string::npos) throw;
         if (grid != base) continue;
         throw InputError(
-            "policy 'optimal-offline': the multi-region schedule does not fit in memory even on the "
-            "coarsest grid the job allows, gcd(tick, changeover, work, deadline) = " +
-            std::to_string(base / kMillisPerSecond) + " s (" + e.what() +
-            "); give work and deadline in whole minutes, or fewer zones");
+            "policy 'optimal-offline': the multi-region schedule needs more memory than it may keep "
+            "(1 GiB) even on the coarsest grid the job allows, gcd(tick, changeover, work, deadline) = " +
+            std::to_string(base / kMillisPerSecond) + " s (" + std::to_string(request.work / base) +
+            " progress steps); give work and deadline in whole minutes, or fewer zones");
       }
     }
     return migration_solver_.solve(request);
