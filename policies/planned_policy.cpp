@@ -335,7 +335,8 @@ void register_planned(PolicyRegistry& registry) {
   registry.add(PolicyEntry<SelectionPolicy>{
       "planned",
       "spends the slack as the cost-minimising plan says: backward induction over decision steps (wait, spot, "
-      "on-demand; a changeover costs d of slack) on a semi-Markov model of how long spot stays up and away, "
+      "on-demand, which is left only for spot; a changeover costs d of slack) on a semi-Markov model of how long spot "
+      "stays up and away, "
       "taken from another recording (no look-ahead); in the Can't Be Late mode the plan keeps the deadline "
       "itself, elsewhere behind the shared safety net",
       "calibration=aws-v100-9-zones (recording whose spells, pooled over its zones, make the model; 'none': "
