@@ -15,11 +15,8 @@ usage: experiments/skynomad_breakdown.py [--windows wide|train|test] [--counts 4
 import argparse
 import collections
 import concurrent.futures
-import csv
-import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -31,15 +28,8 @@ WORK_MINUTES = 2590
 
 def run(binary, trace, zones, policy, ratio, start_h, timeline):
     deadline_minutes = round(ratio * WORK_MINUTES)
-    command = [binary, "simulate", "-t", trace, "--zones", ",".join(zones), "-p", policy, "-c", "continuous",
-               "--trace-start", f"{start_h * 3600:.0f}s", "--work", f"{WORK_MINUTES}m",
-               "--deadline", f"{deadline_minutes}m", "--startup", "720s", "--restore", "0s",
-               "--checkpoint-write", "0s", "--checkpoint-size", "50GB", "-n", "1", "--threads", "1", "--regret",
-               "-f", "csv", "-q", "--timeline", timeline]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(command)}\n{result.stderr}")
-    row = next(csv.DictReader(io.StringIO(result.stdout)))
+    row = scaling.run(binary, trace, zones, policy, WORK_MINUTES / 60, ratio, start_h,
+                      deadline_s=deadline_minutes * 60, extra=["--timeline", timeline])
     events = [json.loads(line) for line in open(timeline)]
     os.remove(timeline)
     held = collections.defaultdict(float)  # (purchase, zone name) -> hours held

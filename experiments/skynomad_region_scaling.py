@@ -82,12 +82,14 @@ def windows(setting, which):
     return out
 
 
-def run(binary, trace, zones, policy, work_h, ratio, start_h):
+def run(binary, trace, zones, policy, work_h, ratio, start_h, deadline_s=None, extra=()):
+    """One window's CSV row; the deadline is ratio x work unless `deadline_s` is given; `extra`: more options."""
+    deadline_s = ratio * work_h * 3600 if deadline_s is None else deadline_s
     command = [binary, "simulate", "-t", trace, "--zones", ",".join(zones), "-p", policy, "-c", "continuous",
                "--trace-start", f"{start_h * 3600:.0f}s", "--work", f"{work_h * 3600:.0f}s",
-               "--deadline", f"{ratio * work_h * 3600:.0f}s", "--startup", "720s", "--restore", "0s",
+               "--deadline", f"{deadline_s:.0f}s", "--startup", "720s", "--restore", "0s",
                "--checkpoint-write", "0s", "--checkpoint-size", "50GB", "-n", "1", "--threads", "1", "--regret",
-               "-f", "csv", "-q"]
+               "-f", "csv", "-q", *extra]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"{' '.join(command)}\n{result.stderr}")

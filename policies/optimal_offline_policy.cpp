@@ -55,6 +55,7 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
     const MigrationOptimumGrid automatic = migration_optimum_grid(request);
     const Millis base = progress_grid(request.tick, request.changeover, request.work, request.deadline);
     const std::vector<Millis> transfers = request.transfer;
+    // The automatic grid divides base: the coarser grids tried are its multiples that divide base, up to base.
     for (Millis grid = automatic.grid; grid <= base; grid += automatic.grid) {
       if (base % grid != 0) continue;
       request.grid = grid;
@@ -64,15 +65,13 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
       } catch (const InputError& e) {
         // Only "the state space is too large" is worth a coarser grid; any other error is the request's own.
         if (std::string(e.what()).find("too large") == std::string::npos) throw;
-        if (grid != base) continue;
-        throw InputError(
-            "policy 'optimal-offline': the multi-region schedule needs more memory than it may keep "
-            "(1 GiB) even on the coarsest grid the job allows, gcd(tick, changeover, work, deadline) = " +
-            std::to_string(base / kMillisPerSecond) + " s (" + std::to_string(request.work / base) +
-            " progress steps); give work and deadline in whole minutes, or fewer zones");
       }
     }
-    return migration_solver_.solve(request);
+    throw InputError(
+        "policy 'optimal-offline': the multi-region schedule needs more memory than it may keep (1 GiB) "
+        "even on the coarsest grid the job allows, gcd(tick, changeover, work, deadline) = " +
+        std::to_string(base / kMillisPerSecond) + " s (" + std::to_string(request.work / base) +
+        " progress steps); give work and deadline in whole minutes, or fewer zones");
   }
 
   SelectionDecision decide(const Observation& obs) override {

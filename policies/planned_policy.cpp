@@ -234,8 +234,8 @@ class PlannedPolicy final : public SelectionPolicy {
       in.commit_bins = std::max(0, static_cast<int>(std::ceil(margin * bins_ / static_cast<double>(length) - 1e-9)));
     }
     in.spot_cost_per_step = ratio;
-    in.on_demand_until_spot = true;
     in.on_demand_cost_per_step = 1.0;
+    in.on_demand_until_spot = true;
     library_ = &plans_->spell_models(s_, obs.job->nodes, length);
     const std::size_t n = library_->models.size();
     log_posterior_.assign(n, std::log((1.0 - s_.pooled_weight) / std::max(static_cast<double>(n) - 1.0, 1.0)));
@@ -336,9 +336,8 @@ void register_planned(PolicyRegistry& registry) {
       "planned",
       "spends the slack as the cost-minimising plan says: backward induction over decision steps (wait, spot, "
       "on-demand, which is left only for spot; a changeover costs d of slack) on a semi-Markov model of how long spot "
-      "stays up and away, "
-      "taken from another recording (no look-ahead); in the Can't Be Late mode the plan keeps the deadline "
-      "itself, elsewhere behind the shared safety net",
+      "stays up and away, taken from another recording (no look-ahead); in the Can't Be Late mode the plan keeps the "
+      "deadline itself, elsewhere behind the shared safety net",
       "calibration=aws-v100-9-zones (recording whose spells, pooled over its zones, make the model; 'none': "
       "memoryless spells of prior_up=2h and gaps of prior_down=1h), ages=12 (spell ages the model tells apart, in "
       "steps), step=10m (decision step where the engine has no tick), max_bins=10 (slack bins per step), "

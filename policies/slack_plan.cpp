@@ -80,6 +80,12 @@ int SlackPlan::availability_state(bool up, int age) const {
   return up ? a : ages_ + a;
 }
 
+SlackPlan::SpellStep SlackPlan::spell_step(int x) const {
+  const bool up = x < ages_;
+  const int age = up ? x : x - ages_;
+  return {up, age, availability_state(up, age + 1), availability_state(!up, 0)};
+}
+
 void SlackPlan::solve(const SlackPlanInput& in) {
   in_ = in;
   ages_ = std::max<int>(1, static_cast<int>(std::min(in.stay_up.size(), in.stay_down.size())));
@@ -106,12 +112,8 @@ void SlackPlan::solve(const SlackPlanInput& in) {
     // Expected value at the next step of each next-held choice, from each availability state now: spot stays (its
     // spell one step older) or turns (a new spell of age 0).
     for (int x = 0; x < states_; ++x) {
-      const bool up = x < ages_;
-      const int a = up ? x : x - ages_;
-      const int older = std::min(a + 1, ages_ - 1);
+      const auto [up, a, same, turned] = spell_step(x);
       const double stay = up ? in.stay_up[static_cast<std::size_t>(a)] : in.stay_down[static_cast<std::size_t>(a)];
-      const int same = up ? older : ages_ + older;
-      const int turned = up ? ages_ : 0;
       const double p_up = up ? stay : 1.0 - stay;  // P(up at the next step)
       const int next_up = up ? same : turned;
       const int next_down = up ? turned : same;
@@ -206,8 +208,9 @@ void SlackPlan::solve_with_belief() {
     w = f - lo;
   };
   for (int x = 0; x < states_; ++x) {
-    const bool up = x < ages_;
-    const auto a = static_cast<std::size_t>(up ? x : x - ages_);
+    const SpellStep spell = spell_step(x);
+    const bool up = spell.up;
+    const auto a = static_cast<std::size_t>(spell.age);
     const double p1 = up ? in.stay_up[a] : in.stay_down[a];
     const double p2 = up ? in.stay_up_2[a] : in.stay_down_2[a];
     for (int j = 0; j < B; ++j) {
@@ -226,11 +229,7 @@ void SlackPlan::solve_with_belief() {
   for (int t = in.steps - 1; t >= 0; --t) {
     next_.swap(value_);
     for (int x = 0; x < states_; ++x) {
-      const bool up = x < ages_;
-      const int a = up ? x : x - ages_;
-      const int older = std::min(a + 1, ages_ - 1);
-      const int same = up ? older : ages_ + older;
-      const int turned = up ? ages_ : 0;
+      const auto [up, a, same, turned] = spell_step(x);
       for (std::size_t s = 0; s < width_; ++s) {
         const int si = static_cast<int>(s);
         for (int j = 0; j < B; ++j) {

@@ -79,6 +79,15 @@ class SlackPlan {
   void solve_with_belief();
   int belief_index(double belief) const;
   int availability_state(bool up, int age) const;
+  // Availability state x: whether spot is up, the spell's age, and the state a step later if the spell goes on (one
+  // step older, the last age pooling older spells) or turns (a new spell of age 0).
+  struct SpellStep {
+    bool up;
+    int age;
+    int same;
+    int turned;
+  };
+  SpellStep spell_step(int x) const;
 
   SlackPlanInput in_;
   bool solved_ = false;
