@@ -9,6 +9,7 @@
 #include "model/market/lifetime_distribution.hpp"
 #include "policies/checkpoint_math.hpp"
 #include "policies/deadline_rules.hpp"
+#include "policies/planned_policy.hpp"
 #include "policies/policy_registry.hpp"
 #include "policies/zone_choice.hpp"
 
@@ -28,6 +29,12 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache*
   s.reserve = p.number("reserve", s.reserve, 0.0, 10.0);  // absent: from the changeover (the header)
   s.confirm = p.duration("confirm", s.confirm);
   s.patience = p.duration("patience", s.patience);
+  const std::string plan = text_parameter(p, "plan");
+  if (plan == "off") {
+    s.plan = false;
+  } else if (!plan.empty() && plan != "auto") {
+    throw InputError("--policy '" + p.spec() + "': parameter 'plan' must be 'auto' or 'off', not '" + plan + "'");
+  }
   AdaptivePriorSettings& prior = s.prior;
   prior.fallback.weight = p.duration("prior_weight", prior.fallback.weight);
   const double availability = p.number("prior_availability", -1.0, 0.0, 1.0);
@@ -52,6 +59,12 @@ void AdaptivePolicy::reset() {
   preemptions_seen_ = 0;
   waiting_since_ = -1;
   last_spot_zone_ = 0;
+  if (planner_) planner_->reset();
+}
+
+bool AdaptivePolicy::plans(const Observation& obs) const {
+  return s_.plan && make_planner_ && obs.decision_tick > 0 && obs.lossless && obs.has_deadline() &&
+         obs.zones.size() == 1;
 }
 
 void AdaptivePolicy::prepare(const Observation& obs) {
@@ -151,6 +164,10 @@ Millis AdaptivePolicy::confirm_time(const Observation& obs) const {
 }
 
 SelectionDecision AdaptivePolicy::decide(const Observation& obs) {
+  if (plans(obs)) {
+    if (!planner_) planner_ = make_planner_();
+    return planner_->decide(obs);
+  }
   history_.observe(obs);  // bookkeeping of what this run has seen; decides nothing
   const Millis now = obs.now;
   const int od_zone = on_demand_zone_choice(obs);
@@ -252,6 +269,11 @@ SelectionDecision AdaptivePolicy::in_gap(const Observation& obs, int od_zone, Mi
 
 void register_adaptive(PolicyRegistry& registry) {
   auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per registry
+  // The `planned` policy, with its defaults, that this one plays in the Can't Be Late mode (its solved plans shared
+  // by the registry's `adaptive` policies).
+  std::function<std::unique_ptr<SelectionPolicy>()> planner = [make = planned_policy_maker()] {
+    return make(PolicyParams::parse("planned", "--policy"));
+  };
   registry.add(PolicyEntry<SelectionPolicy>{
       "adaptive",
       "spot whenever obtainable and worth it (preemption rate learned from this run, no look-ahead); in spot gaps "
@@ -263,9 +285,10 @@ void register_adaptive(PolicyRegistry& registry) {
       "hysteresis=0.1, max_wait=30m (no deadline), window=6h, cluster=auto (0: from the model and "
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
-      "long-run statistics)",
-      [calibration](const PolicyParams& p) {
-        return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p, calibration.get()));
+      "long-run statistics); plan=auto (in the Can't Be Late mode, one zone, lossless progress and a deadline: "
+      "the planned policy decides; 'off': these rules everywhere)",
+      [calibration, planner](const PolicyParams& p) {
+        return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p, calibration.get()), planner);
       }});
 }
 

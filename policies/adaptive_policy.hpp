@@ -24,6 +24,12 @@
 //     On-demand thus buys only gap time, never time spot could have covered, and without the churn of
 //     uniform progress (on-demand is never left for an idle wait).
 //  6. Without a deadline: wait for spot up to `max_wait`, then on-demand until spot returns.
+//
+// In the Can't Be Late mode (decision ticks, lossless progress, a deadline, one zone), with plan=auto (the default),
+// the `planned` policy decides instead (planned_policy.cpp): there the reserve and the confirmation of steps 4-5
+// follow from a plan on d, the slack, the prices and the spells the run has seen, which was cheaper than these
+// rules on the windows no public harness uses (docs/policies.md#adaptive). plan=off keeps the rules everywhere.
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -53,6 +59,7 @@ struct AdaptiveSettings {
   double reserve = -1.0;
   Millis confirm = -1;
   Millis patience = 0;          // slack scarce: wait this long in a gap before filling it
+  bool plan = true;             // plan=auto: the `planned` policy decides in the Can't Be Late mode (the header)
   AdaptivePriorSettings prior;  // recorded zones: prior of availability and time between drops
 
   // `calibration` reads calibration= traces once per registry; null: read here.
@@ -61,7 +68,10 @@ struct AdaptiveSettings {
 
 class AdaptivePolicy final : public SelectionPolicy {
  public:
-  explicit AdaptivePolicy(AdaptiveSettings settings) : s_(std::move(settings)) {}
+  // `planner` makes the `planned` policy this one plays in the Can't Be Late mode (with plan=auto); empty: never.
+  explicit AdaptivePolicy(AdaptiveSettings settings,
+                          std::function<std::unique_ptr<SelectionPolicy>()> planner = nullptr)
+      : s_(std::move(settings)), make_planner_(std::move(planner)) {}
   void reset() override;
   SelectionDecision decide(const Observation& obs) override;
 
@@ -89,8 +99,14 @@ class AdaptivePolicy final : public SelectionPolicy {
   Millis confirm_time(const Observation& obs) const;
   SelectionDecision in_gap(const Observation& obs, int od_zone, Millis safety_review);
 
+  // Whether the plan decides this run (plan=auto, the Can't Be Late mode: ticks, lossless progress, a deadline, one
+  // zone); the same for every decision of a run.
+  bool plans(const Observation& obs) const;
+
   AdaptiveSettings s_;
-  std::vector<SpotPrior> priors_;  // per zone, for the job's node count (set up on the first decision)
+  std::function<std::unique_ptr<SelectionPolicy>()> make_planner_;
+  std::unique_ptr<SelectionPolicy> planner_;  // made on the first run the plan decides, reset with this policy
+  std::vector<SpotPrior> priors_;             // per zone, for the job's node count (set up on the first decision)
   int priors_nodes_ = 0;
   SpotHistory history_;
   bool committed_on_demand_ = false;

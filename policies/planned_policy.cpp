@@ -21,6 +21,8 @@
 // switching plans keeps it too. A plan is solved for the state at the run's start, with the spot / on-demand price
 // ratio of that moment (to 2%: runs that start alike share one solve, PlanCache), when the run first follows its
 // model; each decision is a table lookup.
+#include "policies/planned_policy.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -329,9 +331,41 @@ class PlannedPolicy final : public SelectionPolicy {
 
 }  // namespace
 
-void register_planned(PolicyRegistry& registry) {
-  auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per registry
+std::function<std::unique_ptr<SelectionPolicy>(const PolicyParams&)> planned_policy_maker() {
+  auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per maker
   auto plans = std::make_shared<PlanCache>();
+  return [calibration, plans](const PolicyParams& p) {
+    PlannedSettings s;
+    s.step = p.positive_duration("step", s.step);
+    s.prior_up = p.positive_duration("prior_up", s.prior_up);
+    s.prior_down = p.positive_duration("prior_down", s.prior_down);
+    s.ages = p.integer("ages", s.ages, 1, 1000);
+    s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
+    s.max_wait = p.duration("max_wait", s.max_wait);
+    const std::string regimes = text_parameter(p, "regimes");
+    if (regimes.empty() || regimes == "belief") {
+      s.regimes = PlannedSettings::Regimes::kBelief;
+    } else if (regimes == "zones") {
+      s.regimes = PlannedSettings::Regimes::kZones;
+    } else if (regimes == "pooled") {
+      s.regimes = PlannedSettings::Regimes::kPooled;
+    } else {
+      throw InputError("--policy '" + p.spec() + "': parameter 'regimes' must be 'belief', 'zones' or 'pooled', not '" +
+                       regimes + "'");
+    }
+    s.belief_points = p.integer("beliefs", s.belief_points, 2, 101);
+    s.pooled_weight = p.number("pooled_weight", s.pooled_weight, 0.0, 1.0);
+    std::string trace = text_parameter(p, "calibration");
+    if (trace.empty()) trace = "aws-v100-9-zones";
+    if (trace != "none") {
+      const std::string where = "--policy '" + p.spec() + "': parameter 'calibration'";
+      s.calibration = calibration->get(locate_trace(trace, where), where);
+    }
+    return std::make_unique<PlannedPolicy>(s, plans);
+  };
+}
+
+void register_planned(PolicyRegistry& registry) {
   registry.add(PolicyEntry<SelectionPolicy>{
       "planned",
       "spends the slack as the cost-minimising plan says: backward induction over decision steps (wait, spot, "
@@ -346,35 +380,7 @@ void register_planned(PolicyRegistry& registry) {
       "in each part of the plan's state; 'zones': follow the model, pooled or one zone's, that makes what the run "
       "has seen most probable; 'pooled': the pooled model only), beliefs=3 (belief grid points), pooled_weight=0.5 "
       "(with regimes=zones: prior probability of the pooled model; the zones share the rest)",
-      [calibration, plans](const PolicyParams& p) {
-        PlannedSettings s;
-        s.step = p.positive_duration("step", s.step);
-        s.prior_up = p.positive_duration("prior_up", s.prior_up);
-        s.prior_down = p.positive_duration("prior_down", s.prior_down);
-        s.ages = p.integer("ages", s.ages, 1, 1000);
-        s.max_bins = p.integer("max_bins", s.max_bins, 1, 1000);
-        s.max_wait = p.duration("max_wait", s.max_wait);
-        const std::string regimes = text_parameter(p, "regimes");
-        if (regimes.empty() || regimes == "belief") {
-          s.regimes = PlannedSettings::Regimes::kBelief;
-        } else if (regimes == "zones") {
-          s.regimes = PlannedSettings::Regimes::kZones;
-        } else if (regimes == "pooled") {
-          s.regimes = PlannedSettings::Regimes::kPooled;
-        } else {
-          throw InputError("--policy '" + p.spec() +
-                           "': parameter 'regimes' must be 'belief', 'zones' or 'pooled', not '" + regimes + "'");
-        }
-        s.belief_points = p.integer("beliefs", s.belief_points, 2, 101);
-        s.pooled_weight = p.number("pooled_weight", s.pooled_weight, 0.0, 1.0);
-        std::string trace = text_parameter(p, "calibration");
-        if (trace.empty()) trace = "aws-v100-9-zones";
-        if (trace != "none") {
-          const std::string where = "--policy '" + p.spec() + "': parameter 'calibration'";
-          s.calibration = calibration->get(locate_trace(trace, where), where);
-        }
-        return std::make_unique<PlannedPolicy>(s, plans);
-      }});
+      planned_policy_maker()});
 }
 
 }  // namespace spotsim

@@ -126,7 +126,7 @@ TEST(Planned, CalibratedOnTheMarketsOwnKindOfRecordingItSpendsLessThanTheRuleBas
   }
   const PolicyRegistry registry = builtin_policy_registry();
   const std::vector<std::string> policies = {"planned:calibration=" + calibration, "greedy", "uniform-progress",
-                                             "adaptive"};
+                                             "adaptive:plan=off"};
   std::vector<double> cost(policies.size(), 0.0);
   for (int trial = 0; trial < 40; ++trial) {
     const SpotMarket m = flickering_market(rng, 600, 3.0, 2.0);
@@ -176,6 +176,48 @@ TEST_P(PlannedRegimes, ItPlansForTheRegimeTheRunLooksLike) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Planned, PlannedRegimes, ::testing::Values("belief", "zones"));
+
+RunResult run_event(const SpotMarket& m, const JobSpec& job, const PolicyRegistry& registry,
+                    const std::string& policy) {
+  const Scenario scenario(m, job, TraceStart{false, 0});
+  auto selection = registry.selection_factory(policy)();
+  auto checkpoint = registry.checkpoint_factory("continuous")();
+  JobSimulation simulation(scenario, *selection, *checkpoint);
+  return simulation.run(1, 0);
+}
+
+TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
+  // `adaptive` (plan=auto): in the Can't Be Late mode with one zone, lossless progress and a deadline the plan
+  // decides, run for run what `planned` does; its own rules where the plan does not decide: with plan=off, with a
+  // second zone, in the event mode.
+  std::mt19937 rng(11);
+  const PolicyRegistry registry = builtin_policy_registry();
+  int rules_differ = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const SpotMarket m =
+        flickering_market(rng, 800, 2.0 + static_cast<double>(rng() % 10), 1.0 + static_cast<double>(rng() % 8));
+    const JobSpec job = tick_job(24.0, 30.0, 720 * kMillisPerSecond);
+    const RunResult planned = run_tick(m, job, registry, "planned");
+    const RunResult adaptive = run_tick(m, job, registry, "adaptive");
+    EXPECT_EQ(adaptive.cost_total, planned.cost_total) << trial;
+    EXPECT_EQ(adaptive.spot_starts, planned.spot_starts) << trial;
+    EXPECT_EQ(adaptive.on_demand_starts, planned.on_demand_starts) << trial;
+    EXPECT_TRUE(adaptive.deadline_met) << trial;
+    rules_differ += run_tick(m, job, registry, "adaptive:plan=off").cost_total != planned.cost_total;
+
+    SpotMarket two = m;
+    two.zones.push_back(m.zones[0]);
+    two.zones[1].name = "second";
+    two.zones[1].spot.available = flickering_market(rng, 800, 3.0, 3.0).zones[0].spot.available;
+    EXPECT_EQ(run_tick(two, job, registry, "adaptive").cost_total,
+              run_tick(two, job, registry, "adaptive:plan=off").cost_total)
+        << trial;
+    EXPECT_EQ(run_event(m, job, registry, "adaptive").cost_total,
+              run_event(m, job, registry, "adaptive:plan=off").cost_total)
+        << trial;
+  }
+  EXPECT_GT(rules_differ, 0);  // the rules are another policy: the runs above tell them apart
+}
 
 TEST(Planned, WithoutADeadlineItWaitsForSpotThenRunsOnDemand) {
   // Spot never comes: the job waits max_wait (30 min), then finishes on on-demand (in the event mode).
