@@ -30,11 +30,13 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache*
   s.confirm = p.duration("confirm", s.confirm);
   s.patience = p.duration("patience", s.patience);
   const std::string plan = text_parameter(p, "plan");
-  if (plan == "off") {
-    s.plan = false;
-  } else if (!plan.empty() && plan != "auto") {
+  if (!plan.empty() && plan != "auto" && plan != "off") {
     throw InputError("--policy '" + p.spec() + "': parameter 'plan' must be 'auto' or 'off', not '" + plan + "'");
   }
+  // The rules' own slack parameters, when given, ask for the rules: the plan would silently ignore them.
+  bool rules_asked = false;
+  for (const char* key : {"reserve", "confirm", "patience", "margin"}) rules_asked |= !p.text(key, "").empty();
+  s.plan = plan != "off" && !rules_asked;
   AdaptivePriorSettings& prior = s.prior;
   prior.fallback.weight = p.duration("prior_weight", prior.fallback.weight);
   const double availability = p.number("prior_availability", -1.0, 0.0, 1.0);
@@ -286,7 +288,8 @@ void register_adaptive(PolicyRegistry& registry) {
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
       "long-run statistics); plan=auto (in the Can't Be Late mode, one zone, lossless progress and a deadline: "
-      "the planned policy decides; 'off': these rules everywhere)",
+      "the planned policy decides, unless reserve, confirm, patience or margin is given; 'off': these rules "
+      "everywhere)",
       [calibration, planner](const PolicyParams& p) {
         return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p, calibration.get()), planner);
       }});

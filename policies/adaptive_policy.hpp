@@ -28,7 +28,8 @@
 // In the Can't Be Late mode (decision ticks, lossless progress, a deadline, one zone), with plan=auto (the default),
 // the `planned` policy decides instead (planned_policy.cpp): there the reserve and the confirmation of steps 4-5
 // follow from a plan on d, the slack, the prices and the spells the run has seen, which was cheaper than these
-// rules on the windows no public harness uses (docs/policies.md#adaptive). plan=off keeps the rules everywhere.
+// rules on the windows no public harness uses (docs/policies.md#adaptive). plan=off keeps the rules everywhere, and
+// so does giving any of the rules' slack parameters (reserve, confirm, patience, margin), which the plan has none of.
 #include <functional>
 #include <memory>
 #include <utility>
@@ -58,8 +59,8 @@ struct AdaptiveSettings {
   // (experiments/adaptive/README.md#changeover). A job that can lose progress keeps the former constants.
   double reserve = -1.0;
   Millis confirm = -1;
-  Millis patience = 0;          // slack scarce: wait this long in a gap before filling it
-  bool plan = true;             // plan=auto: the `planned` policy decides in the Can't Be Late mode (the header)
+  Millis patience = 0;  // slack scarce: wait this long in a gap before filling it
+  bool plan = true;     // plan=auto and no slack parameter given: `planned` decides in the Can't Be Late mode (header)
   AdaptivePriorSettings prior;  // recorded zones: prior of availability and time between drops
 
   // `calibration` reads calibration= traces once per registry; null: read here.

@@ -188,8 +188,8 @@ RunResult run_event(const SpotMarket& m, const JobSpec& job, const PolicyRegistr
 
 TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
   // `adaptive` (plan=auto): in the Can't Be Late mode with one zone, lossless progress and a deadline the plan
-  // decides, run for run what `planned` does; its own rules where the plan does not decide: with plan=off, with a
-  // second zone, in the event mode.
+  // decides, run for run what `planned` does; its own rules where the plan does not decide: with plan=off or a slack
+  // parameter of the rules, with a second zone, in the event mode.
   std::mt19937 rng(11);
   const PolicyRegistry registry = builtin_policy_registry();
   int rules_differ = 0;
@@ -204,6 +204,10 @@ TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
     EXPECT_EQ(adaptive.on_demand_starts, planned.on_demand_starts) << trial;
     EXPECT_TRUE(adaptive.deadline_met) << trial;
     rules_differ += run_tick(m, job, registry, "adaptive:plan=off").cost_total != planned.cost_total;
+    // A slack parameter of the rules asks for the rules (the plan has none to honour).
+    EXPECT_EQ(run_tick(m, job, registry, "adaptive:reserve=0.1").cost_total,
+              run_tick(m, job, registry, "adaptive:reserve=0.1,plan=off").cost_total)
+        << trial;
 
     SpotMarket two = m;
     two.zones.push_back(m.zones[0]);
