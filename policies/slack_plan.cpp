@@ -50,6 +50,67 @@ Choice choose(const SlackPlanInput& in, int held, bool up, int s, long long done
   return best;
 }
 
+// choose() for every state of one row at a step: what the job holds, one availability state, every slack s in
+// [0, width) and belief point j in [0, B), flattened as s B + j in `value` and `act` and in the row's expectations
+// (`wait_e`, `spot_e`, `od_e`). Where every option is open (below the deadline's end of work, above the safety
+// net's margin, slack for a changeover and a step of waiting) the same choice is written as a loop over the row
+// without calls or index arithmetic, which the compiler vectorises: most of the solve's time is here.
+void choose_row(const SlackPlanInput& in, int held, bool up, long long done_from, std::size_t width, int B,
+                const double* wait_e, const double* spot_e, const double* od_e, double* value, std::uint8_t* act) {
+  const long long n = static_cast<long long>(width);
+  const long long open_from = std::max<long long>({in.commit_bins, in.changeover_bins, in.bins_per_step});
+  const long long open_to = std::min(n, done_from);
+  const auto scalar = [&](long long s) {
+    for (int j = 0; j < B; ++j) {
+      const auto e = [j, B](const double* v) {
+        return [v, j, B](int from) { return v[static_cast<std::size_t>(from) * static_cast<std::size_t>(B) + j]; };
+      };
+      const Choice c = choose(in, held, up, static_cast<int>(s), done_from, e(wait_e), e(spot_e), e(od_e));
+      const std::size_t at = static_cast<std::size_t>(s) * static_cast<std::size_t>(B) + static_cast<std::size_t>(j);
+      value[at] = c.value;
+      act[at] = static_cast<std::uint8_t>(c.action);
+    }
+  };
+  for (long long s = 0; s < std::min(open_from, n); ++s) scalar(s);
+  if (open_from < open_to) {
+    const auto b = static_cast<std::ptrdiff_t>(B);
+    const std::ptrdiff_t spot_shift = held == kSpotHeld ? 0 : -in.changeover_bins * b;
+    const std::ptrdiff_t od_shift = held == kOdHeld ? 0 : -in.changeover_bins * b;
+    const std::ptrdiff_t wait_shift = -static_cast<std::ptrdiff_t>(in.bins_per_step) * b;
+    const bool may_wait = !(in.on_demand_until_spot && held == kOdHeld);
+    const bool holds_od = held == kOdHeld;
+    const double spot_cost = in.spot_cost_per_step;
+    const double od_cost = in.on_demand_cost_per_step;
+    constexpr double kInf = SlackPlan::kInfeasible;
+    constexpr auto kSpot = static_cast<std::uint8_t>(PlanAction::kSpot);
+    constexpr auto kWait = static_cast<std::uint8_t>(PlanAction::kWait);
+    constexpr auto kOd = static_cast<std::uint8_t>(PlanAction::kOnDemand);
+    const std::ptrdiff_t end = static_cast<std::ptrdiff_t>(open_to) * b;
+    // The order and the ties of choose(): spot (when up), then waiting, then on-demand, which wins a tie when held.
+    for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(open_from) * b; i < end; ++i) {
+      double best = kInf;
+      std::uint8_t a = kOd;
+      if (up) {
+        const double v = std::min(spot_cost + spot_e[i + spot_shift], kInf);
+        a = v < kInf ? kSpot : a;
+        best = v;
+      }
+      if (may_wait) {
+        const double v = wait_e[i + wait_shift];
+        a = v < best ? kWait : a;
+        best = std::min(v, best);
+      }
+      const double v = std::min(od_cost + od_e[i + od_shift], kInf);
+      const bool take = v < best || (holds_od && v <= best && v < kInf);
+      a = take ? kOd : a;
+      best = take ? v : best;
+      value[i] = best;
+      act[i] = a;
+    }
+  }
+  for (long long s = std::max(open_from, open_to); s < n; ++s) scalar(s);
+}
+
 }  // namespace
 
 double SlackPlan::table_bytes(const SlackPlanInput& in) {
@@ -106,7 +167,6 @@ void SlackPlan::solve(const SlackPlanInput& in) {
     solve_with_belief();
     return;
   }
-  const int k = in.bins_per_step;
   for (int t = in.steps - 1; t >= 0; --t) {
     next_.swap(value_);
     // Expected value at the next step of each next-held choice, from each availability state now: spot stays (its
@@ -127,25 +187,24 @@ void SlackPlan::solve(const SlackPlanInput& in) {
       }
     }
     // States with s >= (steps - t) x K have no work left: done, at no cost.
-    const long long done_from = static_cast<long long>(in.steps - t) * k;
-    std::uint8_t* act = actions_.data() + static_cast<std::size_t>(t) * layer;
-    for (int held = 0; held < 3; ++held) {
-      for (int x = 0; x < states_; ++x) {
-        const double* wait_e = wait_next_.data() + static_cast<std::size_t>(x) * width_;
-        const double* spot_e = spot_next_.data() + static_cast<std::size_t>(x) * width_;
-        const double* od_e = od_next_.data() + static_cast<std::size_t>(x) * width_;
-        for (int s = 0; s < static_cast<int>(width_); ++s) {
-          const Choice c = choose(
-              in, held, x < ages_, s, done_from, [&](int from) { return wait_e[from]; },
-              [&](int from) { return spot_e[from]; }, [&](int from) { return od_e[from]; });
-          const std::size_t at = state(held, x, s);
-          value_[at] = c.value;
-          act[at] = static_cast<std::uint8_t>(c.action);
-        }
-      }
-    }
+    choose_step(t);
   }
   solved_ = true;
+}
+
+void SlackPlan::choose_step(int t) {
+  const std::size_t row = width_ * static_cast<std::size_t>(beliefs_);
+  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * row;
+  const long long done_from = static_cast<long long>(in_.steps - t) * in_.bins_per_step;
+  std::uint8_t* act = actions_.data() + static_cast<std::size_t>(t) * layer;
+  for (int held = 0; held < 3; ++held) {
+    for (int x = 0; x < states_; ++x) {
+      const std::size_t from = static_cast<std::size_t>(x) * row;
+      const std::size_t at = state(held, x, 0);
+      choose_row(in_, held, x < ages_, done_from, width_, beliefs_, wait_next_.data() + from, spot_next_.data() + from,
+                 od_next_.data() + from, value_.data() + at, act + at);
+    }
+  }
 }
 
 PlanAction SlackPlan::action(int step, PlanHeld held, bool spot_up, int age, int slack_bins, double belief) const {
@@ -192,8 +251,6 @@ double SlackPlan::next_belief(double belief, bool spot_up, int age, bool stayed)
 void SlackPlan::solve_with_belief() {
   const SlackPlanInput& in = in_;
   const int B = beliefs_;
-  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(B);
-  const int k = in.bins_per_step;
   // Per availability state x and belief point j: P(the spell stays), and the next belief (grid cell, weight of the
   // upper point) when it stays and when it turns.
   struct Step {
@@ -221,55 +278,40 @@ void SlackPlan::solve_with_belief() {
       cell(posterior(b, 1.0 - p1, 1.0 - p2), st.turn_lo, st.turn_w);
     }
   }
-  const auto at = [&](int held, int x, int s, int lo, double w) {
-    const double low = next_[state(held, x, s, lo)];
-    const double high = next_[state(held, x, s, lo + 1)];
-    return w <= 0.0 ? low : w >= 1.0 ? high : std::min((1.0 - w) * low + w * high, kInfeasible);
-  };
+  const auto b = static_cast<std::size_t>(B);
+  const std::size_t row = width_ * b;
   for (int t = in.steps - 1; t >= 0; --t) {
     next_.swap(value_);
+    // Per availability state and belief point, along the slack (stride B): the next step's value under the
+    // belief, interpolated between the grid points around the next belief (weights 1 - w and w, w in [0, 1]: at
+    // w = 0 or 1 exactly the grid point's value).
     for (int x = 0; x < states_; ++x) {
       const auto [up, a, same, turned] = spell_step(x);
-      for (std::size_t s = 0; s < width_; ++s) {
-        const int si = static_cast<int>(s);
-        for (int j = 0; j < B; ++j) {
-          const Step& st =
-              steps[static_cast<std::size_t>(x) * static_cast<std::size_t>(B) + static_cast<std::size_t>(j)];
-          const std::size_t here =
-              (static_cast<std::size_t>(x) * width_ + s) * static_cast<std::size_t>(B) + static_cast<std::size_t>(j);
-          const double p = st.stay;
-          wait_next_[here] =
-              p * at(kNone, same, si, st.stay_lo, st.stay_w) + (1.0 - p) * at(kNone, turned, si, st.turn_lo, st.turn_w);
-          od_next_[here] = p * at(kOdHeld, same, si, st.stay_lo, st.stay_w) +
-                           (1.0 - p) * at(kOdHeld, turned, si, st.turn_lo, st.turn_w);
+      const double* none_same = next_.data() + state(kNone, same, 0);
+      const double* none_turned = next_.data() + state(kNone, turned, 0);
+      const double* od_same = next_.data() + state(kOdHeld, same, 0);
+      const double* od_turned = next_.data() + state(kOdHeld, turned, 0);
+      const double* spot_same = next_.data() + state(kSpotHeld, same, 0);
+      for (std::size_t j = 0; j < b; ++j) {
+        const Step& st = steps[static_cast<std::size_t>(x) * b + j];
+        const double p = st.stay;
+        const std::size_t ls = static_cast<std::size_t>(st.stay_lo), lt = static_cast<std::size_t>(st.turn_lo);
+        const double hs = st.stay_w, hts = st.turn_w;
+        const auto between = [](const double* v, std::size_t lo, double w) {
+          return std::min((1.0 - w) * v[lo] + w * v[lo + 1], kInfeasible);
+        };
+        const std::size_t first = static_cast<std::size_t>(x) * row + j;
+        for (std::size_t s = 0; s < width_; ++s) {
+          const std::size_t o = s * b;
+          const double turned_none = between(none_turned + o, lt, hts);
+          wait_next_[first + o] = p * between(none_same + o, ls, hs) + (1.0 - p) * turned_none;
+          od_next_[first + o] = p * between(od_same + o, ls, hs) + (1.0 - p) * between(od_turned + o, lt, hts);
           // Spot held: it runs on while the spell lasts; a spell that ends (only an up spell can) loses it.
-          spot_next_[here] = up ? p * at(kSpotHeld, same, si, st.stay_lo, st.stay_w) +
-                                      (1.0 - p) * at(kNone, turned, si, st.turn_lo, st.turn_w)
-                                : kInfeasible;
+          spot_next_[first + o] = up ? p * between(spot_same + o, ls, hs) + (1.0 - p) * turned_none : kInfeasible;
         }
       }
     }
-    const long long done_from = static_cast<long long>(in.steps - t) * k;
-    std::uint8_t* act = actions_.data() + static_cast<std::size_t>(t) * layer;
-    for (int held = 0; held < 3; ++held) {
-      for (int x = 0; x < states_; ++x) {
-        for (int s = 0; s < static_cast<int>(width_); ++s) {
-          for (int j = 0; j < B; ++j) {
-            const auto e = [&](const std::vector<double>& v) {
-              return [&v, x, j, B, this](int from) {
-                return v[(static_cast<std::size_t>(x) * width_ + static_cast<std::size_t>(from)) *
-                             static_cast<std::size_t>(B) +
-                         static_cast<std::size_t>(j)];
-              };
-            };
-            const Choice c = choose(in, held, x < ages_, s, done_from, e(wait_next_), e(spot_next_), e(od_next_));
-            const std::size_t at_state = state(held, x, s, j);
-            value_[at_state] = c.value;
-            act[at_state] = static_cast<std::uint8_t>(c.action);
-          }
-        }
-      }
-    }
+    choose_step(t);
   }
   solved_ = true;
 }

@@ -77,6 +77,8 @@ class SlackPlan {
            static_cast<std::size_t>(j);
   }
   void solve_with_belief();
+  // Every state's cheapest action and its value at step t, from the expectations over the next step.
+  void choose_step(int t);
   int belief_index(double belief) const;
   int availability_state(bool up, int age) const;
   // Availability state x: whether spot is up, the spell's age, and the state a step later if the spell goes on (one
