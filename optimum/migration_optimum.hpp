@@ -42,10 +42,18 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"
 #include "base/time.hpp"
 #include "model/market/spot_market.hpp"
 
 namespace spotsim {
+
+// The request's state space (schedule included, with want_schedule) needs more memory than the solver may keep on
+// this grid: a coarser grid may fit. Every other InputError of the solver is the request's own.
+class MigrationStateSpaceTooLarge : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 namespace optimum_kernels {
 struct Span;  // optimum/optimum_kernels.hpp

@@ -191,8 +191,9 @@ void MigrationOptimumSolver::Plan::add_classes() {
   }
   layers = schedule ? ticks + 1 : static_cast<int>(last_tick(longest)) + 2;
   if (static_cast<std::int64_t>(layers) * rows > kMaxCells / w) {
-    reject_migration("the state space is too large (" + std::to_string(w) + " progress steps of " + std::to_string(q) +
-                     " ms" + (schedule ? ", with the schedule" : "") + "); use a coarser grid");
+    throw MigrationStateSpaceTooLarge("migration optimum: the state space is too large (" + std::to_string(w) +
+                                      " progress steps of " + std::to_string(q) + " ms" +
+                                      (schedule ? ", with the schedule" : "") + "); use a coarser grid");
   }
 }
 

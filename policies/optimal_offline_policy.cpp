@@ -62,9 +62,7 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
       for (std::size_t i = 0; i < transfers.size(); ++i) request.transfer[i] = (transfers[i] + grid - 1) / grid * grid;
       try {
         return migration_solver_.solve(request);
-      } catch (const InputError& e) {
-        // Only "the state space is too large" is worth a coarser grid; any other error is the request's own.
-        if (std::string(e.what()).find("too large") == std::string::npos) throw;
+      } catch (const MigrationStateSpaceTooLarge&) {  // a coarser grid may fit; any other error is the request's own
       }
     }
     throw InputError(

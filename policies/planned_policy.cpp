@@ -83,12 +83,13 @@ struct SpellLibrary {
   }
 };
 
-// Solved plans shared by every policy object of a registry: the engine creates one per run or thread, and the runs
+// Solved plans shared by every policy object of one maker (planned_policy_maker: one for `planned`, one for the
+// `adaptive` that plays it, per registry): the engine creates one per run or thread, and the runs
 // of one scenario all start from the same state, so one solve serves them all. Up to kKept plans and
 // kCacheBudgetBytes are kept, the oldest dropped first. Thread-safe.
 class PlanCache {
  public:
-  // The spell models of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per registry
+  // The spell models of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per maker
   // (sampling a calibration recording costs far more than a run): the pooled model first, then, with `regimes`,
   // one per zone of the calibration.
   const SpellLibrary& spell_models(const PlannedSettings& s, int nodes, Millis length) {

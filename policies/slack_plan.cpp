@@ -280,6 +280,9 @@ void SlackPlan::solve_with_belief() {
   }
   const auto b = static_cast<std::size_t>(B);
   const std::size_t row = width_ * b;
+  const auto between = [](const double* v, std::size_t lo, double w) {
+    return std::min((1.0 - w) * v[lo] + w * v[lo + 1], kInfeasible);
+  };
   for (int t = in.steps - 1; t >= 0; --t) {
     next_.swap(value_);
     // Per availability state and belief point, along the slack (stride B): the next step's value under the
@@ -295,19 +298,17 @@ void SlackPlan::solve_with_belief() {
       for (std::size_t j = 0; j < b; ++j) {
         const Step& st = steps[static_cast<std::size_t>(x) * b + j];
         const double p = st.stay;
-        const std::size_t ls = static_cast<std::size_t>(st.stay_lo), lt = static_cast<std::size_t>(st.turn_lo);
-        const double hs = st.stay_w, hts = st.turn_w;
-        const auto between = [](const double* v, std::size_t lo, double w) {
-          return std::min((1.0 - w) * v[lo] + w * v[lo + 1], kInfeasible);
-        };
+        const auto stay_lo = static_cast<std::size_t>(st.stay_lo), turn_lo = static_cast<std::size_t>(st.turn_lo);
         const std::size_t first = static_cast<std::size_t>(x) * row + j;
         for (std::size_t s = 0; s < width_; ++s) {
           const std::size_t o = s * b;
-          const double turned_none = between(none_turned + o, lt, hts);
-          wait_next_[first + o] = p * between(none_same + o, ls, hs) + (1.0 - p) * turned_none;
-          od_next_[first + o] = p * between(od_same + o, ls, hs) + (1.0 - p) * between(od_turned + o, lt, hts);
+          const double turned_none = between(none_turned + o, turn_lo, st.turn_w);
+          wait_next_[first + o] = p * between(none_same + o, stay_lo, st.stay_w) + (1.0 - p) * turned_none;
+          od_next_[first + o] =
+              p * between(od_same + o, stay_lo, st.stay_w) + (1.0 - p) * between(od_turned + o, turn_lo, st.turn_w);
           // Spot held: it runs on while the spell lasts; a spell that ends (only an up spell can) loses it.
-          spot_next_[first + o] = up ? p * between(spot_same + o, ls, hs) + (1.0 - p) * turned_none : kInfeasible;
+          spot_next_[first + o] =
+              up ? p * between(spot_same + o, stay_lo, st.stay_w) + (1.0 - p) * turned_none : kInfeasible;
         }
       }
     }

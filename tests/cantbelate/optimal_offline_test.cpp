@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 
 #include "engine/replication_runner.hpp"
@@ -73,7 +74,7 @@ TEST(OptimalOffline, PlaysTheMultiRegionOptimumWithItsMoves) {
       job.same_continent_gbps = 8.0;
       job.cross_continent_gbps = 4.0;
     }  // else the default bandwidths: 48.8 s and 111.4 s, no affordable exact grid
-    for (int w = 0; w < std::min(windows, 5); ++w) {
+    for (int w = 0; w < std::min<int>(windows, std::size(starts)); ++w) {
       Scenario scenario(market, job, TraceStart{false, millis_from_hours(starts[w])});
       ASSERT_TRUE(scenario.has_migration_costs());
       ASSERT_EQ(window_optimum_grid(scenario).exact, whole_seconds);

@@ -230,11 +230,7 @@ TEST(Planned, WithoutADeadlineItWaitsForSpotThenRunsOnDemand) {
   m.zones[0].spot.available = StepSeries({0}, {0.0}, m.span);
   const JobSpec job = testing::job(4.0, 0, 0, 6 * kMillisPerMinute);
   ASSERT_EQ(job.deadline, kNever);
-  const Scenario scenario(m, job, TraceStart{false, 0});
-  auto selection = builtin_policy_registry().selection_factory("planned")();
-  auto checkpoint = builtin_policy_registry().checkpoint_factory("continuous")();
-  JobSimulation simulation(scenario, *selection, *checkpoint);
-  const RunResult r = simulation.run(1, 0);
+  const RunResult r = run_event(m, job, builtin_policy_registry(), "planned");
   ASSERT_TRUE(r.completed);
   EXPECT_NEAR(r.wait_hours, 0.5, 1e-9);
   EXPECT_NEAR(r.completion_hours, 0.5 + 0.1 + 4.0, 1e-9);
