@@ -9,6 +9,7 @@
 #include "base/errors.hpp"
 #include "policies/plugin/plugin_loader.hpp"
 #include "policies/policy_registry.hpp"
+#include "tests/support/scratch_path.hpp"
 
 namespace spotsim {
 namespace {
@@ -145,7 +146,7 @@ TEST(Plugins, PluginsThatBreakTheAbiAreRefusedAtLoad) {
 TEST(Plugins, FilesThatAreNotPluginsAreRefusedByName) {
   const std::string missing = error_of([] { load_policy_plugin("/nonexistent/libnothing.so"); });
   EXPECT_NE(missing.find("/nonexistent/libnothing.so: no such file"), std::string::npos) << missing;
-  const std::string text_file = ::testing::TempDir() + "/not_a_library.so";
+  const std::string text_file = spotsim::testing::scratch_path("not_a_library.so");
   std::ofstream(text_file) << "this is not an ELF file\n";
   const std::string unreadable = error_of([&] { load_policy_plugin(text_file); });
   EXPECT_NE(unreadable.find("is not a shared library"), std::string::npos) << unreadable;

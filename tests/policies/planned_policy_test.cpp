@@ -15,6 +15,7 @@
 #include "model/scenario.hpp"
 #include "policies/policy_registry.hpp"
 #include "test_markets.hpp"
+#include "tests/support/scratch_path.hpp"
 #include "traces/trace_writer.hpp"
 
 namespace spotsim {
@@ -119,7 +120,7 @@ TEST(Planned, CalibratedOnTheMarketsOwnKindOfRecordingItSpendsLessThanTheRuleBas
   // Spot that flickers (spells of about 3 ticks, gaps of 2), a changeover of 0.6 tick and 4 h of slack for 24 h of
   // work. The calibration is another recording of the same process (another draw), as a user would give one.
   std::mt19937 rng(3);
-  const std::string calibration = ::testing::TempDir() + "planned-calibration.json";
+  const std::string calibration = spotsim::testing::scratch_path("planned-calibration.json");
   {
     std::ofstream out(calibration);
     out << trace_to_json(flickering_market(rng, 5000, 3.0, 2.0)).dump();
@@ -149,7 +150,7 @@ TEST_P(PlannedRegimes, ItPlansForTheRegimeTheRunLooksLike) {
   // run's own likelihood favours (regimes=zones), must spend less than the pooled model on both kinds, and meet
   // every deadline.
   std::mt19937 rng(11);
-  const std::string calibration = ::testing::TempDir() + "planned-regimes.json";
+  const std::string calibration = spotsim::testing::scratch_path("planned-regimes.json");
   {
     SpotMarket two = flickering_market(rng, 6000, 30.0, 30.0);
     two.zones.push_back(flickering_market(rng, 6000, 1.5, 1.5).zones[0]);

@@ -11,6 +11,7 @@
 #include "app/checkpoint_schedule_table.hpp"
 #include "app/simulation_request.hpp"
 #include "base/errors.hpp"
+#include "tests/support/scratch_path.hpp"
 
 namespace spotsim {
 namespace {
@@ -30,13 +31,13 @@ SimulationRequest bathtub_job(const std::string& checkpoint) {
 }
 
 std::string exported(const SimulationRequest& request, const std::string& name) {
-  const std::string path = ::testing::TempDir() + "/" + name + ".csv";
+  const std::string path = spotsim::testing::scratch_path(name + ".csv");
   std::ofstream(path) << checkpoint_schedule_csv(planned_checkpoints(request));
   return path;
 }
 
 std::string error_of(const std::string& csv) {
-  const std::string path = ::testing::TempDir() + "/bad-schedule.csv";
+  const std::string path = spotsim::testing::scratch_path("bad-schedule.csv");
   std::ofstream(path) << csv;
   try {
     (void)planned_checkpoints(bathtub_job("schedule:" + path));
