@@ -15,7 +15,7 @@
 
 namespace spotsim {
 
-AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache* calibration) {
+AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p) {
   AdaptiveSettings s;
   s.window = p.positive_duration("window", s.window);
   s.cluster = p.integer("cluster", s.cluster, 0, 1000);
@@ -47,8 +47,7 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p, CalibrationCache*
   prior.where = "--policy '" + p.spec() + "': parameter 'calibration'";
   prior.calibration_path = text_parameter(p, "calibration");
   if (!prior.calibration_path.empty()) {
-    CalibrationCache local;
-    prior.calibration = (calibration ? *calibration : local).get(prior.calibration_path, prior.where);
+    prior.calibration = CalibrationCache::process_wide().get(prior.calibration_path, prior.where);
   }
   return s;
 }
@@ -270,9 +269,8 @@ SelectionDecision AdaptivePolicy::in_gap(const Observation& obs, int od_zone, Mi
 }
 
 void register_adaptive(PolicyRegistry& registry) {
-  auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per registry
-  // The `planned` policy, with its defaults, that this one plays in the Can't Be Late mode (its solved plans shared
-  // by the registry's `adaptive` policies).
+  // The `planned` policy, with its defaults, that this one plays in the Can't Be Late mode (its solved plans are
+  // the process's, shared with `planned`: planned_policy.hpp).
   std::function<std::unique_ptr<SelectionPolicy>()> planner = [make = planned_policy_maker()] {
     return make(PolicyParams::parse("planned", "--policy"));
   };
@@ -290,8 +288,8 @@ void register_adaptive(PolicyRegistry& registry) {
       "long-run statistics); plan=auto (in the Can't Be Late mode, one zone, lossless progress and a deadline: "
       "the planned policy decides, unless reserve, confirm, patience or margin is given; 'off': these rules "
       "everywhere)",
-      [calibration, planner](const PolicyParams& p) {
-        return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p, calibration.get()), planner);
+      [planner](const PolicyParams& p) {
+        return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p), planner);
       }});
 }
 

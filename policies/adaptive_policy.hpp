@@ -63,8 +63,8 @@ struct AdaptiveSettings {
   bool plan = true;     // plan=auto and no slack parameter given: `planned` decides in the Can't Be Late mode (header)
   AdaptivePriorSettings prior;  // recorded zones: prior of availability and time between drops
 
-  // `calibration` reads calibration= traces once per registry; null: read here.
-  static AdaptiveSettings from(const PolicyParams& params, CalibrationCache* calibration = nullptr);
+  // calibration= traces are read once per process (CalibrationCache::process_wide).
+  static AdaptiveSettings from(const PolicyParams& params);
 };
 
 class AdaptivePolicy final : public SelectionPolicy {

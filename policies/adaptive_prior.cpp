@@ -1,6 +1,8 @@
 #include "policies/adaptive_prior.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <system_error>
 
 #include "base/errors.hpp"
 #include "traces/trace_reader.hpp"
@@ -30,10 +32,24 @@ std::string text_parameter(const PolicyParams& params, const std::string& key) {
   return "";
 }
 
+CalibrationCache& CalibrationCache::process_wide() {
+  static CalibrationCache cache;
+  return cache;
+}
+
 std::shared_ptr<const SpotMarket> CalibrationCache::get(const std::string& path, const std::string& where) {
+  // What identifies the file's content without reading it; a file that cannot be stat'ed is read (and the reader
+  // names what is wrong with it).
+  std::error_code error;
+  const auto modified = std::filesystem::last_write_time(path, error);
+  const long long stamp = error ? 0 : static_cast<long long>(modified.time_since_epoch().count());
+  const auto size = std::filesystem::file_size(path, error);
+  const long long bytes = error ? -1 : static_cast<long long>(size);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = traces_.find(path);
-  if (it != traces_.end()) return it->second;
+  if (it != traces_.end() && bytes >= 0 && it->second.modified == stamp && it->second.bytes == bytes) {
+    return it->second.market;
+  }
   std::shared_ptr<const SpotMarket> market;
   try {
     market = std::make_shared<const SpotMarket>(read_trace_file(path));
@@ -41,7 +57,7 @@ std::shared_ptr<const SpotMarket> CalibrationCache::get(const std::string& path,
     throw InputError(where + ": cannot use calibration trace '" + path + "': " + e.what());
   }
   if (market->zones.empty()) throw InputError(where + ": calibration trace '" + path + "' has no zones");
-  traces_.emplace(path, market);
+  traces_[path] = Entry{market, stamp, bytes};
   return market;
 }
 

@@ -5,7 +5,7 @@
 //  1. fitted parameters the user gives: prior_availability=<0..1>, prior_mtbf=<duration> (mean time spot stays
 //     obtainable, i.e. between drops);
 //  2. calibration=<trace file>: the long-run statistics of another recording (per zone, matched by position: the
-//     file must have as many zones as the market), read once when the policy is created;
+//     file must have as many zones as the market), read once per process (CalibrationCache);
 //  3. otherwise a weak, data-independent default (SpotPrior's defaults).
 // The weight of the availability prior is prior_weight= in every case.
 #include <map>
@@ -37,16 +37,24 @@ struct AdaptivePriorSettings {
 // The value of a text parameter (a file name) of a policy spec, or "" when absent; the key counts as used.
 std::string text_parameter(const PolicyParams& params, const std::string& key);
 
-// Calibration traces read once per policy registry, however many policy objects are created from it (the sweep
-// creates one per thread and configuration group). Thread-safe.
+// Calibration traces read once per process, however many registries and policy objects use them (the sweep creates
+// a policy object per thread and configuration group, and a Python caller a registry per call). A file rewritten
+// since it was read (another modification time or size) is read again. Thread-safe.
 class CalibrationCache {
  public:
+  // The one cache of the process.
+  static CalibrationCache& process_wide();
   // The trace at `path`, read on first use; InputError naming `where` and the file if it cannot be read.
   std::shared_ptr<const SpotMarket> get(const std::string& path, const std::string& where);
 
  private:
+  struct Entry {
+    std::shared_ptr<const SpotMarket> market;
+    long long modified = 0;  // the file's modification time when read (ticks of its clock)
+    long long bytes = -1;
+  };
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const SpotMarket>> traces_;
+  std::map<std::string, Entry> traces_;
 };
 
 // A recording's long-run statistics for `nodes` instances in `zone`: the fraction of time spot can be obtained

@@ -83,18 +83,24 @@ struct SpellLibrary {
   }
 };
 
-// Solved plans shared by every policy object of one maker (planned_policy_maker: one for `planned`, one for the
-// `adaptive` that plays it, per registry): the engine creates one per run or thread, and the runs
-// of one scenario all start from the same state, so one solve serves them all. Up to kKept plans and
-// kCacheBudgetBytes are kept, the oldest dropped first. Thread-safe.
+// Solved plans shared by every policy object of the process (`planned` and the `adaptive` that plays it, in every
+// registry): the engine creates a policy per run or thread, a Python caller a registry per call, and the runs of
+// one scenario all start from the same state, so one solve serves them all. Up to kKept plans and
+// kCacheBudgetBytes are kept, the least recently used dropped first; a plan a policy follows lives while the
+// policy does, whether or not it is kept here. Thread-safe.
 class PlanCache {
  public:
-  // The spell models of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per maker
-  // (sampling a calibration recording costs far more than a run): the pooled model first, then, with `regimes`,
-  // one per zone of the calibration.
+  static PlanCache& process_wide() {
+    static PlanCache cache;
+    return cache;
+  }
+
+  // The spell models of `s` for jobs of `nodes` instances and plan steps of `length`, computed once per process
+  // and calibration (sampling a calibration recording costs far more than a run): the pooled model first, then,
+  // with `regimes`, one per zone of the calibration. The key holds the calibration itself, so a calibration
+  // read again (a rewritten file) gets its own models.
   const SpellLibrary& spell_models(const PlannedSettings& s, int nodes, Millis length) {
-    const ModelKey key{s.calibration.get(),        nodes, length, s.ages, s.prior_up, s.prior_down,
-                       static_cast<int>(s.regimes)};
+    const ModelKey key{s.calibration, nodes, length, s.ages, s.prior_up, s.prior_down, static_cast<int>(s.regimes)};
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = models_.find(key);
     if (it == models_.end()) {
@@ -116,14 +122,21 @@ class PlanCache {
   std::shared_ptr<const SlackPlan> get(const SlackPlanInput& in) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      for (const auto& plan : plans_) {
-        if (plan->input() == in) return plan;
+      for (auto it = plans_.begin(); it != plans_.end(); ++it) {
+        if ((*it)->input() == in) {
+          auto plan = *it;
+          plans_.erase(it);  // the most recently used goes last
+          plans_.push_back(plan);
+          ++statistics_.reused;
+          return plan;
+        }
       }
     }
     auto plan = std::make_shared<SlackPlan>();
     plan->solve(in);  // outside the lock: other threads' lookups do not wait for it
     std::lock_guard<std::mutex> lock(mutex_);
-    // The oldest plans go first while the cache would exceed its budget (the newest always stays).
+    ++statistics_.solved;
+    // The least recently used plans go first while the cache would exceed its budget (the newest always stays).
     double bytes = SlackPlan::table_bytes(in);
     for (const auto& kept : plans_) bytes += SlackPlan::table_bytes(kept->input());
     while (!plans_.empty() && (plans_.size() >= kKept || bytes > kCacheBudgetBytes)) {
@@ -134,18 +147,28 @@ class PlanCache {
     return plan;
   }
 
+  PlanCacheStatistics statistics() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    PlanCacheStatistics out = statistics_;
+    out.kept = plans_.size();
+    for (const auto& kept : plans_) out.kept_bytes += SlackPlan::table_bytes(kept->input());
+    return out;
+  }
+
  private:
+  PlanCache() = default;
   static constexpr std::size_t kKept = 24;
-  static constexpr double kCacheBudgetBytes = 1024.0 * 1024 * 1024;
-  using ModelKey = std::tuple<const SpotMarket*, int, Millis, int, Millis, Millis, int>;
+  static constexpr double kCacheBudgetBytes = 512.0 * 1024 * 1024;
+  using ModelKey = std::tuple<std::shared_ptr<const SpotMarket>, int, Millis, int, Millis, Millis, int>;
   std::mutex mutex_;
-  std::vector<std::shared_ptr<const SlackPlan>> plans_;
+  std::vector<std::shared_ptr<const SlackPlan>> plans_;  // least recently used first
   std::map<ModelKey, SpellLibrary> models_;
+  PlanCacheStatistics statistics_;
 };
 
 class PlannedPolicy final : public SelectionPolicy {
  public:
-  PlannedPolicy(PlannedSettings s, std::shared_ptr<PlanCache> plans) : s_(std::move(s)), plans_(std::move(plans)) {}
+  explicit PlannedPolicy(PlannedSettings s) : s_(std::move(s)) {}
 
   void reset() override {
     committed_ = false;
@@ -239,7 +262,7 @@ class PlannedPolicy final : public SelectionPolicy {
     in.spot_cost_per_step = ratio;
     in.on_demand_cost_per_step = 1.0;
     in.on_demand_until_spot = true;
-    library_ = &plans_->spell_models(s_, obs.job->nodes, length);
+    library_ = &plans_.spell_models(s_, obs.job->nodes, length);
     const std::size_t n = library_->models.size();
     log_posterior_.assign(n, std::log((1.0 - s_.pooled_weight) / std::max(static_cast<double>(n) - 1.0, 1.0)));
     log_posterior_[0] = std::log(n > 1 ? s_.pooled_weight : 1.0);
@@ -264,7 +287,7 @@ class PlannedPolicy final : public SelectionPolicy {
       SlackPlanInput in = base_;
       in.stay_up = library_->models[m].stay_up;
       in.stay_down = library_->models[m].stay_down;
-      followed_[m] = plans_->get(in);
+      followed_[m] = plans_.get(in);
     }
     plan_ = followed_[m];
     chosen_ = m;
@@ -309,7 +332,7 @@ class PlannedPolicy final : public SelectionPolicy {
   }
 
   PlannedSettings s_;
-  std::shared_ptr<PlanCache> plans_;
+  PlanCache& plans_ = PlanCache::process_wide();
   std::shared_ptr<const SlackPlan> plan_;
   bool committed_ = false;
   bool spell_up_ = false;
@@ -332,10 +355,10 @@ class PlannedPolicy final : public SelectionPolicy {
 
 }  // namespace
 
+PlanCacheStatistics plan_cache_statistics() { return PlanCache::process_wide().statistics(); }
+
 std::function<std::unique_ptr<SelectionPolicy>(const PolicyParams&)> planned_policy_maker() {
-  auto calibration = std::make_shared<CalibrationCache>();  // each calibration trace is read once per maker
-  auto plans = std::make_shared<PlanCache>();
-  return [calibration, plans](const PolicyParams& p) {
+  return [](const PolicyParams& p) {
     PlannedSettings s;
     s.step = p.positive_duration("step", s.step);
     s.prior_up = p.positive_duration("prior_up", s.prior_up);
@@ -360,9 +383,9 @@ std::function<std::unique_ptr<SelectionPolicy>(const PolicyParams&)> planned_pol
     if (trace.empty()) trace = "aws-v100-9-zones";
     if (trace != "none") {
       const std::string where = "--policy '" + p.spec() + "': parameter 'calibration'";
-      s.calibration = calibration->get(locate_trace(trace, where), where);
+      s.calibration = CalibrationCache::process_wide().get(locate_trace(trace, where), where);
     }
-    return std::make_unique<PlannedPolicy>(s, plans);
+    return std::make_unique<PlannedPolicy>(s);
   };
 }
 

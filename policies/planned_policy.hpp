@@ -1,6 +1,7 @@
 #pragma once
 // The `planned` policy (planned_policy.cpp, docs/policies.md#planned), for the policies that play it: `adaptive`
 // in the Can't Be Late mode.
+#include <cstddef>
 #include <functional>
 #include <memory>
 
@@ -9,8 +10,18 @@
 
 namespace spotsim {
 
-// Makes `planned` policies from their parameters; the policies of one maker share their calibrations and solved
-// plans (runs that start alike solve once).
+// Makes `planned` policies from their parameters. Every `planned` policy of the process (and every `adaptive` that
+// plays one) shares the calibrations read and the plans solved: runs that start alike solve once, whichever
+// registry made them.
 std::function<std::unique_ptr<SelectionPolicy>(const PolicyParams&)> planned_policy_maker();
+
+// The process's plan cache: plans solved and reused since the process started, and those it keeps now.
+struct PlanCacheStatistics {
+  std::size_t solved = 0;
+  std::size_t reused = 0;
+  std::size_t kept = 0;
+  double kept_bytes = 0.0;
+};
+PlanCacheStatistics plan_cache_statistics();
 
 }  // namespace spotsim

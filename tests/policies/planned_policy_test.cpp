@@ -2,8 +2,12 @@
 // meet (no safety net: the plan's slack is rounded down and its changeover up), including when its table would not
 // fit and the plan steps over several ticks (then behind the safety net); calibrated on a recording of the
 // market's kind it spends less than the rule-based policies; its parameters are checked.
+#include "policies/planned_policy.hpp"
+
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
@@ -222,6 +226,56 @@ TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
         << trial;
   }
   EXPECT_GT(rules_differ, 0);  // the rules are another policy: the runs above tell them apart
+}
+
+TEST(Planned, APlanIsSolvedOncePerProcessWhicheverRegistryOrPolicyAsksForIt) {
+  // A Python caller builds a registry per call; a plan solved for one call serves the next, and `planned` and the
+  // `adaptive` that plays it share it. A job whose slack no other test uses (26 h of work, 31 h 10 min).
+  std::mt19937 rng(17);
+  const SpotMarket m = flickering_market(rng, 800, 4.0, 3.0);
+  const JobSpec job = tick_job(26.0, 31.0 + 1.0 / 6.0, 720 * kMillisPerSecond);
+  const PlanCacheStatistics before = plan_cache_statistics();
+  const RunResult first = run_tick(m, job, builtin_policy_registry(), "planned");
+  const PlanCacheStatistics after_first = plan_cache_statistics();
+  EXPECT_EQ(after_first.solved, before.solved + 1);
+  EXPECT_GE(after_first.kept, 1U);
+  const RunResult again = run_tick(m, job, builtin_policy_registry(), "planned");
+  const RunResult adaptive = run_tick(m, job, builtin_policy_registry(), "adaptive");
+  const PlanCacheStatistics after = plan_cache_statistics();
+  EXPECT_EQ(after.solved, after_first.solved);  // no new solve: the same plan
+  EXPECT_EQ(after.reused, after_first.reused + 2);
+  EXPECT_EQ(again.cost_total, first.cost_total);
+  EXPECT_EQ(adaptive.cost_total, first.cost_total);
+}
+
+TEST(Planned, ACalibrationFileRewrittenIsReadAgain) {
+  // Calibrations are read once per process; a file rewritten since (a user re-recording between two calls) must
+  // not be answered from the old content.
+  std::mt19937 rng(23);
+  const std::string path = spotsim::testing::scratch_path("rewritten-calibration.json");
+  const std::string calm_path = spotsim::testing::scratch_path("calm-calibration.json");
+  const std::string flicker = trace_to_json(flickering_market(rng, 4000, 1.5, 1.5)).dump();
+  const std::string calm = trace_to_json(flickering_market(rng, 4000, 40.0, 20.0)).dump();
+  std::ofstream(path) << flicker;
+  std::ofstream(calm_path) << calm;
+  std::vector<SpotMarket> markets;
+  for (int trial = 0; trial < 10; ++trial) markets.push_back(flickering_market(rng, 800, 2.0 + trial % 3, 2.0));
+  const JobSpec job = tick_job(24.0, 29.0, 720 * kMillisPerSecond);
+  const auto total = [&](const std::string& calibration) {
+    double cost = 0.0;
+    for (const SpotMarket& m : markets) {
+      cost += run_tick(m, job, builtin_policy_registry(), "planned:calibration=" + calibration).cost_total;
+    }
+    return cost;
+  };
+  const double on_flicker = total(path), on_calm = total(calm_path);
+  ASSERT_NE(on_flicker, on_calm);  // the two calibrations plan differently on these markets
+  const auto written = std::filesystem::last_write_time(path);
+  std::ofstream(path) << calm;
+  std::filesystem::last_write_time(path, written + std::chrono::seconds(5));  // whatever the clock's resolution
+  EXPECT_EQ(total(path), on_calm);
+  std::filesystem::remove(path);
+  std::filesystem::remove(calm_path);
 }
 
 TEST(Planned, WithoutADeadlineItWaitsForSpotThenRunsOnDemand) {
