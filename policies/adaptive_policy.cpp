@@ -269,10 +269,13 @@ SelectionDecision AdaptivePolicy::in_gap(const Observation& obs, int od_zone, Mi
 }
 
 void register_adaptive(PolicyRegistry& registry) {
-  // The `planned` policy, with its defaults, that this one plays in the Can't Be Late mode (its solved plans are
-  // the process's, shared with `planned`: planned_policy.hpp).
+  // The `planned` policy that this one plays in the Can't Be Late mode (its solved plans are the process's, shared
+  // with `planned`: planned_policy.hpp). Its defaults but for where the run's belief starts: in the plentiful
+  // regime with probability 0.2, not 0.5, so the plan keeps more slack until the run has seen its market. 0.2 was
+  // the cheapest of 0 to 0.5 on windows no public harness uses (the Can't Be Late traces' later windows,
+  // docs/policies.md#adaptive); in the event mode, where the rules play, it was dearer, so `planned` keeps 0.5.
   std::function<std::unique_ptr<SelectionPolicy>()> planner = [make = planned_policy_maker()] {
-    return make(PolicyParams::parse("planned", "--policy"));
+    return make(PolicyParams::parse(kAdaptivePlayedPlan, "--policy"));
   };
   registry.add(PolicyEntry<SelectionPolicy>{
       "adaptive",
@@ -286,7 +289,8 @@ void register_adaptive(PolicyRegistry& registry) {
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
       "long-run statistics); plan=auto (in the Can't Be Late mode, one zone, lossless progress and a deadline: "
-      "the planned policy decides, unless reserve, confirm, patience or margin is given; 'off': these rules "
+      "the planned policy decides, its run's belief starting at start_belief=0.2, unless reserve, confirm, patience or "
+      "margin is given; 'off': these rules "
       "everywhere)",
       [planner](const PolicyParams& p) {
         return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p), planner);

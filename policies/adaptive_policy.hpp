@@ -42,6 +42,10 @@
 
 namespace spotsim {
 
+// The `planned` policy that `adaptive` (plan=auto) plays in the Can't Be Late mode (adaptive_policy.cpp says why
+// its start belief differs from planned's default).
+inline constexpr const char* kAdaptivePlayedPlan = "planned:start_belief=0.2";
+
 struct AdaptiveSettings {
   Millis window = 6 * kMillisPerHour;
   int cluster = 0;             // preemptions within `window` that make a cluster; 0 = from the model (below)

@@ -61,6 +61,10 @@ struct PlannedSettings {
   enum class Regimes { kBelief, kZones, kPooled } regimes = Regimes::kBelief;
   int belief_points = 3;
   double pooled_weight = 0.5;  // prior probability of the pooled model; the zones share the rest
+  // With regimes=belief: the run's belief in the plentiful regime when it starts. `adaptive` plays the plan with a
+  // lower one in the Can't Be Late mode (adaptive_policy.cpp, where it was chosen); here it stays at even odds, as
+  // 0.2 was dearer in the event mode (docs/policies.md#planned).
+  double start_belief = 0.5;
 };
 
 // The models a run may follow: the pooled model first, then (with `regimes`) each zone's; with the logarithms of
@@ -267,7 +271,7 @@ class PlannedPolicy final : public SelectionPolicy {
     log_posterior_.assign(n, std::log((1.0 - s_.pooled_weight) / std::max(static_cast<double>(n) - 1.0, 1.0)));
     log_posterior_[0] = std::log(n > 1 ? s_.pooled_weight : 1.0);
     belief_mode_ = s_.regimes == PlannedSettings::Regimes::kBelief && n == 2;
-    belief_ = 0.5;
+    belief_ = s_.start_belief;
     if (belief_mode_) {  // one plan over both regimes
       in.stay_up_2 = library_->models[1].stay_up;
       in.stay_down_2 = library_->models[1].stay_down;
@@ -379,6 +383,7 @@ std::function<std::unique_ptr<SelectionPolicy>(const PolicyParams&)> planned_pol
     }
     s.belief_points = p.integer("beliefs", s.belief_points, 2, 101);
     s.pooled_weight = p.number("pooled_weight", s.pooled_weight, 0.0, 1.0);
+    s.start_belief = p.number("start_belief", s.start_belief, 0.0, 1.0);
     std::string trace = text_parameter(p, "calibration");
     if (trace.empty()) trace = "aws-v100-9-zones";
     if (trace != "none") {
@@ -403,7 +408,8 @@ void register_planned(PolicyRegistry& registry) {
       "regimes=belief (the calibration's zones in two regimes, scarce and plentiful spot, and the run's belief "
       "in each part of the plan's state; 'zones': follow the model, pooled or one zone's, that makes what the run "
       "has seen most probable; 'pooled': the pooled model only), beliefs=3 (belief grid points), pooled_weight=0.5 "
-      "(with regimes=zones: prior probability of the pooled model; the zones share the rest)",
+      "(with regimes=zones: prior probability of the pooled model; the zones share the rest), start_belief=0.5 (with "
+      "regimes=belief: the run's belief in the plentiful regime at its start)",
       planned_policy_maker()});
 }
 

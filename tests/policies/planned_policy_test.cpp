@@ -17,6 +17,7 @@
 #include "engine/job_simulation.hpp"
 #include "engine/tick_simulation.hpp"
 #include "model/scenario.hpp"
+#include "policies/adaptive_policy.hpp"
 #include "policies/policy_registry.hpp"
 #include "test_markets.hpp"
 #include "tests/support/scratch_path.hpp"
@@ -191,6 +192,44 @@ RunResult run_event(const SpotMarket& m, const JobSpec& job, const PolicyRegistr
   return simulation.run(1, 0);
 }
 
+TEST(Planned, StartingSureOfARegimeItPlaysThatRegimesOwnPlan) {
+  // A belief that starts at 0 or 1 stays there (Bayes cannot move a certainty), so start_belief=1 must be the plan
+  // of the plentiful zones alone and start_belief=0 that of the scarce ones, run for run; the default start lies
+  // between and plays neither.
+  std::mt19937 rng(29);
+  SpotMarket two = flickering_market(rng, 6000, 40.0, 10.0);  // plentiful: up about 80% of the time
+  two.zones.push_back(flickering_market(rng, 6000, 1.5, 3.0).zones[0]);
+  two.zones[1].name = "scarce";
+  SpotMarket plentiful = two, scarce = two;
+  plentiful.zones.pop_back();
+  scarce.zones.erase(scarce.zones.begin());
+  const std::string both_path = spotsim::testing::scratch_path("two-regimes.json");
+  const std::string plentiful_path = spotsim::testing::scratch_path("plentiful.json");
+  const std::string scarce_path = spotsim::testing::scratch_path("scarce.json");
+  std::ofstream(both_path) << trace_to_json(two).dump();
+  std::ofstream(plentiful_path) << trace_to_json(plentiful).dump();
+  std::ofstream(scarce_path) << trace_to_json(scarce).dump();
+  const PolicyRegistry registry = builtin_policy_registry();
+  const std::string both = "planned:calibration=" + both_path;
+  int default_differs = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const SpotMarket m = flickering_market(rng, 800, 1.0 + static_cast<double>(rng() % 12), 2.0);
+    const JobSpec job = tick_job(24.0, 30.0, 720 * kMillisPerSecond);
+    const RunResult sure_plentiful = run_tick(m, job, registry, both + ",start_belief=1");
+    const RunResult sure_scarce = run_tick(m, job, registry, both + ",start_belief=0");
+    EXPECT_EQ(sure_plentiful.cost_total,
+              run_tick(m, job, registry, "planned:regimes=pooled,calibration=" + plentiful_path).cost_total)
+        << trial;
+    EXPECT_EQ(sure_scarce.cost_total,
+              run_tick(m, job, registry, "planned:regimes=pooled,calibration=" + scarce_path).cost_total)
+        << trial;
+    const double by_default = run_tick(m, job, registry, both).cost_total;
+    default_differs += by_default != sure_plentiful.cost_total && by_default != sure_scarce.cost_total;
+  }
+  EXPECT_GT(default_differs, 0);
+  for (const std::string& path : {both_path, plentiful_path, scarce_path}) std::filesystem::remove(path);
+}
+
 TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
   // `adaptive` (plan=auto): in the Can't Be Late mode with one zone, lossless progress and a deadline the plan
   // decides, run for run what `planned` does; its own rules where the plan does not decide: with plan=off or a slack
@@ -202,7 +241,7 @@ TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
     const SpotMarket m =
         flickering_market(rng, 800, 2.0 + static_cast<double>(rng() % 10), 1.0 + static_cast<double>(rng() % 8));
     const JobSpec job = tick_job(24.0, 30.0, 720 * kMillisPerSecond);
-    const RunResult planned = run_tick(m, job, registry, "planned");
+    const RunResult planned = run_tick(m, job, registry, kAdaptivePlayedPlan);
     const RunResult adaptive = run_tick(m, job, registry, "adaptive");
     EXPECT_EQ(adaptive.cost_total, planned.cost_total) << trial;
     EXPECT_EQ(adaptive.spot_starts, planned.spot_starts) << trial;
@@ -230,7 +269,8 @@ TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
 
 TEST(Planned, APlanIsSolvedOncePerProcessWhicheverRegistryOrPolicyAsksForIt) {
   // A Python caller builds a registry per call; a plan solved for one call serves the next, and `planned` and the
-  // `adaptive` that plays it share it. A job whose slack no other test uses (26 h of work, 31 h 10 min).
+  // `adaptive` that plays it share it (where a run's belief starts is not part of the plan). A job whose slack no
+  // other test uses (26 h of work, 31 h 10 min).
   std::mt19937 rng(17);
   const SpotMarket m = flickering_market(rng, 800, 4.0, 3.0);
   const JobSpec job = tick_job(26.0, 31.0 + 1.0 / 6.0, 720 * kMillisPerSecond);
@@ -241,11 +281,12 @@ TEST(Planned, APlanIsSolvedOncePerProcessWhicheverRegistryOrPolicyAsksForIt) {
   EXPECT_GE(after_first.kept, 1U);
   const RunResult again = run_tick(m, job, builtin_policy_registry(), "planned");
   const RunResult adaptive = run_tick(m, job, builtin_policy_registry(), "adaptive");
+  const RunResult played = run_tick(m, job, builtin_policy_registry(), kAdaptivePlayedPlan);
   const PlanCacheStatistics after = plan_cache_statistics();
   EXPECT_EQ(after.solved, after_first.solved);  // no new solve: the same plan
-  EXPECT_EQ(after.reused, after_first.reused + 2);
+  EXPECT_EQ(after.reused, after_first.reused + 3);
   EXPECT_EQ(again.cost_total, first.cost_total);
-  EXPECT_EQ(adaptive.cost_total, first.cost_total);
+  EXPECT_EQ(adaptive.cost_total, played.cost_total);
 }
 
 TEST(Planned, ACalibrationFileRewrittenIsReadAgain) {
@@ -308,6 +349,7 @@ TEST(Planned, ParametersAreChecked) {
             std::string::npos);
   EXPECT_NE(error_of("planned:beliefs=1").find("parameter 'beliefs'"), std::string::npos);
   EXPECT_NE(error_of("planned:pooled_weight=2").find("parameter 'pooled_weight'"), std::string::npos);
+  EXPECT_NE(error_of("planned:start_belief=1.5").find("parameter 'start_belief'"), std::string::npos);
   EXPECT_EQ(error_of("planned:regimes=pooled"), "");
   EXPECT_EQ(error_of("planned:regimes=zones,beliefs=5"), "");
   EXPECT_EQ(error_of("planned:calibration=none,prior_up=3h,prior_down=30m"), "");
