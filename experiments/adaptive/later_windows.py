@@ -27,6 +27,23 @@ PAIRS = ("us-west-2a_k80_1",) + ENVS + ("us-west-2b_v100_8",)  # the paper's eig
 FIRST_TICK, WINDOW_TICKS, GAP = 1739, 554, 600
 
 
+def later_windows(envs, shared, spotsim, out):
+    """Each env's trace (converted into `out` with the harnesses' prices) and its 40 later windows' start ticks, the
+    same for every caller (seed 7)."""
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(7)
+    traces, starts = {}, {}
+    for env in envs:
+        traces[env] = os.path.join(out, env + ".json")
+        source = os.path.join(shared, "data", "preemption", "aws-gcp-spot-availability", "availability", "1-node",
+                              "aws-10-26-2022", env + ".json")
+        subprocess.run([spotsim, "trace", "convert", source, "--on-demand-price", "3.06", "--spot-price", "0.9731",
+                        "-o", traces[env]], check=True, capture_output=True)
+        last = len(RECORDINGS[env]) - WINDOW_TICKS
+        starts[env] = sorted(rng.sample(range(FIRST_TICK, last + 1), 40))
+    return traces, starts
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "..", "shared"))
@@ -38,18 +55,8 @@ def main():
     parser.add_argument("--per-env", action="store_true", help="also print each env's mean cost")
     parser.add_argument("policies", nargs="+")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    rng = random.Random(7)
-    traces, starts = {}, {}
     envs = PAIRS if args.pairs else ENVS
-    for env in envs:
-        traces[env] = os.path.join(args.out, env + ".json")
-        source = os.path.join(args.shared, "data", "preemption", "aws-gcp-spot-availability", "availability",
-                              "1-node", "aws-10-26-2022", env + ".json")
-        subprocess.run([args.spotsim, "trace", "convert", source, "--on-demand-price", "3.06", "--spot-price",
-                        "0.9731", "-o", traces[env]], check=True, capture_output=True)
-        last = len(RECORDINGS[env]) - WINDOW_TICKS
-        starts[env] = sorted(rng.sample(range(FIRST_TICK, last + 1), 40))
+    traces, starts = later_windows(envs, args.shared, args.spotsim, args.out)
     cells = [(float(d), float(r)) for d in args.changeovers.split(",") for r in args.deadlines.split(",")]
     print("| policy | mean cost USD | late runs | " + " | ".join(f"d {d} h, {r:.0f} h" for d, r in cells) + " |")
     print("|---|---|---|" + "---|" * len(cells))
