@@ -118,6 +118,12 @@ class PlanCache {
       } else {
         models.push_back(recorded_spell_model(*s.calibration, nodes, length, s.ages, s.prior_up));
       }
+      // Models of calibrations no one holds any more (a file read again since: only the key keeps the old one) go;
+      // a policy following a model holds its calibration in its settings, so none in use is dropped.
+      std::erase_if(models_, [](const auto& entry) {
+        const auto& calibration = std::get<0>(entry.first);
+        return calibration && calibration.use_count() == 1;
+      });
       it = models_.emplace(key, SpellLibrary(std::move(models))).first;
     }
     return it->second;
@@ -155,6 +161,7 @@ class PlanCache {
     std::lock_guard<std::mutex> lock(mutex_);
     PlanCacheStatistics out = statistics_;
     out.kept = plans_.size();
+    out.spell_models = models_.size();
     for (const auto& kept : plans_) out.kept_bytes += SlackPlan::table_bytes(kept->input());
     return out;
   }

@@ -21,6 +21,7 @@ struct PlanCacheStatistics {
   std::size_t reused = 0;
   std::size_t kept = 0;
   double kept_bytes = 0.0;
+  std::size_t spell_models = 0;  // sets of spell models kept (per calibration, job size and step)
 };
 PlanCacheStatistics plan_cache_statistics();
 

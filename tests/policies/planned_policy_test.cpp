@@ -311,10 +311,13 @@ TEST(Planned, ACalibrationFileRewrittenIsReadAgain) {
   };
   const double on_flicker = total(path), on_calm = total(calm_path);
   ASSERT_NE(on_flicker, on_calm);  // the two calibrations plan differently on these markets
+  const std::size_t models = plan_cache_statistics().spell_models;
   const auto written = std::filesystem::last_write_time(path);
   std::ofstream(path) << calm;
   std::filesystem::last_write_time(path, written + std::chrono::seconds(5));  // whatever the clock's resolution
   EXPECT_EQ(total(path), on_calm);
+  // The old content's models went when the new content's came: a process that re-reads files does not grow.
+  EXPECT_EQ(plan_cache_statistics().spell_models, models);
   std::filesystem::remove(path);
   std::filesystem::remove(calm_path);
 }
