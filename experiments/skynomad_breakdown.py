@@ -7,8 +7,9 @@ prints per policy the mean over windows of: cost and how far its mean is above t
 twice the cheapest zone's price: asia-south2-b in this setting) and on the rest, hours waited, hours of changeover
 (start-ups, transfers), moves and egress, and the slack left unused at the finish.
 
-The optimum's schedule needs whole-minute work and deadlines (its back-pointers must fit in memory at the job's
-coarsest grid): the job is 43.17 h (2590 min) instead of SkyNomad's 43.19 h, deadlines rounded to the minute.
+The optimum's schedule is exact for whole-minute work and deadlines (at SkyNomad's 43.19 h its back-pointers do not
+fit in memory on the 1 s grid the job needs, and `optimal-offline` plays a schedule for work rounded up to a coarser
+grid, a little above the optimum): the job is 43.17 h (2590 min), deadlines rounded to the minute.
 
 usage: experiments/skynomad_breakdown.py [--windows wide|train|test] [--counts 4,5] [--policy cost-aware]
 """

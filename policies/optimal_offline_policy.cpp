@@ -6,6 +6,8 @@
 // time or egress) it plays the multi-region optimum (optimum/migration_optimum.hpp), moves included.
 #include <algorithm>
 #include <memory>
+#include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,27 +51,45 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
   // schedule's back-pointers fit in memory (then the cost played is the optimum's); otherwise on the finest grid
   // that fits (a divisor of gcd(tick, changeover, work, deadline)) with every transfer rounded UP to it: a schedule
   // rounded down could plan a move the real transfer does not finish in time and miss the deadline, one rounded up
-  // is always feasible and costs at most the rounding of its moves more than the optimum.
+  // is always feasible and costs at most the rounding of its moves more than the optimum. Where even the coarsest
+  // such grid does not fit (work or deadline in odd seconds: SkyNomad's 43.19 h job), a coarser divisor of
+  // gcd(tick, changeover) with the work rounded UP and the deadline DOWN to it as well: a schedule for more work by
+  // an earlier deadline is feasible for the real job, which the engine ends as soon as the real work is done.
   MigrationOptimum solve_with_schedule(MigrationOptimumRequest request) {
     request.want_schedule = true;
     const MigrationOptimumGrid automatic = migration_optimum_grid(request);
     const Millis base = progress_grid(request.tick, request.changeover, request.work, request.deadline);
     const std::vector<Millis> transfers = request.transfer;
-    // The automatic grid divides base: the coarser grids tried are its multiples that divide base, up to base.
-    for (Millis grid = automatic.grid; grid <= base; grid += automatic.grid) {
-      if (base % grid != 0) continue;
+    const Millis work = request.work, deadline = request.deadline;
+    const auto attempt = [&](Millis grid) -> std::optional<MigrationOptimum> {
       request.grid = grid;
+      request.work = (work + grid - 1) / grid * grid;
+      request.deadline = deadline / grid * grid;
       for (std::size_t i = 0; i < transfers.size(); ++i) request.transfer[i] = (transfers[i] + grid - 1) / grid * grid;
       try {
         return migration_solver_.solve(request);
       } catch (const MigrationStateSpaceTooLarge&) {  // a coarser grid may fit; any other error is the request's own
+        return std::nullopt;
       }
+    };
+    // The automatic grid divides base: the coarser grids tried are its multiples that divide base, up to base.
+    for (Millis grid = automatic.grid; grid <= base; grid += automatic.grid) {
+      if (base % grid != 0) continue;
+      if (auto optimum = attempt(grid)) return *optimum;
+    }
+    // Then base's multiples that divide gcd(tick, changeover), work and deadline rounded (base divides it).
+    const Millis rounding_limit = std::gcd(request.tick, request.changeover);
+    for (Millis grid = 2 * base; grid <= rounding_limit; grid += base) {
+      if (rounding_limit % grid != 0) continue;
+      if ((work + grid - 1) / grid * grid + request.changeover > deadline / grid * grid) break;  // no room left
+      if (auto optimum = attempt(grid)) return *optimum;
     }
     throw InputError(
         "policy 'optimal-offline': the multi-region schedule needs more memory than it may keep (1 GiB) "
-        "even on the coarsest grid the job allows, gcd(tick, changeover, work, deadline) = " +
-        std::to_string(base / kMillisPerSecond) + " s (" + std::to_string(request.work / base) +
-        " progress steps); give work and deadline in whole minutes, or fewer zones");
+        "even on the coarsest grid the job allows, gcd(tick, changeover) = " +
+        std::to_string(rounding_limit / kMillisPerSecond) +
+        " s, with the work rounded up and the deadline down to it; use fewer zones, or a start-up that shares more "
+        "with the tick (whole minutes)");
   }
 
   SelectionDecision decide(const Observation& obs) override {

@@ -95,6 +95,35 @@ TEST(OptimalOffline, PlaysTheMultiRegionOptimumWithItsMoves) {
   }
 }
 
+// SkyNomad's own job, 43.19 h (155,484 s) with a deadline of 1.2x in seconds: gcd(tick, changeover, work,
+// deadline) is 1 s, a grid on which the schedule of four zones would need about 9 GB. The policy then plans on a
+// coarser divisor of gcd(tick, changeover) with the work rounded up and the deadline down to it: the run must meet
+// the real deadline and cost at least the optimum and little more (the window of docs/policies.md#optimal-offline).
+TEST(OptimalOffline, AJobInOddSecondsPlaysAScheduleForMoreWorkByAnEarlierDeadline) {
+  const PolicyRegistry registry = builtin_policy_registry();
+  const PolicyFactories factories{registry.selection_factory("optimal-offline"),
+                                  registry.checkpoint_factory("continuous")};
+  const SpotMarket market = select_zones(
+      read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")),
+      ZoneSelection{ZoneSelection::By::kZones, {"asia-southeast1-c", "asia-south2-b", "us-west1-b", "europe-west3-c"}},
+      "--zones");
+  JobSpec job;
+  job.work = 155'484 * kMillisPerSecond;
+  job.deadline = 186'581 * kMillisPerSecond;
+  job.startup = 12 * kMillisPerMinute;
+  job.restore = 0;
+  job.checkpoint_write = 0;
+  job.checkpoint_size_gb = 50.0;
+  Scenario scenario(market, job, TraceStart{false, millis_from_hours(189.0)});
+  scenario.compute_optimum(true);
+  const RunResult r = run_replications(scenario, factories, ReplicationPlan{1, 0, 1, 1}).front();
+  EXPECT_TRUE(r.deadline_met) << "finished at " << r.completion_hours << " h";
+  EXPECT_NEAR(r.work_done_hours, 43.19, 1e-9);
+  EXPECT_GE(r.cost_total, r.optimum_cost * (1 - 1e-9));
+  EXPECT_LE(r.cost_total, r.optimum_cost * 1.01);
+  EXPECT_GT(r.migrations, 0);
+}
+
 TEST(OptimalOffline, NeedsARecordingWithATickAndADeadline) {
   const PolicyRegistry registry = builtin_policy_registry();
   const PolicyFactories factories{registry.selection_factory("optimal-offline"),
