@@ -45,6 +45,14 @@ TEST(OptimalOffline, CostsExactlyTheOptimumAndMeetsTheDeadlineInBothModes) {
   }
 }
 
+// Four GCP H100 zones in four regions on two continents, as docs/policies.md#optimal-offline shows them.
+SpotMarket four_gcp_regions() {
+  return select_zones(
+      read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")),
+      ZoneSelection{ZoneSelection::By::kZones, {"asia-southeast1-c", "asia-south2-b", "us-west1-b", "europe-west3-c"}},
+      "--zones");
+}
+
 // Multi-region (moving the checkpoint costs transfer time and egress): the policy plays the schedule of the
 // migration optimum (optimum/migration_optimum.hpp). Where the grid is exact the cost played is the optimum's; where
 // transfers do not fall on an affordable grid they are rounded up for the schedule, so it still meets the deadline and
@@ -53,10 +61,7 @@ TEST(OptimalOffline, PlaysTheMultiRegionOptimumWithItsMoves) {
   const PolicyRegistry registry = builtin_policy_registry();
   const PolicyFactories factories{registry.selection_factory("optimal-offline"),
                                   registry.checkpoint_factory("continuous")};
-  const SpotMarket market = select_zones(
-      read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")),
-      ZoneSelection{ZoneSelection::By::kZones, {"asia-southeast1-c", "asia-south2-b", "us-west1-b", "europe-west3-c"}},
-      "--zones");
+  const SpotMarket market = four_gcp_regions();
   // Windows where the optimum moves (2, 1, 1 and 1 moves from 180, 80, 100 and 200 h) and one where it does not:
   // fixed, so that every build (the sanitized one runs the first two) sees the migration schedule.
   const double starts[] = {180.0, 80.0, 100.0, 200.0, 40.0};
@@ -103,10 +108,7 @@ TEST(OptimalOffline, AJobInOddSecondsPlaysAScheduleForMoreWorkByAnEarlierDeadlin
   const PolicyRegistry registry = builtin_policy_registry();
   const PolicyFactories factories{registry.selection_factory("optimal-offline"),
                                   registry.checkpoint_factory("continuous")};
-  const SpotMarket market = select_zones(
-      read_trace_file(testing::repo_path("traces/library/gcp-h100-13-zones.json")),
-      ZoneSelection{ZoneSelection::By::kZones, {"asia-southeast1-c", "asia-south2-b", "us-west1-b", "europe-west3-c"}},
-      "--zones");
+  const SpotMarket market = four_gcp_regions();
   JobSpec job;
   job.work = 155'484 * kMillisPerSecond;
   job.deadline = 186'581 * kMillisPerSecond;
