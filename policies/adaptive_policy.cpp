@@ -290,8 +290,7 @@ void register_adaptive(PolicyRegistry& registry) {
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
       "long-run statistics); plan=auto (in the Can't Be Late mode, one zone, lossless progress and a deadline: "
       "the planned policy decides, its run's belief starting at start_belief=0.2, unless reserve, confirm, patience or "
-      "margin is given; 'off': these rules "
-      "everywhere)",
+      "margin is given; 'off': these rules everywhere)",
       [planner](const PolicyParams& p) {
         return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p), planner);
       }});

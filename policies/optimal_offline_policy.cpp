@@ -61,11 +61,12 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
     const Millis base = progress_grid(request.tick, request.changeover, request.work, request.deadline);
     const std::vector<Millis> transfers = request.transfer;
     const Millis work = request.work, deadline = request.deadline;
+    const auto up = [](Millis x, Millis grid) { return (x + grid - 1) / grid * grid; };
     const auto attempt = [&](Millis grid) -> std::optional<MigrationOptimum> {
       request.grid = grid;
-      request.work = (work + grid - 1) / grid * grid;
+      request.work = up(work, grid);
       request.deadline = deadline / grid * grid;
-      for (std::size_t i = 0; i < transfers.size(); ++i) request.transfer[i] = (transfers[i] + grid - 1) / grid * grid;
+      for (std::size_t i = 0; i < transfers.size(); ++i) request.transfer[i] = up(transfers[i], grid);
       try {
         return migration_solver_.solve(request);
       } catch (const MigrationStateSpaceTooLarge&) {  // a coarser grid may fit; any other error is the request's own
@@ -81,7 +82,7 @@ class OptimalOfflinePolicy final : public SelectionPolicy {
     const Millis rounding_limit = std::gcd(request.tick, request.changeover);
     for (Millis grid = 2 * base; grid <= rounding_limit; grid += base) {
       if (rounding_limit % grid != 0) continue;
-      if ((work + grid - 1) / grid * grid + request.changeover > deadline / grid * grid) break;  // no room left
+      if (up(work, grid) + request.changeover > deadline / grid * grid) break;  // no room left
       if (auto optimum = attempt(grid)) return *optimum;
     }
     throw InputError(

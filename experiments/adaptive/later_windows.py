@@ -44,11 +44,16 @@ def later_windows(envs, shared, spotsim, out):
     return traces, starts
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def add_source_arguments(parser):
+    """--shared, --spotsim and --out: where the recordings, the binary that converts them and the traces are."""
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "..", "shared"))
     parser.add_argument("--spotsim", default=os.path.join(HERE, "..", "..", "build", "tools", "spotsim"))
     parser.add_argument("--out", default="/tmp/later-windows")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_source_arguments(parser)
     parser.add_argument("--pairs", action="store_true", help="the paper's 8 pairs instead of the leaderboard's 6 envs")
     parser.add_argument("--changeovers", default="0.02,0.05,0.10", help="changeovers d, hours [0.02,0.05,0.10]")
     parser.add_argument("--deadlines", default="52,70", help="deadlines R, hours [52,70]")

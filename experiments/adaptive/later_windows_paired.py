@@ -16,14 +16,12 @@ import sys
 
 from spotsim.score import run_windows
 
-from later_windows import ENVS, GAP, HERE, PAIRS, later_windows
+from later_windows import ENVS, GAP, PAIRS, add_source_arguments, later_windows
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "..", "shared"))
-    parser.add_argument("--spotsim", default=os.path.join(HERE, "..", "..", "build", "tools", "spotsim"))
-    parser.add_argument("--out", default="/tmp/later-windows")
+    add_source_arguments(parser)
     parser.add_argument("--changeovers", default="0.02,0.05,0.1,0.2,0.4", help="changeovers d, hours")
     parser.add_argument("--deadlines", default="52,56,60,64,70,80", help="deadlines R, hours")
     parser.add_argument("a")
