@@ -157,7 +157,7 @@ SimulationReport run_simulation(const SimulationRequest& request, RunConsumer* c
                       });
   for (StreamingSummary& summary : summaries) report.summaries.push_back(summary.finish());
   // Re-run serially after the Monte Carlo run, so that run is not slowed down (same seed and replication: same runs).
-  if (request.with_timeline && timeline_supported(request)) {
+  if (request.with_timeline) {
     report.timeline = timeline_text(request, prepared, default_timeline_replications(request.replications));
   }
   return report;

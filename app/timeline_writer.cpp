@@ -7,8 +7,7 @@
 #include "base/errors.hpp"
 #include "base/integer_text.hpp"
 #include "base/json_text.hpp"
-#include "engine/elastic/elastic_simulation.hpp"
-#include "engine/job_simulation.hpp"
+#include "engine/engine_factory.hpp"
 #include "model/interval_recording_checkpoint.hpp"
 
 namespace spotsim {
@@ -74,14 +73,6 @@ std::vector<std::uint64_t> default_timeline_replications(std::uint64_t replicati
   return chosen;
 }
 
-bool timeline_supported(const SimulationRequest& request) { return !request.cant_be_late_mode; }
-
-void check_timeline_supported(const SimulationRequest& request) {
-  if (request.cant_be_late_mode) {
-    throw InputError("--timeline: --mode cant-be-late does not report events; expected --mode event");
-  }
-}
-
 namespace {
 nlohmann::ordered_json timeline_header(const SimulationRequest& request, const PreparedSimulation& prepared,
                                        const std::vector<std::uint64_t>& replications) {
@@ -106,36 +97,22 @@ nlohmann::ordered_json timeline_header(const SimulationRequest& request, const P
   return header;
 }
 
-// Re-runs each replication with `writer` attached, as the replication runner runs it (the checkpoint policy wrapped
-// the same way, so the RunResult records the intervals used too).
-template <typename Simulation>
-void rerun(Simulation& simulation, IntervalRecordingCheckpoint& checkpoint, TimelineWriter& writer,
-           const SimulationRequest& request, const std::vector<std::uint64_t>& replications,
-           std::vector<RunResult>* runs) {
-  simulation.set_observer(&writer);
-  for (const std::uint64_t r : replications) {
-    writer.start(r);
-    RunResult result = simulation.run(request.seed, r);
-    checkpoint.record_into(result);
-    if (runs) runs->push_back(result);
-  }
-}
 }  // namespace
 
 std::string timeline_text(const SimulationRequest& request, const PreparedSimulation& prepared,
                           const std::vector<std::uint64_t>& replications, std::vector<RunResult>* runs) {
-  check_timeline_supported(request);
   std::string text = json_text(timeline_header(request, prepared, replications)) + '\n';
+  // Each replication re-run as the replication runner runs it: the engine make_engine picks, the checkpoint policy
+  // wrapped the same way (so the RunResult records the intervals used too).
   IntervalRecordingCheckpoint checkpoint(prepared.factories.checkpoint());
   TimelineWriter writer(text);
-  if (request.job.elastic.active()) {
-    auto nodes = prepared.factories.nodes();
-    ElasticSimulation simulation(*prepared.scenario, *nodes, checkpoint);
-    rerun(simulation, checkpoint, writer, request, replications, runs);
-  } else {
-    auto selection = prepared.factories.selection();
-    JobSimulation simulation(*prepared.scenario, *selection, checkpoint);
-    rerun(simulation, checkpoint, writer, request, replications, runs);
+  const EngineInstance engine = make_engine(*prepared.scenario, prepared.factories, checkpoint);
+  engine.engine->set_observer(&writer);
+  for (const std::uint64_t r : replications) {
+    writer.start(r);
+    RunResult result = engine.engine->run(request.seed, r);
+    checkpoint.record_into(result);
+    if (runs) runs->push_back(result);
   }
   return text;
 }
@@ -143,7 +120,6 @@ std::string timeline_text(const SimulationRequest& request, const PreparedSimula
 std::vector<RunResult> write_timeline(const SimulationRequest& request, const std::vector<std::uint64_t>& replications,
                                       const std::string& path) {
   std::vector<RunResult> runs;
-  check_timeline_supported(request);
   write_file_atomically(path, timeline_text(request, prepare_simulation(request), replications, &runs));
   return runs;
 }

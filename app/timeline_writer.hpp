@@ -39,10 +39,6 @@ std::vector<std::uint64_t> parse_timeline_replications(const std::string& text, 
 // The default: the first three replications (fewer when the run has fewer).
 std::vector<std::uint64_t> default_timeline_replications(std::uint64_t replications);
 
-// InputError unless `request` runs in an engine that reports events (the single-job event engine and the elastic
-// engine; not the Can't Be Late tick engine).
-void check_timeline_supported(const SimulationRequest& request);
-
 // Re-runs `replications` of `request` with a TimelineWriter attached and writes the log to `path` atomically.
 // Returns their RunResults, in the order given (the tests compare them with the Monte Carlo run's).
 std::vector<RunResult> write_timeline(const SimulationRequest& request, const std::vector<std::uint64_t>& replications,
@@ -50,7 +46,5 @@ std::vector<RunResult> write_timeline(const SimulationRequest& request, const st
 // The same log as text (JSON lines), from a request already prepared; `runs` receives the RunResults when given.
 std::string timeline_text(const SimulationRequest& request, const PreparedSimulation& prepared,
                           const std::vector<std::uint64_t>& replications, std::vector<RunResult>* runs = nullptr);
-// Whether check_timeline_supported would accept `request`.
-bool timeline_supported(const SimulationRequest& request);
 
 }  // namespace spotsim

@@ -74,7 +74,7 @@ class JobSimulation final : public CampaignMember {
   double spend_at(Millis t) const override;
   double spend_rate_per_ms(Millis t) const override;
   // Hears every later run's events; null (the default) for none. Never changes a result.
-  void set_observer(EventObserver* observer) { observer_ = observer; }
+  void set_observer(EventObserver* observer) override { observer_ = observer; }
 
  private:
   enum class EventKind : std::uint8_t {

@@ -14,6 +14,7 @@
 namespace spotsim {
 
 class CampaignMember;
+class EventObserver;
 
 class SteppedRun {
  public:
@@ -39,6 +40,10 @@ class SteppedRun {
     while (!finished() && next_event_time() != kNever) step();
     return result();
   }
+
+  // Reports the replications' events to `observer` (null: none), as `simulate --timeline` logs them; attached or
+  // not, a run is the same run.
+  virtual void set_observer(EventObserver* observer) = 0;
 
   // The engine's side of a campaign's shared capacity and rules, or null when the engine cannot join a campaign.
   virtual CampaignMember* campaign_member() { return nullptr; }

@@ -243,12 +243,17 @@ void TickSimulation::realise_tick(Millis from) {
     const Millis work = std::min(g - spent_on_overhead, job.work - done_);
     startup_left_ -= spent_on_startup;
     startup_ += spent_on_startup;
+    if (spent_on_startup > 0 && startup_left_ == 0) {
+      notify(from + spent_on_startup, TimelineEventKind::kPhaseEntered, held_phase(), held, zone_);
+    }
     if (spent_on_transfer > 0) {
       transfer_left_ -= spent_on_transfer;
       transfer_ += spent_on_transfer;
       if (transfer_left_ == 0) {  // the changeover is over: the state now lives here
         data_zone_ = zone_;
         ++result_.migrations;
+        notify(from + spent_on_overhead, TimelineEventKind::kTransferDone, Phase::kMigrating, held, zone_);
+        notify(from + spent_on_overhead, TimelineEventKind::kPhaseEntered, Phase::kComputing, held, zone_);
       }
     }
     if (work > 0) data_zone_ = zone_;  // lossless: the state lives where the job computes
@@ -271,6 +276,9 @@ void TickSimulation::decide(Millis at) {
     ++result_.preemptions;
     if (recent_preemptions_.size() == kHistory) recent_preemptions_.erase(recent_preemptions_.begin());
     recent_preemptions_.push_back(at - start_);
+    notify(at, TimelineEventKind::kPreemption, held_phase(), Purchase::kSpot, zone_);
+    notify(at, TimelineEventKind::kPhaseEntered, Phase::kIdle, Purchase::kSpot, zone_);
+    notify(at, TimelineEventKind::kInstanceReleased, Phase::kIdle, Purchase::kSpot, zone_);
     hold(Purchase::kNone, zone_, at);
     obs = observe(at);
   }
@@ -279,8 +287,14 @@ void TickSimulation::decide(Millis at) {
   if (decision.purchase == Purchase::kSpot && !obs.zones[static_cast<std::size_t>(decision.zone)].spot_available) {
     decision.purchase = Purchase::kNone;  // as the event engine does: asking for absent spot means waiting
   }
-  if (decision.purchase != Purchase::kNone && (decision.purchase != held_now_ || decision.zone != zone_)) {
-    startup_left_ = job.startup;  // a launch: the changeover starts afresh
+  const bool launch =
+      decision.purchase != Purchase::kNone && (decision.purchase != held_now_ || decision.zone != zone_);
+  if (held_now_ != Purchase::kNone && (launch || decision.purchase == Purchase::kNone)) {  // given back
+    notify(at, TimelineEventKind::kPhaseEntered, Phase::kIdle, held_now_, zone_);
+    notify(at, TimelineEventKind::kInstanceReleased, Phase::kIdle, held_now_, zone_);
+  }
+  if (launch) {
+    startup_left_ = job.startup;  // the changeover starts afresh
     const MigrationCost& move = scenario_.migration(data_zone_, decision.zone);
     transfer_left_ = move.transfer;
     result_.cost_egress += move.egress_usd;
@@ -288,7 +302,29 @@ void TickSimulation::decide(Millis at) {
     ++(decision.purchase == Purchase::kSpot ? result_.spot_starts : result_.on_demand_starts);
   }
   hold(decision.purchase, decision.purchase != Purchase::kNone ? decision.zone : zone_, at);
+  if (launch) {
+    notify(at, TimelineEventKind::kPhaseEntered, held_phase(), Purchase::kNone, -1);
+    notify(at, TimelineEventKind::kInstanceAcquired, held_phase(), held_now_, zone_);
+  }
   quiet_until_ = quiet_until(at, decision);
+}
+
+Phase TickSimulation::held_phase() const {
+  return startup_left_ > 0 ? Phase::kStarting : transfer_left_ > 0 ? Phase::kMigrating : Phase::kComputing;
+}
+
+void TickSimulation::emit(Millis at, TimelineEventKind kind, Phase phase, Purchase purchase, int zone) {
+  TimelineEvent event;
+  event.time = at - start_;
+  event.kind = kind;
+  event.purchase = purchase;
+  event.zone = purchase == Purchase::kNone ? -1 : zone;
+  event.phase = phase;
+  event.progress = event.committed = done_;  // progress is never lost here
+  event.cost_booked = result_.cost_spot + result_.cost_on_demand + result_.cost_egress;
+  event.nodes = purchase == Purchase::kNone ? 0 : scenario_.job().nodes;
+  event.completed = result_.completed;
+  observer_->on_event(event);
 }
 
 // The first time a boundary must ask again: the decision's review time, or the next change of any zone's spot
@@ -349,6 +385,8 @@ double TickSimulation::spend_at(Millis /*t*/) const {
 // capacity use then covers the campaign's makespan, and no other job could have stepped onto the room before this
 // boundary anyway.
 void TickSimulation::finish(Millis end, bool completed) {
+  const Purchase held = held_now_;
+  const int zone = zone_;
   hold(Purchase::kNone, zone_, end);
   finished_ = true;
   const JobSpec& job = scenario_.job();
@@ -362,6 +400,14 @@ void TickSimulation::finish(Millis end, bool completed) {
   result_.spot_node_hours = result_.spot_hours;  // the compatibility mode prices one instance per tick
   result_.on_demand_node_hours = result_.on_demand_hours;
   result_.work_done_hours = to_hours(std::min(done_, job.work));
+  if (observer_ != nullptr) [[unlikely]] {
+    const Phase last = completed ? Phase::kDone : Phase::kIdle;
+    if (held != Purchase::kNone) {
+      emit(end, TimelineEventKind::kPhaseEntered, last, held, zone);
+      emit(end, TimelineEventKind::kInstanceReleased, last, held, zone);
+    }
+    emit(end, TimelineEventKind::kFinished, last, Purchase::kNone, -1);
+  }
 }
 
 }  // namespace spotsim

@@ -25,6 +25,11 @@
 // boundaries still realise and bill their tick; the run is the same as if it had been asked (tested), in a fraction
 // of the time. Campaigns ask at every boundary.
 //
+// Timeline (engine/event_observer.hpp): with an observer attached the run reports its events as the event engine
+// does, at the moments they happen within the ticks: a launch (the phase entered, then instance_acquired), the end
+// of the start-up and of a transfer, a preemption (seen at the boundary where spot is gone), a release and the
+// finish. `cost_usd` is what the ticks realised so far have billed (each tick in full, the finishing one too).
+//
 // Stepping (engine/stepped_run.hpp): each tick boundary is one step. In a campaign (engine/campaign_member.hpp) a
 // tick job's boundaries count from its arrival; spot is obtainable in a zone at a boundary when the zone's count
 // leaves room for the job after what the other jobs hold; spot the campaign reclaims at `at` is gone from the first
@@ -35,6 +40,7 @@
 #include <vector>
 
 #include "engine/campaign_member.hpp"
+#include "engine/event_observer.hpp"
 #include "model/market/change_points.hpp"
 #include "model/observation.hpp"
 #include "model/policy_interfaces.hpp"
@@ -56,6 +62,7 @@ class TickSimulation final : public CampaignMember {
   void step() override;
   bool finished() const override { return finished_; }
   const RunResult& result() const override { return result_; }
+  void set_observer(EventObserver* observer) override { observer_ = observer; }
 
   // CampaignMember.
   void attach_capacity(SharedCapacity* capacity, int index) override { capacity_ = capacity, job_index_ = index; }
@@ -93,6 +100,14 @@ class TickSimulation final : public CampaignMember {
   void finish(Millis end, bool completed);
   Observation observe(Millis boundary);
   double pay_tick(Purchase held, double price);
+  // The phase of the instance held now: starting, migrating (the transfer of the saved state) or computing.
+  Phase held_phase() const;
+  // Only with an observer: the event at `at` (trace frame), naming `purchase` in `zone` as held after it.
+  void notify(Millis at, TimelineEventKind kind, Phase phase, Purchase purchase, int zone) {
+    if (observer_ != nullptr) [[unlikely]]
+      emit(at, kind, phase, purchase, zone);
+  }
+  void emit(Millis at, TimelineEventKind kind, Phase phase, Purchase purchase, int zone);
   void book_tick(double cost, Millis g, Millis startup, Millis transfer, Millis work);
 
   const Scenario& scenario_;
@@ -102,6 +117,7 @@ class TickSimulation final : public CampaignMember {
   Millis give_up_ = kNever;                          // the job's effective give-up time
   bool record_ = false;
   bool ask_every_tick_ = false;
+  EventObserver* observer_ = nullptr;
   std::string held_;
   std::vector<ZoneView> zone_views_;
   std::vector<Millis> recent_preemptions_;

@@ -155,7 +155,6 @@ std::optional<TimelinePlan> timeline_plan_from(const po::variables_map& vm, cons
   if (vm.count("timeline-replications") && !vm.count("timeline"))
     throw InputError("--timeline-replications: only with --timeline");
   if (!vm.count("timeline")) return std::nullopt;
-  check_timeline_supported(request);
   TimelinePlan plan;
   plan.path = vm["timeline"].as<std::string>();
   const std::string problem = output_file_problem(plan.path);

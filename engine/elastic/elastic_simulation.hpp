@@ -70,7 +70,7 @@ class ElasticSimulation final : public CampaignMember {
 
   // Hears the run's timeline (engine/event_observer.hpp) with the spot, on-demand and training counts filled in;
   // without one, each place that would notify costs a null test.
-  void set_observer(EventObserver* observer) { observer_ = observer; }
+  void set_observer(EventObserver* observer) override { observer_ = observer; }
 
  private:
   enum class JobPhase : std::uint8_t {
