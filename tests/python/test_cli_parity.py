@@ -108,16 +108,20 @@ def test_same_input_same_verdict(cli, python_options, cli_args):
     assert py_doc["manifest"]["trace"] == cli_doc["manifest"]["trace"]
 
 
-def test_timeline_from_python_is_the_clis(cli, tmp_path):
+@pytest.mark.parametrize("mode", ["event", "cant-be-late"])
+def test_timeline_from_python_is_the_clis(cli, tmp_path, mode):
     args = ["--trace", "gcp-h100-13-zones", "--regions", "us-central1,us-east4", "--checkpoint-size", "200GB",
-            "--work", "24h", "--deadline", "36h", "--policy", "greedy", "-n", "5", "--threads", "1"]
+            "--work", "24h", "--deadline", "36h", "--policy", "greedy", "-n", "5", "--threads", "1", "--mode", mode]
+    checkpoint = {"checkpoint": "continuous"} if mode == "cant-be-late" else {}  # the tick engine's progress is kept
+    args += [f"--{k}" for k in checkpoint] + list(checkpoint.values())
     code, _, err = cli("simulate", *args, "--timeline", tmp_path / "cli.jsonl", "--timeline-replications", "0,2",
                        "--format", "json", "-o", tmp_path / "cli.json")
     assert code == 0, err
     spotsim.simulate(trace="gcp-h100-13-zones", regions="us-central1,us-east4", checkpoint_size="200GB", work="24h",
-                     deadline="36h", policy="greedy", replications=5, threads=1,
+                     deadline="36h", policy="greedy", replications=5, threads=1, mode=mode, **checkpoint,
                      timeline=tmp_path / "py.jsonl", timeline_replications="0,2")
     assert (tmp_path / "py.jsonl").read_text() == (tmp_path / "cli.jsonl").read_text()
+    assert (tmp_path / "py.jsonl").read_text().count('"event":"finished"') == 2
 
 
 def test_campaign_jobs_and_trials_are_refused_alike(cli, tmp_path):
