@@ -34,7 +34,7 @@ void BM_SlackPlanSolve(benchmark::State& state) {
     plan.solve(in);
     benchmark::DoNotOptimize(plan.expected_cost(PlanHeld::kNone, true, 0, in.slack_bins));
   }
-  state.counters["states"] = SlackPlan::table_bytes(in);
+  state.counters["table_bytes"] = SlackPlan::table_bytes(in);
 }
 BENCHMARK(BM_SlackPlanSolve)->Arg(1)->Arg(3)->Unit(benchmark::kMillisecond);
 

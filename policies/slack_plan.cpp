@@ -115,8 +115,9 @@ void choose_row(const SlackPlanInput& in, int held, bool up, long long done_from
 
 double SlackPlan::table_bytes(const SlackPlanInput& in) {
   const bool two = !in.stay_up_2.empty() && in.belief_points > 1;
-  return static_cast<double>(std::max(in.steps, 0)) * 6.0 * static_cast<double>(in.stay_up.size()) *
-         (static_cast<double>(std::max(in.slack_bins, 0)) + 1.0) * (two ? in.belief_points : 1);
+  const double per_step = 6.0 * static_cast<double>(in.stay_up.size()) *
+                          (static_cast<double>(std::max(in.slack_bins, 0)) + 1.0) * (two ? in.belief_points : 1);
+  return static_cast<double>(std::max(in.steps, 0)) * std::ceil(per_step / 4.0);
 }
 
 int fit_plan_table(SlackPlanInput& in, Millis time_left, Millis slack, Millis step, int max_bins, double budget_bytes) {
@@ -157,7 +158,9 @@ void SlackPlan::solve(const SlackPlanInput& in) {
   // s >= 0 has no work left.
   const std::size_t row = static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(beliefs_);
   const std::size_t layer = 3 * row;
-  actions_.assign(static_cast<std::size_t>(std::max(in.steps, 0)) * layer, 0);
+  packed_layer_ = (layer + 3) / 4;
+  actions_.assign(static_cast<std::size_t>(std::max(in.steps, 0)) * packed_layer_, 0);
+  step_actions_.assign(4 * packed_layer_, 0);
   value_.assign(layer, 0.0);
   next_.resize(layer);
   wait_next_.resize(row);
@@ -194,9 +197,8 @@ void SlackPlan::solve(const SlackPlanInput& in) {
 
 void SlackPlan::choose_step(int t) {
   const std::size_t row = width_ * static_cast<std::size_t>(beliefs_);
-  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * row;
   const long long done_from = static_cast<long long>(in_.steps - t) * in_.bins_per_step;
-  std::uint8_t* act = actions_.data() + static_cast<std::size_t>(t) * layer;
+  std::uint8_t* act = step_actions_.data();
   for (int held = 0; held < 3; ++held) {
     for (int x = 0; x < states_; ++x) {
       const std::size_t from = static_cast<std::size_t>(x) * row;
@@ -205,15 +207,20 @@ void SlackPlan::choose_step(int t) {
                  od_next_.data() + from, value_.data() + at, act + at);
     }
   }
+  // Four 2-bit actions to a byte (the padding past the step's states stays 0): the table bounds a plan's size.
+  std::uint8_t* packed = actions_.data() + static_cast<std::size_t>(t) * packed_layer_;
+  for (std::size_t k = 0; k < packed_layer_; ++k) {
+    const std::uint8_t* a = act + 4 * k;
+    packed[k] = static_cast<std::uint8_t>(a[0] | (a[1] << 2) | (a[2] << 4) | (a[3] << 6));
+  }
 }
 
 PlanAction SlackPlan::action(int step, PlanHeld held, bool spot_up, int age, int slack_bins, double belief) const {
   if (!solved_ || step < 0 || step >= in_.steps) return PlanAction::kOnDemand;
   const int s = std::clamp(slack_bins, 0, static_cast<int>(width_) - 1);
-  const std::size_t layer = 3 * static_cast<std::size_t>(states_) * width_ * static_cast<std::size_t>(beliefs_);
-  return static_cast<PlanAction>(
-      actions_[static_cast<std::size_t>(step) * layer +
-               state(static_cast<int>(held), availability_state(spot_up, age), s, belief_index(belief))]);
+  const std::size_t i = state(static_cast<int>(held), availability_state(spot_up, age), s, belief_index(belief));
+  const std::uint8_t packed = actions_[static_cast<std::size_t>(step) * packed_layer_ + i / 4];
+  return static_cast<PlanAction>((packed >> (2 * (i % 4))) & 3U);
 }
 
 double SlackPlan::expected_cost(PlanHeld held, bool spot_up, int age, int slack_bins, double belief) const {

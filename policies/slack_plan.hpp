@@ -65,7 +65,8 @@ class SlackPlan {
   // The belief in regime 2 after spot, up (or down) for a spell of `age` steps, stayed (or turned) for a step,
   // from `belief` (Bayes on the two regimes' stay probabilities).
   double next_belief(double belief, bool spot_up, int age, bool stayed) const;
-  // Bytes the action table of `in` needs (fit_plan_table keeps it within a budget).
+  // Bytes the action table of `in` needs (fit_plan_table keeps it within a budget): an action is 2 bits, four to a
+  // byte, so a step's states take a quarter of their count in bytes.
   static double table_bytes(const SlackPlanInput& in);
 
  private:
@@ -97,7 +98,9 @@ class SlackPlan {
   int states_ = 2;  // 2 A: up for a = 0..A-1, then down for a = 0..A-1
   int beliefs_ = 1;
   std::size_t width_ = 0;
-  std::vector<std::uint8_t> actions_;                    // [step][held][x][s]
+  std::vector<std::uint8_t> actions_;                    // [step][held][x][s][belief], 2 bits each, four per byte
+  std::vector<std::uint8_t> step_actions_;               // one step's actions, a byte each, before they are packed
+  std::size_t packed_layer_ = 0;                         // bytes of actions_ per step
   std::vector<double> value_, next_;                     // [held][x][s] at the current and the next step
   std::vector<double> wait_next_, spot_next_, od_next_;  // [x][s]: expectations over the next step's state
 };

@@ -89,36 +89,48 @@ class Expectimax {
     const auto key = std::make_tuple(t, held, up, age, s, b);
     if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
     double v = 0.0;
-    const int k = in_.bins_per_step, d = in_.changeover_bins;
+    const int k = in_.bins_per_step;
     if (s >= (in_.steps - t) * k) {
       v = 0.0;
     } else if (s < in_.commit_bins) {
       v = in_.on_demand_cost_per_step * ((in_.steps - t) * k - s) / k;
     } else {
-      const auto a = static_cast<std::size_t>(age);
-      const double p1 = up ? in_.stay_up[a] : in_.stay_down[a];
-      const double p2 = up ? in_.stay_up_2[a] : in_.stay_down_2[a];
-      const double stay = b * p2 + (1.0 - b) * p1;
-      const double b_stay = stay > 0.0 ? b * p2 / stay : b;
-      const double b_turn = stay < 1.0 ? b * (1.0 - p2) / (1.0 - stay) : b;
-      const int older = std::min(age + 1, ages_ - 1);
-      const auto next = [&](int next_held, int s_next) {
-        const int held_turned = up && next_held == 1 ? 0 : next_held;
-        return stay * value(t + 1, next_held, up, older, s_next, b_stay) +
-               (1.0 - stay) * value(t + 1, held_turned, !up, 0, s_next, b_turn);
-      };
       v = SlackPlan::kInfeasible;
-      if (s - k >= 0 && !(in_.on_demand_until_spot && held == 2)) v = std::min(v, next(0, s - k));
-      if (up) {
-        const int from = held == 1 ? s : s - d;
-        if (from >= 0) v = std::min(v, in_.spot_cost_per_step + next(1, from));
+      for (const PlanAction a : {PlanAction::kWait, PlanAction::kSpot, PlanAction::kOnDemand}) {
+        v = std::min(v, action_value(t, held, up, age, s, a, b));
       }
-      const int from = held == 2 ? s : s - d;
-      if (from >= 0) v = std::min(v, in_.on_demand_cost_per_step + next(2, from));
-      v = std::min(v, SlackPlan::kInfeasible);
     }
     memo_[key] = v;
     return v;
+  }
+
+  // The expected cost of taking `action` now and the best course after it (kInfeasible where it is not allowed);
+  // only where the job has work left and is above the safety net.
+  double action_value(int t, int held, bool up, int age, int s, PlanAction action, double b = 0.0) {
+    const int k = in_.bins_per_step, d = in_.changeover_bins;
+    const auto a = static_cast<std::size_t>(age);
+    const double p1 = up ? in_.stay_up[a] : in_.stay_down[a];
+    const double p2 = up ? in_.stay_up_2[a] : in_.stay_down_2[a];
+    const double stay = b * p2 + (1.0 - b) * p1;
+    const double b_stay = stay > 0.0 ? b * p2 / stay : b;
+    const double b_turn = stay < 1.0 ? b * (1.0 - p2) / (1.0 - stay) : b;
+    const int older = std::min(age + 1, ages_ - 1);
+    const auto next = [&](int next_held, int s_next) {
+      const int held_turned = up && next_held == 1 ? 0 : next_held;
+      return stay * value(t + 1, next_held, up, older, s_next, b_stay) +
+             (1.0 - stay) * value(t + 1, held_turned, !up, 0, s_next, b_turn);
+    };
+    double v = SlackPlan::kInfeasible;
+    if (action == PlanAction::kWait && s - k >= 0 && !(in_.on_demand_until_spot && held == 2)) v = next(0, s - k);
+    if (action == PlanAction::kSpot && up) {
+      const int from = held == 1 ? s : s - d;
+      if (from >= 0) v = in_.spot_cost_per_step + next(1, from);
+    }
+    if (action == PlanAction::kOnDemand) {
+      const int from = held == 2 ? s : s - d;
+      if (from >= 0) v = in_.on_demand_cost_per_step + next(2, from);
+    }
+    return std::min(v, SlackPlan::kInfeasible);
   }
 
  private:
@@ -173,6 +185,44 @@ TEST(SlackPlan, EqualsAnIndependentExpectimaxOnRandomSmallProblems) {
       }
     }
   }
+}
+
+// The action table (2 bits an action, four to a byte) holds, at every step and in every state the plan can finish
+// from, an action whose expected cost is the optimum's: on random small problems of every size modulo 4, with and
+// without a belief grid.
+TEST(SlackPlan, EveryStoredActionIsOptimalAtEveryStep) {
+  std::mt19937 rng(5);
+  int checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int belief_points = trial % 2 == 0 ? 1 : 3;
+    const SlackPlanInput in = random_small_problem(rng, belief_points);
+    SlackPlan plan;
+    plan.solve(in);
+    Expectimax reference(in);
+    const int k = in.bins_per_step;
+    for (int t = 0; t < in.steps; ++t) {
+      for (int held = 0; held < 3; ++held) {
+        for (int up = 0; up < 2; ++up) {
+          for (int age = 0; age < static_cast<int>(in.stay_up.size()); ++age) {
+            for (int s = in.commit_bins; s <= in.slack_bins && s < (in.steps - t) * k; ++s) {
+              for (int j = 0; j < belief_points; ++j) {
+                const double b = belief_points > 1 ? static_cast<double>(j) / (belief_points - 1) : 0.0;
+                if (belief_points > 1 && j == 1) continue;  // between the regimes the grid plan interpolates
+                const double best = reference.value(t, held, up == 1, age, s, b);
+                if (best >= SlackPlan::kInfeasible) continue;
+                const PlanAction a = plan.action(t, static_cast<PlanHeld>(held), up == 1, age, s, b);
+                ASSERT_NEAR(reference.action_value(t, held, up == 1, age, s, a, b), best, 1e-9 * std::max(1.0, best))
+                    << "trial " << trial << ", step " << t << ", held " << held << ", up " << up << ", age " << age
+                    << ", s " << s << ", belief " << b << ", action " << static_cast<int>(a);
+                ++checked;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 10000);
 }
 
 TEST(SlackPlan, OnDemandUntilSpotNeverWaitsFromOnDemandAndCostsNoLessThanTheFreePlan) {
@@ -322,22 +372,22 @@ TEST(SlackPlan, MoreSlackNeverCostsMore) {
 }
 
 TEST(SlackPlan, TheLayoutKeepsTheWholeTableWithinTheBudgetBeliefGridIncluded) {
-  // A 48 h job with a 70 h deadline on 600 s steps, 12 spell ages: 40 M states at 10 bins per step with one regime,
-  // three times that with a belief over two regimes on 3 points.
+  // A 48 h job with a 70 h deadline on 600 s steps, 12 spell ages: 40 M states at 10 bins per step with one regime
+  // (10 MB at 2 bits an action), three times that with a belief over two regimes on 3 points.
   constexpr Millis kStep = 600 * kMillisPerSecond;
   SlackPlanInput one;
   one.stay_up.assign(12, 0.5);
   SlackPlanInput two = one;
   two.stay_up_2.assign(12, 0.5);
   two.belief_points = 3;
-  const double budget = 64.0 * 1024 * 1024;
+  const double budget = 16.0 * 1024 * 1024;
   EXPECT_EQ(fit_plan_table(one, 70 * kMillisPerHour, 22 * kMillisPerHour, kStep, 10, budget), 1);
   EXPECT_EQ(one.bins_per_step, 10);
   EXPECT_EQ(one.steps, 420);
   EXPECT_EQ(one.slack_bins, 1320);
   EXPECT_EQ(fit_plan_table(two, 70 * kMillisPerHour, 22 * kMillisPerHour, kStep, 10, budget), 1);
   EXPECT_LE(SlackPlan::table_bytes(two), budget);
-  EXPECT_EQ(two.bins_per_step, 5);  // 420 x 6 x 12 x 661 x 3 = 60 M; 6 bins would be 72 M
+  EXPECT_EQ(two.bins_per_step, 5);  // 420 x 6 x 12 x 661 x 3 = 60 M states, 15 MB; 6 bins would be 18 MB
   // Where even one bin per step is too many, the plan step spans several decision steps.
   two.stay_up.assign(400, 0.5);
   two.stay_up_2.assign(400, 0.5);
