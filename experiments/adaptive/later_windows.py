@@ -27,18 +27,24 @@ PAIRS = ("us-west-2a_k80_1",) + ENVS + ("us-west-2b_v100_8",)  # the paper's eig
 FIRST_TICK, WINDOW_TICKS, GAP = 1739, 554, 600
 
 
+def converted_recording(shared, spotsim, out, pair):
+    """The 2022 recording of `pair` converted into `out` at the harnesses' (and the paper's) prices; its path."""
+    os.makedirs(out, exist_ok=True)
+    trace = os.path.join(out, pair + ".json")
+    source = os.path.join(shared, "data", "preemption", "aws-gcp-spot-availability", "availability", "1-node",
+                          "aws-10-26-2022", pair + ".json")
+    subprocess.run([spotsim, "trace", "convert", source, "--on-demand-price", "3.06", "--spot-price", "0.9731", "-o",
+                    trace], check=True, capture_output=True)
+    return trace
+
+
 def later_windows(envs, shared, spotsim, out):
     """Each env's trace (converted into `out` with the harnesses' prices) and its 40 later windows' start ticks, the
     same for every caller (seed 7)."""
-    os.makedirs(out, exist_ok=True)
     rng = random.Random(7)
     traces, starts = {}, {}
     for env in envs:
-        traces[env] = os.path.join(out, env + ".json")
-        source = os.path.join(shared, "data", "preemption", "aws-gcp-spot-availability", "availability", "1-node",
-                              "aws-10-26-2022", env + ".json")
-        subprocess.run([spotsim, "trace", "convert", source, "--on-demand-price", "3.06", "--spot-price", "0.9731",
-                        "-o", traces[env]], check=True, capture_output=True)
+        traces[env] = converted_recording(shared, spotsim, out, env)
         last = len(RECORDINGS[env]) - WINDOW_TICKS
         starts[env] = sorted(rng.sample(range(FIRST_TICK, last + 1), 40))
     return traces, starts

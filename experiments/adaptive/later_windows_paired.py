@@ -10,7 +10,6 @@ usage: PYTHONPATH=build/python experiments/adaptive/later_windows_paired.py [--s
        [--changeovers 0.02,0.05,0.1,0.2,0.4] [--deadlines 52,56,60,64,70,80] A B
 """
 import argparse
-import os
 import statistics
 import sys
 

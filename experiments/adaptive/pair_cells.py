@@ -15,9 +15,9 @@ import argparse
 import os
 import random
 import statistics
-import subprocess
 import sys
 
+from later_windows import converted_recording
 from spotsim.harness_windows import RECORDINGS
 from spotsim.score import run_windows
 
@@ -29,30 +29,41 @@ ON_DEMAND = 147.90  # 290 whole ticks of on-demand
 WINDOW_TICKS, GAP = 554, 600
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def paper_windows(shared, spotsim, out, count=300, seed=2024):
+    """Each pair's trace (converted into `out` at the paper's prices) and its `count` random window starts (seconds),
+    drawn pair after pair from one generator seeded with `seed`, the same for every caller."""
+    rng = random.Random(seed)
+    traces, starts = {}, {}
+    for pair in PAIRS:
+        traces[pair] = converted_recording(shared, spotsim, out, pair)
+        ticks = len(RECORDINGS[pair])
+        starts[pair] = [rng.randrange(0, ticks - WINDOW_TICKS) * GAP for _ in range(count)]
+    return traces, starts
+
+
+def add_window_arguments(parser):
+    """--shared, --spotsim, --out, --windows and --seed: the recordings, the binary, where the traces go, and the
+    draw of the paper's windows."""
     parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "..", "shared"))
     parser.add_argument("--spotsim", default=os.path.join(HERE, "..", "..", "build", "tools", "spotsim"))
     parser.add_argument("--out", default="/tmp/pair-cells")
     parser.add_argument("--windows", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=2024, help="of the windows drawn [2024: the tables in the docs]")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_window_arguments(parser)
     parser.add_argument("--changeover", type=float, default=0.2)
-    parser.add_argument("--seed", type=int, default=2024, help="of the windows drawn [2024: the table in the docs]")
     parser.add_argument("policies", nargs="*", default=["adaptive", "uniform-progress"])
     args = parser.parse_args()
     policy, baseline = (args.policies + ["uniform-progress"])[:2]
-    os.makedirs(args.out, exist_ok=True)
-    rng = random.Random(args.seed)
+    traces, windows = paper_windows(args.shared, args.spotsim, args.out, args.windows, args.seed)
     print(f"| pair | deadline | `{baseline}` saving | `{policy}` saving | difference (paired, points) |")
     print("|---|---|---|---|---|")
     below, savings = [], {policy: [], baseline: []}
     for pair in PAIRS:
-        trace = os.path.join(args.out, pair + ".json")
-        source = os.path.join(args.shared, "data", "preemption", "aws-gcp-spot-availability", "availability",
-                              "1-node", "aws-10-26-2022", pair + ".json")
-        subprocess.run([args.spotsim, "trace", "convert", source, "--on-demand-price", "3.06", "--spot-price",
-                        "0.9731", "-o", trace], check=True, capture_output=True)
-        ticks = len(RECORDINGS[pair])
-        starts = [rng.randrange(0, ticks - WINDOW_TICKS) * GAP for _ in range(args.windows)]
+        trace, starts = traces[pair], windows[pair]
         for deadline in DEADLINES:
             ours = run_windows(trace, starts, policy, deadline, restart_overhead_hours=args.changeover)
             base = run_windows(trace, starts, baseline, deadline, restart_overhead_hours=args.changeover)
