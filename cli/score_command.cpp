@@ -1,7 +1,7 @@
-// `spotsim score FILE --harness PROFILE [...]`: a sky_spot strategy file scored as a public Can't Be Late harness
-// scores it (docs/plugins.md#harness-profiles). Strategy files are Python and the harness profiles live in the
-// Python module (spotsim.harness), so this command runs `python3 -m spotsim.harness` with its own arguments,
-// unchanged: one implementation, two doors (cli/python_exec.hpp).
+// `spotsim score FILE --harness PROFILE [...]`: a sky_spot strategy file (or, with `--policy NAME`, a built-in
+// policy) scored as a public Can't Be Late harness scores it (docs/plugins.md#harness-profiles). Strategy files are
+// Python and the harness profiles live in the Python module (spotsim.harness), so this command runs `python3 -m
+// spotsim.harness` with its own arguments, unchanged: one implementation, two doors (cli/python_exec.hpp).
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,8 +24,8 @@ int score_command(int argc, const char* const* argv) {
     for (int i = 1; i < argc; ++i) help = help || std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h";
     std::ostream& out = help ? std::cout : std::cerr;
     out << (help ? "Usage: " : "") << argv[0]
-        << (help ? " FILE --harness PROFILE [options]: a sky_spot strategy file scored as a public harness scores it "
-                   "(docs/plugins.md#harness-profiles).\n"
+        << (help ? " FILE|--policy NAME --harness PROFILE [options]: a sky_spot strategy file, or a built-in policy, "
+                   "scored as a public harness scores it (docs/plugins.md#harness-profiles).\n"
                  : ": error: ")
         << "this spotsim has no Python module (built with -DSPOTSIM_BUILD_PYTHON=OFF and not installed); "
            "`./dev build` builds it, and `spotsim score` runs it\n";

@@ -8,68 +8,36 @@ recording of 2022-10-26, priced as the harnesses price every env (on-demand 3.06
 reproduces the harnesses run for run (docs/plugins.md#harness-profiles). A report only: no parameter of any policy
 was chosen on these windows (experiments/adaptive/README.md).
 
-usage: PYTHONPATH=build/python experiments/harness_grids.py [--shared ../shared] [--spotsim build/tools/spotsim]
-       [--out /tmp/harness-grids] [--harness NAME ...] POLICY...
+usage: PYTHONPATH=build/python experiments/harness_grids.py [--harness NAME ...] POLICY...
 """
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 
-from spotsim.harness import profile, score
-from spotsim.harness_windows import GAP_SECONDS, WINDOWS
-from spotsim.score import run_windows
+from spotsim.harness import evaluate_policy, profile, score
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 HARNESSES = ["adrs-leaderboard", "adrs-openevolve", "gepa-test"] + [
     f"frontier-cs:{a}_{d}_{o}" for a in ("high", "low", "mixed") for d in ("tight", "loose") for o in ("small", "large")]
 
 
-def convert(args, env):
-    """The env's recording priced as the harnesses price it, converted once."""
-    out = os.path.join(args.out, env + ".json")
-    if not os.path.exists(out):
-        source = os.path.join(args.shared, "data", "preemption", "aws-gcp-spot-availability", "availability",
-                              "1-node", "aws-10-26-2022", env + ".json")
-        subprocess.run([args.spotsim, "trace", "convert", source, "--on-demand-price", "3.06", "--spot-price",
-                        "0.9731", "-o", out], check=True, capture_output=True)
-    return out
-
-
-def grid_runs(args, harness, policy, cache):
-    """[(cost, deadline met, optimum cost)] for every run of the harness's grid, in its order."""
-    prof = profile(harness)
-    out = []
-    for env in prof.envs:
-        starts = [start * GAP_SECONDS for _, start, _ in WINDOWS[env]]
-        for deadline in prof.deadlines:
-            for d in prof.overheads:
-                key = (env, deadline, d)
-                if key not in cache:
-                    cache[key] = list(run_windows(convert(args, env), starts, "optimal-offline", deadline,
-                                                  restart_overhead_hours=d)["cost_total"])
-                runs = run_windows(convert(args, env), starts, policy, deadline, restart_overhead_hours=d)
-                out += list(zip(runs["cost_total"], runs["deadline_met"], cache[key]))
-    return prof, out
+def grid_runs(harness, policy):
+    """The harness's profile and [(cost, deadline met, optimum cost)] for every run of its grid, in its order: what
+    `spotsim score --policy POLICY --harness HARNESS --regret` runs (spotsim.harness.evaluate_policy)."""
+    _, runs = evaluate_policy(policy, harness, regret=True)
+    return profile(harness), [(r["cost"], r["deadline_met"], r["optimum_cost"]) for r in runs]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--shared", default=os.path.join(HERE, "..", "..", "shared"))
-    parser.add_argument("--spotsim", default=os.path.join(HERE, "..", "build", "tools", "spotsim"))
-    parser.add_argument("--out", default="/tmp/harness-grids")
     parser.add_argument("--harness", nargs="*", default=HARNESSES)
     parser.add_argument("policies", nargs="+")
     args = parser.parse_args()
-    os.makedirs(args.out, exist_ok=True)
     print("| harness | runs | score | " + " | ".join(f"`{p}`" for p in args.policies) + " |")
     print("|---|---|---|" + "---|" * len(args.policies))
     for harness in args.harness:
-        cache = {}
         cells = []
         for policy in args.policies:
-            prof, runs = grid_runs(args, harness, policy, cache)
+            prof, runs = grid_runs(harness, policy)
             result = score(prof.score, [{"ok": True, "cost": cost} for cost, _, _ in runs])
             late = sum(1 for _, met, _ in runs if not met)
             regret = statistics.mean(cost / optimum - 1 for cost, _, optimum in runs)

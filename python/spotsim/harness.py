@@ -638,6 +638,13 @@ def _run_one(task):
 def optimum_costs(tasks):
     """The exact offline optimum of each run's window and job (spotsim's Can't Be Late mode, --regret), by
     (env, window, deadline, changeover)."""
+    return {task: row["optimum_cost"] for task, row in grid_rows(tasks, "on-demand", regret=True).items()}
+
+
+def grid_rows(tasks, policy, regret=False):
+    """Each run (env, window, deadline, changeover) of `tasks` as a built-in `policy` runs it in spotsim's Can't Be
+    Late mode on the window of the env's recording at the harnesses' prices: {task: {"cost", "completion_hours",
+    "deadline_met"} and, with `regret`, "optimum_cost"}; one engine call per (env, deadline, changeover)."""
     import tempfile
     from . import _spotsim
     from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
@@ -652,12 +659,16 @@ def optimum_costs(tasks):
             if env not in traces:
                 traces[env] = _write_recording(env, RECORDINGS[env], GAP_SECONDS, scratch)
             starts = {w: s * GAP_SECONDS for w, s, _ in WINDOWS[env]}
-            options = cli_options(trace=traces[env], policy="on-demand", checkpoint="continuous", mode="cant-be-late",
+            options = cli_options(trace=traces[env], policy=policy, checkpoint="continuous", mode="cant-be-late",
                                   work="48h", startup=f"{overhead * 3600:.0f}s", restore="0s", checkpoint_write="0s",
-                                  deadline=f"{deadline * 3600:.0f}s", replications=1, threads=1, regret=True)
+                                  deadline=f"{deadline * 3600:.0f}s", replications=1, threads=1, regret=regret)
             columns = _spotsim.simulate_windows(options, [float(starts[w]) for w in windows])
-            for w, cost in zip(windows, columns["optimum_cost"]):
-                out[(env, w, deadline, overhead)] = float(cost)
+            for i, w in enumerate(windows):
+                row = {"cost": float(columns["cost_total"][i]), "completion_hours": float(columns["completion_hours"][i]),
+                       "deadline_met": bool(columns["deadline_met"][i])}
+                if regret:
+                    row["optimum_cost"] = float(columns["optimum_cost"][i])
+                out[(env, w, deadline, overhead)] = row
     return out
 
 
@@ -748,12 +759,42 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
     return summary, runs
 
 
+def evaluate_policy(policy, harness, *, regret=False):
+    """A built-in spotsim policy (`NAME[:key=value,...]`, `spotsim simulate --list-policies`) on every run of a
+    single-region harness's grid, scored as that harness scores: each run is spotsim's Can't Be Late mode on the run's
+    window of the env's recording at the harnesses' prices (docs/validation.md#harness-grids), in the harness's order.
+    The same summary and runs as evaluate() gives a strategy file ("policy" naming it instead of "strategy"; a
+    built-in policy is never overridden, so no "overrides"); with `regret`, each run's window's exact optimum."""
+    prof = profile(harness)
+    if prof.entry == "frontier-multi":
+        raise ValueError(f"--policy: {harness} switches regions instantly and free of charge and bills every tick at "
+                         "the final region's prices, which spotsim's built-in multi-region policies (moves with a "
+                         "transfer and egress) are not written for; expected a single-region harness, or a strategy "
+                         "file for this one")
+    tasks = prof.runs()
+    rows = grid_rows(tasks, policy, regret)
+    runs = []
+    for env, window, deadline, overhead in tasks:
+        run = {"ok": True, **rows[(env, window, deadline, overhead)], "env": env, "window": window,
+               "deadline_hours": deadline, "overhead_hours": overhead}
+        if regret:
+            run["regret"] = run["cost"] - run["optimum_cost"]
+        runs.append(run)
+    summary = {"policy": policy, "harness": harness, **score(prof.score, runs),
+               "deadline_misses": sum(not r["deadline_met"] for r in runs)}
+    if regret:
+        summary["mean_optimum_cost"] = sum(r["optimum_cost"] for r in runs) / len(runs)
+        summary["mean_regret"] = sum(r["regret"] for r in runs) / len(runs)
+    return summary, runs
+
+
 def main(argv=None):
     import sys
     p = argparse.ArgumentParser(prog=os.environ.get("SPOTSIM_HARNESS_PROG", "python3 -m spotsim.harness"),
-                                description="Score a sky_spot strategy file as a public harness does "
-                                            "(docs/plugins.md#harness-profiles).")
-    p.add_argument("strategy", help="a sky_spot strategy file")
+                                description="Score a sky_spot strategy file, or a built-in spotsim policy, as a public "
+                                            "harness does (docs/plugins.md#harness-profiles).")
+    p.add_argument("strategy", nargs="?", help="a sky_spot strategy file")
+    p.add_argument("--policy", help="a built-in policy instead of a file, NAME[:key=value,...] (single-region harnesses)")
     p.add_argument("--harness", required=True, help=HARNESS_NAMES)
     p.add_argument("--name", help="the strategy's NAME when the file defines several")
     p.add_argument("--jobs", type=int, help="worker processes [all cores]")
@@ -765,20 +806,33 @@ def main(argv=None):
     p.add_argument("--override-saved", action="store_true",
                    help="run each window once more without the override: how many deadlines it saved")
     a = p.parse_args(argv)
+    if (a.strategy is None) == (a.policy is None):
+        p.error("expected a strategy file or --policy NAME, not " + ("both" if a.policy else "neither"))
+    if a.policy is not None:
+        only_files = [f"--{k.replace('_', '-')}" for k, default in (("name", None), ("jobs", None),
+                                                                     ("timeline", False), ("override_saved", False),
+                                                                     ("run_time_limit", 300.0))
+                      if getattr(a, k) != default]
+        if only_files:
+            p.error(f"{', '.join(only_files)}: only with a strategy file (a built-in policy runs in this process, "
+                    "never overridden)")
     stdout = sys.stdout
     try:
-        summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs, regret=a.regret,
-                                 timeline=a.timeline, override_saved=a.override_saved,
-                                 time_limit_s=a.run_time_limit)
+        if a.policy is not None:
+            summary, runs = evaluate_policy(a.policy, a.harness, regret=a.regret)
+        else:
+            summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs, regret=a.regret,
+                                     timeline=a.timeline, override_saved=a.override_saved,
+                                     time_limit_s=a.run_time_limit)
     except (ValueError, OSError, SyntaxError, ImportError) as e:
-        print(f"spotsim.harness: error: {e}", file=sys.stderr)
+        print(f"{p.prog}: error: {e}", file=sys.stderr)
         sys.exit(2)
     if a.runs_out:
         from ._spotsim import write_output
         try:
             write_output(a.runs_out, "".join(json.dumps(r) + "\n" for r in runs))
         except ValueError as e:
-            print(f"spotsim.harness: error: {e}", file=sys.stderr)
+            print(f"{p.prog}: error: {e}", file=sys.stderr)
             sys.exit(2)
     json.dump(summary, stdout, indent=2)
     print(file=stdout)

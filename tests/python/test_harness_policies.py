@@ -1,0 +1,72 @@
+"""`spotsim score --policy NAME`: a built-in policy on a harness's grid, scored as the harness scores it.
+
+The built-in path (spotsim's Can't Be Late mode per run) must agree with the harness path (the strategy file asked
+tick by tick as the harness asks it) where the two policies are the same policy, run for run; its runs must be
+those of the harness's grid in the harness's order; and each run must be spotsim.score.run_windows's on the same
+window (what experiments/harness_grids.py ran before it called this; docs/validation.md#harness-grids).
+"""
+import json
+import pathlib
+
+import pytest
+
+from spotsim.harness import evaluate, evaluate_policy, profile
+from spotsim.harness_windows import GAP_SECONDS, WINDOWS
+
+HERE = pathlib.Path(__file__).resolve().parent
+ON_DEMAND_FILE = HERE / "harness_strategies_builtin" / "always_on_demand.py"
+
+
+@pytest.mark.parametrize("harness", ["frontier-cs:high_tight_small", "frontier-cs:low_loose_large"])
+def test_the_built_in_on_demand_is_the_on_demand_file_run_for_run(harness):
+    by_file, file_runs = evaluate(ON_DEMAND_FILE, harness, jobs=1)
+    by_policy, policy_runs = evaluate_policy("on-demand", harness)
+    assert len(policy_runs) == len(file_runs) == by_policy["runs"] == len(profile(harness).runs())
+    for f, p in zip(file_runs, policy_runs):
+        assert (f["env"], f["window"], f["deadline_hours"], f["overhead_hours"]) == \
+            (p["env"], p["window"], p["deadline_hours"], p["overhead_hours"])
+        assert p["cost"] == pytest.approx(f["cost"], abs=1e-9)
+        assert p["deadline_met"] == f["deadline_met"]
+    assert by_policy["score"] == by_file["score"]
+    assert by_policy["mean_cost"] == pytest.approx(by_file["mean_cost"], abs=1e-9)
+
+
+def test_a_policy_scores_its_own_runs_and_their_regret():
+    from spotsim.score import run_windows
+    from spotsim.harness import _write_recording
+    from spotsim.harness_windows import RECORDINGS
+    harness = "frontier-cs:mixed_tight_small"
+    summary, runs = evaluate_policy("adaptive", harness, regret=True)
+    prof = profile(harness)
+    assert [(r["env"], r["window"], r["deadline_hours"], r["overhead_hours"]) for r in runs] == prof.runs()
+    # The same runs one (env, deadline, changeover) at a time through the Python module's window runner.
+    expected = {}
+    import tempfile
+    with tempfile.TemporaryDirectory() as scratch:
+        for env in prof.envs:
+            trace = _write_recording(env, RECORDINGS[env], GAP_SECONDS, scratch)
+            for deadline in prof.deadlines:
+                for d in prof.overheads:
+                    columns = run_windows(trace, [s * GAP_SECONDS for _, s, _ in WINDOWS[env]], "adaptive", deadline,
+                                          restart_overhead_hours=d)
+                    for (w, _, _), cost in zip(WINDOWS[env], columns["cost_total"]):
+                        expected[(env, w, deadline, d)] = cost
+    for r in runs:
+        assert r["cost"] == pytest.approx(expected[(r["env"], r["window"], r["deadline_hours"], r["overhead_hours"])],
+                                          abs=1e-9)
+        assert r["regret"] == pytest.approx(r["cost"] - r["optimum_cost"], abs=1e-9)
+        assert r["regret"] >= -1e-9  # nothing beats the exact optimum of its own window
+    assert summary["deadline_misses"] == 0
+    assert summary["mean_cost"] == pytest.approx(sum(r["cost"] for r in runs) / len(runs))
+
+
+def test_the_cli_prints_the_summary_and_writes_the_runs(cli, tmp_path):
+    out = tmp_path / "runs.jsonl"
+    code, stdout, err = cli("score", "--policy", "greedy", "--harness", "frontier-cs:high_tight_small", "--runs-out",
+                            out)
+    assert code == 0, err
+    summary = json.loads(stdout)
+    assert summary["policy"] == "greedy" and summary["runs"] == 120
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 120
+    assert summary["mean_cost"] == pytest.approx(sum(r["cost"] for r in lines) / 120)
