@@ -642,13 +642,16 @@ def optimum_costs(tasks):
 
 
 def grid_rows(tasks, policy, regret=False):
-    """Each run (env, window, deadline, changeover) of `tasks` as a built-in `policy` runs it in spotsim's Can't Be
-    Late mode on the window of the env's recording at the harnesses' prices: {task: {"cost", "completion_hours",
-    "deadline_met"} and, with `regret`, "optimum_cost"}; one engine call per (env, deadline, changeover)."""
+    """Each run (env, window, deadline, changeover) of `tasks` as `policy` (a built-in policy's NAME[:key=value,...]
+    or a Python policy object, docs/plugins.md) runs it in spotsim's Can't Be Late mode on the window of the env's
+    recording at the harnesses' prices: {task: {"cost", "completion_hours", "deadline_met"} and, with `regret`,
+    "optimum_cost"}; one engine call per (env, deadline, changeover)."""
     import tempfile
     from . import _spotsim
     from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
     from .options import cli_options
+    from .score import policy_label
+    name, obj = (policy, None) if isinstance(policy, str) else (policy_label(policy), policy)
     out = {}
     groups = {}
     for env, window, deadline, overhead in tasks:
@@ -659,10 +662,10 @@ def grid_rows(tasks, policy, regret=False):
             if env not in traces:
                 traces[env] = _write_recording(env, RECORDINGS[env], GAP_SECONDS, scratch)
             starts = {w: s * GAP_SECONDS for w, s, _ in WINDOWS[env]}
-            options = cli_options(trace=traces[env], policy=policy, checkpoint="continuous", mode="cant-be-late",
+            options = cli_options(trace=traces[env], policy=name, checkpoint="continuous", mode="cant-be-late",
                                   work="48h", startup=f"{overhead * 3600:.0f}s", restore="0s", checkpoint_write="0s",
                                   deadline=f"{deadline * 3600:.0f}s", replications=1, threads=1, regret=regret)
-            columns = _spotsim.simulate_windows(options, [float(starts[w]) for w in windows])
+            columns = _spotsim.simulate_windows(options, [float(starts[w]) for w in windows], obj)
             for i, w in enumerate(windows):
                 row = {"cost": float(columns["cost_total"][i]), "completion_hours": float(columns["completion_hours"][i]),
                        "deadline_met": bool(columns["deadline_met"][i])}
@@ -760,11 +763,12 @@ def evaluate(path, harness, *, name=None, jobs=None, memory_mb=4096, regret=Fals
 
 
 def evaluate_policy(policy, harness, *, regret=False):
-    """A built-in spotsim policy (`NAME[:key=value,...]`, `spotsim simulate --list-policies`) on every run of a
-    single-region harness's grid, scored as that harness scores: each run is spotsim's Can't Be Late mode on the run's
-    window of the env's recording at the harnesses' prices (docs/validation.md#harness-grids), in the harness's order.
-    The same summary and runs as evaluate() gives a strategy file ("policy" naming it instead of "strategy"; a
-    built-in policy is never overridden, so no "overrides"); with `regret`, each run's window's exact optimum."""
+    """A built-in spotsim policy (`NAME[:key=value,...]`, `spotsim simulate --list-policies`), or a Python policy
+    object (`decide(observation)`, docs/plugins.md), on every run of a single-region harness's grid, scored as that
+    harness scores: each run is spotsim's Can't Be Late mode on the run's window of the env's recording at the
+    harnesses' prices (docs/validation.md#harness-grids), in the harness's order. The same summary and runs as
+    evaluate() gives a strategy file ("policy" naming it instead of "strategy"; nothing overrides a spotsim policy,
+    so no "overrides"); with `regret`, each run's window's exact optimum."""
     prof = profile(harness)
     if prof.entry == "frontier-multi":
         raise ValueError(f"--policy: {harness} switches regions instantly and free of charge and bills every tick at "
@@ -780,7 +784,9 @@ def evaluate_policy(policy, harness, *, regret=False):
         if regret:
             run["regret"] = run["cost"] - run["optimum_cost"]
         runs.append(run)
-    summary = {"policy": policy, "harness": harness, **score(prof.score, runs),
+    from .score import policy_label
+    summary = {"policy": policy if isinstance(policy, str) else policy_label(policy), "harness": harness,
+               **score(prof.score, runs),
                "deadline_misses": sum(not r["deadline_met"] for r in runs)}
     if regret:
         summary["mean_optimum_cost"] = sum(r["optimum_cost"] for r in runs) / len(runs)

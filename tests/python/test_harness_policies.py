@@ -31,6 +31,24 @@ def test_the_built_in_on_demand_is_the_on_demand_file_run_for_run(harness):
     assert by_policy["mean_cost"] == pytest.approx(by_file["mean_cost"], abs=1e-9)
 
 
+class AlwaysOnDemand:
+    """A Python policy object (docs/plugins.md): on-demand, always."""
+    name = "always-on-demand"
+
+    def decide(self, obs):
+        import spotsim
+        return spotsim.SelectionDecision.on_demand(0)
+
+
+def test_a_python_policy_object_is_scored_like_the_built_in_it_copies():
+    harness = "frontier-cs:high_tight_small"
+    by_object, object_runs = evaluate_policy(AlwaysOnDemand(), harness)
+    by_name, name_runs = evaluate_policy("on-demand", harness)
+    assert by_object["policy"] == "python:always-on-demand"
+    assert [r["cost"] for r in object_runs] == pytest.approx([r["cost"] for r in name_runs], abs=1e-9)
+    assert by_object["score"] == by_name["score"]
+
+
 def test_a_policy_scores_its_own_runs_and_their_regret():
     from spotsim.score import run_windows
     from spotsim.harness import _write_recording
