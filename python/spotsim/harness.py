@@ -801,6 +801,8 @@ def main(argv=None):
                                             "harness does (docs/plugins.md#harness-profiles).")
     p.add_argument("strategy", nargs="?", help="a sky_spot strategy file")
     p.add_argument("--policy", help="a built-in policy instead of a file, NAME[:key=value,...] (single-region harnesses)")
+    p.add_argument("--plugin", action="append", default=[],
+                   help="a compiled policy plugin (.so) whose policies --policy may name (repeatable)")
     p.add_argument("--harness", required=True, help=HARNESS_NAMES)
     p.add_argument("--name", help="the strategy's NAME when the file defines several")
     p.add_argument("--jobs", type=int, help="worker processes [all cores]")
@@ -814,6 +816,8 @@ def main(argv=None):
     a = p.parse_args(argv)
     if (a.strategy is None) == (a.policy is None):
         p.error("expected a strategy file or --policy NAME, not " + ("both" if a.policy else "neither"))
+    if a.plugin and a.policy is None:
+        p.error("--plugin: only with --policy (a plugin's policies are named there)")
     if a.policy is not None:
         only_files = [f"--{k.replace('_', '-')}" for k, default in (("name", None), ("jobs", None),
                                                                      ("timeline", False), ("override_saved", False),
@@ -825,6 +829,9 @@ def main(argv=None):
     stdout = sys.stdout
     try:
         if a.policy is not None:
+            from ._spotsim import load_plugin
+            for plugin in a.plugin:
+                load_plugin(plugin)
             summary, runs = evaluate_policy(a.policy, a.harness, regret=a.regret)
         else:
             summary, runs = evaluate(a.strategy, a.harness, name=a.name, jobs=a.jobs, regret=a.regret,

@@ -88,3 +88,19 @@ def test_the_cli_prints_the_summary_and_writes_the_runs(cli, tmp_path):
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 120
     assert summary["mean_cost"] == pytest.approx(sum(r["cost"] for r in lines) / 120)
+
+
+def test_a_plugins_policy_is_scored_from_the_cli(cli):
+    import os
+    plugin = os.environ.get("SPOTSIM_EXAMPLE_PLUGIN")
+    if not plugin:
+        pytest.skip("SPOTSIM_EXAMPLE_PLUGIN names the example plugin (ctest sets it)")
+    code, stdout, err = cli("score", "--policy", "slack-guard", "--plugin", plugin, "--harness",
+                            "frontier-cs:high_tight_small")
+    assert code == 0, err
+    summary = json.loads(stdout)
+    import spotsim
+    spotsim.load_plugin(plugin)
+    assert summary == evaluate_policy("slack-guard", "frontier-cs:high_tight_small")[0]
+    code, _, err = cli("score", "--policy", "slack-guard", "--harness", "frontier-cs:high_tight_small")
+    assert code == 2 and "unknown policy" in err
