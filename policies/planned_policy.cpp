@@ -157,6 +157,11 @@ class PlanCache {
     return plan;
   }
 
+  void drop_kept_plans() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    plans_.clear();
+  }
+
   PlanCacheStatistics statistics() {
     std::lock_guard<std::mutex> lock(mutex_);
     PlanCacheStatistics out = statistics_;
@@ -367,6 +372,8 @@ class PlannedPolicy final : public SelectionPolicy {
 }  // namespace
 
 PlanCacheStatistics plan_cache_statistics() { return PlanCache::process_wide().statistics(); }
+
+void clear_plan_cache() { PlanCache::process_wide().drop_kept_plans(); }
 
 std::function<std::unique_ptr<SelectionPolicy>(const PolicyParams&)> planned_policy_maker() {
   return [](const PolicyParams& p) {

@@ -24,5 +24,8 @@ struct PlanCacheStatistics {
   std::size_t spell_models = 0;  // sets of spell models kept (per calibration, job size and step)
 };
 PlanCacheStatistics plan_cache_statistics();
+// Drops the plans the process keeps for later runs (a long-lived process that is done with a scenario frees their
+// memory); a plan a live policy follows stays with that policy. The counts of solves and reuses go on.
+void clear_plan_cache();
 
 }  // namespace spotsim

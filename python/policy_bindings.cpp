@@ -5,6 +5,7 @@
 #include "base/duration.hpp"
 #include "base/errors.hpp"
 #include "policies/checkpoint_math.hpp"
+#include "policies/planned_policy.hpp"
 #include "policies/policy_registry.hpp"
 #include "python/python_bindings.hpp"
 
@@ -42,6 +43,22 @@ double checked_interval(double (*formula)(double, double), double write_hours, d
 
 void bind_policies(py::module_& m) {
   m.def("policies", &policy_rows, "selection, multi-node and checkpoint policies: kind, name, description, parameters");
+  m.def(
+      "plan_cache_statistics",
+      [] {
+        const PlanCacheStatistics s = plan_cache_statistics();
+        py::dict out;
+        out["solved"] = s.solved;
+        out["reused"] = s.reused;
+        out["kept"] = s.kept;
+        out["kept_bytes"] = s.kept_bytes;
+        out["spell_models"] = s.spell_models;
+        return out;
+      },
+      "the process's plans (policy `planned`, and `adaptive` in the Can't Be Late mode): solved and reused since it "
+      "started, kept now and their bytes");
+  m.def("clear_plan_cache", &clear_plan_cache,
+        "drops the plans the process keeps for later runs (their memory, up to 512 MB); later runs solve again");
   m.def(
       "check_policies",
       [](const std::string& policy, const std::string& checkpoint) {

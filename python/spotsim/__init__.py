@@ -12,8 +12,8 @@ from ._environment import check_interpreter
 
 check_interpreter()  # before numpy or the extension: a clear message from the wrong python3
 
-from ._spotsim import (BuiltinPolicy, InputError, LifetimeModel, PolicyError, __version__, daly_interval, git_revision,
-                       load_plugin, loaded_plugins, young_interval)
+from ._spotsim import (BuiltinPolicy, InputError, LifetimeModel, PolicyError, __version__, clear_plan_cache,
+                       daly_interval, git_revision, load_plugin, loaded_plugins, plan_cache_statistics, young_interval)
 from .analysis import pareto_front, quantile_ci
 from .campaigns import CampaignResult, campaign
 from .catalog import gpu_specs, metrics, policies, trace_document, trace_zones, traces, write_trace
@@ -31,9 +31,9 @@ InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name
 
 __all__ = [
     "BuiltinPolicy", "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
-    "campaign", "checkpoint_cost", "checkpoint_schedule", "checkpoint_tuning", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
+    "campaign", "checkpoint_cost", "checkpoint_schedule", "checkpoint_tuning", "clear_plan_cache", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
     "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
     "load_plugin", "loaded_plugins", "metrics",
-    "paired_difference", "pareto_front", "policies", "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",
+    "paired_difference", "pareto_front", "plan_cache_statistics", "policies", "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",
     "write_trace", "young_interval",
 ]

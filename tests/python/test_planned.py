@@ -22,3 +22,18 @@ def test_planned_costs_the_same_from_python_and_from_the_cli(cli):
             row = next(csv.DictReader(io.StringIO(out)))
             assert float(row["cost_total"]) == python["cost_total"][i], (policy, start)
             assert int(row["deadline_met"]) == 1 and python["deadline_met"][i]
+
+
+def test_clearing_the_plan_cache_frees_the_kept_plans_and_changes_no_run():
+    import spotsim
+    starts = [0, 700 * 600]
+    before = run_windows(TRACE, starts, "planned:calibration=none", 61.5, restart_overhead_hours=0.1)
+    kept = spotsim.plan_cache_statistics()
+    assert kept["kept"] >= 1 and kept["kept_bytes"] > 0
+    spotsim.clear_plan_cache()
+    cleared = spotsim.plan_cache_statistics()
+    assert cleared["kept"] == 0 and cleared["kept_bytes"] == 0
+    assert (cleared["solved"], cleared["reused"]) == (kept["solved"], kept["reused"])
+    again = run_windows(TRACE, starts, "planned:calibration=none", 61.5, restart_overhead_hours=0.1)
+    assert list(again["cost_total"]) == list(before["cost_total"])
+    assert spotsim.plan_cache_statistics()["solved"] == kept["solved"] + 1  # solved anew, not found kept
