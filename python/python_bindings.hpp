@@ -16,5 +16,6 @@ void bind_windows(pybind11::module_& m);           // one run per given trace st
 void bind_campaign(pybind11::module_& m);          // campaigns: many jobs sharing limited spot capacity
 void bind_builtin_policies(pybind11::module_& m);  // BuiltinPolicy: a built-in rule a Python policy can call
 void bind_command_host(pybind11::module_& m);      // sweep/regress with python:MODULE:Class policies
+void bind_timeline(pybind11::module_& m);          // simulate --timeline files, read as the report reads them
 
 }  // namespace spotsim::python

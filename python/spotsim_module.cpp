@@ -27,4 +27,5 @@ PYBIND11_MODULE(_spotsim, m) {
   spotsim::python::bind_campaign(m);
   spotsim::python::bind_builtin_policies(m);
   spotsim::python::bind_command_host(m);
+  spotsim::python::bind_timeline(m);
 }

@@ -25,15 +25,16 @@ from .python_policies import Observation, Phase, Purchase, SelectionDecision
 from .simulation import SimulationResult, checkpoint_schedule, simulate
 from .steptime import KinetoProfile, checkpoint_cost, read_kineto
 from .sweeps import SweepResult, fixed_interval, sweep
+from .timelines import Timeline, TimelineRun, read_timeline
 from .tuning import checkpoint_tuning
 
 InputError.__module__ = "spotsim"  # tracebacks say spotsim.InputError, the name users catch
 
 __all__ = [
-    "BuiltinPolicy", "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "__version__",
+    "BuiltinPolicy", "CampaignResult", "InputError", "KinetoProfile", "Observation", "Phase", "PolicyError", "Purchase", "SelectionDecision", "LifetimeModel", "SimulationResult", "SweepResult", "Timeline", "TimelineRun", "__version__",
     "campaign", "checkpoint_cost", "checkpoint_schedule", "checkpoint_tuning", "clear_plan_cache", "daly_interval", "empirical_cdf", "fit_lifetimes", "fixed_interval",
     "git_revision", "gpu_specs", "interval_hours", "kaplan_meier", "lifetime_model", "lifetime_records",
     "load_plugin", "loaded_plugins", "metrics",
-    "paired_difference", "pareto_front", "plan_cache_statistics", "policies", "quantile_ci", "read_kineto", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",
+    "paired_difference", "pareto_front", "plan_cache_statistics", "policies", "quantile_ci", "read_kineto", "read_timeline", "shared_dir", "simulate", "sweep", "trace_document", "trace_zones", "traces",
     "write_trace", "young_interval",
 ]
