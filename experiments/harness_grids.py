@@ -14,10 +14,8 @@ import argparse
 import statistics
 import sys
 
-from spotsim.harness import evaluate_policy, profile, score
+from spotsim.harness import SINGLE_REGION_HARNESSES, evaluate_policy, profile, score
 
-HARNESSES = ["adrs-leaderboard", "adrs-openevolve", "gepa-test"] + [
-    f"frontier-cs:{a}_{d}_{o}" for a in ("high", "low", "mixed") for d in ("tight", "loose") for o in ("small", "large")]
 
 
 def grid_runs(harness, policy):
@@ -29,7 +27,7 @@ def grid_runs(harness, policy):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--harness", nargs="*", default=HARNESSES)
+    parser.add_argument("--harness", nargs="*", default=list(SINGLE_REGION_HARNESSES))
     parser.add_argument("policies", nargs="+")
     args = parser.parse_args()
     print("| harness | runs | score | " + " | ".join(f"`{p}`" for p in args.policies) + " |")

@@ -532,6 +532,10 @@ def profile(name):
     raise ValueError(f"unknown harness {name!r}; expected {HARNESS_NAMES}")
 
 
+# Every single-region grid (what `--policy` scores): the three ADRS/GEPA grids and Frontier-CS's twelve variants.
+SINGLE_REGION_HARNESSES = ("adrs-leaderboard", "adrs-openevolve", "gepa-test") + tuple(
+    f"frontier-cs:{a}_{d}_{o}" for a in ("high", "low", "mixed") for d in ("tight", "loose") for o in ("small", "large"))
+
 HARNESS_NAMES = ("adrs-leaderboard | adrs-openevolve | gepa-test | frontier-cs:<high|low|mixed>_<tight|loose>_"
                  "<small|large> | frontier-cs-multi:<high|low>_<tight|loose>_<small|large>")
 
