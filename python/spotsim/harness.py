@@ -651,11 +651,8 @@ def grid_rows(tasks, policy, regret=False):
     recording at the harnesses' prices: {task: {"cost", "completion_hours", "deadline_met"} and, with `regret`,
     "optimum_cost"}; one engine call per (env, deadline, changeover)."""
     import tempfile
-    from . import _spotsim
     from .harness_windows import RECORDINGS, WINDOWS, GAP_SECONDS
-    from .options import cli_options
-    from .score import policy_label
-    name, obj = (policy, None) if isinstance(policy, str) else (policy_label(policy), policy)
+    from .score import run_windows
     out = {}
     groups = {}
     for env, window, deadline, overhead in tasks:
@@ -666,10 +663,8 @@ def grid_rows(tasks, policy, regret=False):
             if env not in traces:
                 traces[env] = _write_recording(env, RECORDINGS[env], GAP_SECONDS, scratch)
             starts = {w: s * GAP_SECONDS for w, s, _ in WINDOWS[env]}
-            options = cli_options(trace=traces[env], policy=name, checkpoint="continuous", mode="cant-be-late",
-                                  work="48h", startup=f"{overhead * 3600:.0f}s", restore="0s", checkpoint_write="0s",
-                                  deadline=f"{deadline * 3600:.0f}s", replications=1, threads=1, regret=regret)
-            columns = _spotsim.simulate_windows(options, [float(starts[w]) for w in windows], obj)
+            columns = run_windows(traces[env], [float(starts[w]) for w in windows], policy, deadline,
+                                  restart_overhead_hours=overhead, regret=regret)
             for i, w in enumerate(windows):
                 row = {"cost": float(columns["cost_total"][i]), "completion_hours": float(columns["completion_hours"][i]),
                        "deadline_met": bool(columns["deadline_met"][i])}
@@ -788,8 +783,8 @@ def evaluate_policy(policy, harness, *, regret=False):
         if regret:
             run["regret"] = run["cost"] - run["optimum_cost"]
         runs.append(run)
-    from .score import policy_label
-    summary = {"policy": policy if isinstance(policy, str) else policy_label(policy), "harness": harness,
+    from .score import policy_name
+    summary = {"policy": policy_name(policy), "harness": harness,
                **score(prof.score, runs),
                "deadline_misses": sum(not r["deadline_met"] for r in runs)}
     if regret:

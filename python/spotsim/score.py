@@ -59,19 +59,21 @@ def trace_tick_s(trace):
     return float(tick)
 
 
-def policy_label(policy):
-    """How a Python policy object is named where a policy's name goes: "python:" and its `name` attribute."""
-    return "python:" + getattr(policy, "name", "policy")
+def policy_name(policy):
+    """A policy's name where a name goes: a built-in's spec as given, a Python policy object's "python:" and its
+    `name` attribute."""
+    return policy if isinstance(policy, str) else "python:" + getattr(policy, "name", "policy")
 
 
-def run_windows(trace, starts_s, policy, deadline_hours, work_hours=48.0, restart_overhead_hours=0.2):
-    """One Can't Be Late mode run per start: {cost_total, completion_hours, deadline_met, fingerprint, ...} arrays.
-    `policy` is a built-in policy name or a Python policy object."""
-    name, obj = (policy, None) if isinstance(policy, str) else (policy_label(policy), policy)
-    options = cli_options(trace=str(trace), policy=name, checkpoint="continuous", mode="cant-be-late",
+def run_windows(trace, starts_s, policy, deadline_hours, work_hours=48.0, restart_overhead_hours=0.2, regret=False):
+    """One Can't Be Late mode run per start: {cost_total, completion_hours, deadline_met, fingerprint, ...} arrays
+    (with `regret`, each window's exact optimum in optimum_cost). `policy` is a built-in policy name or a Python
+    policy object."""
+    obj = None if isinstance(policy, str) else policy
+    options = cli_options(trace=str(trace), policy=policy_name(policy), checkpoint="continuous", mode="cant-be-late",
                           work=f"{work_hours * 3600:.0f}s", startup=f"{restart_overhead_hours * 3600:.0f}s",
                           restore="0s", checkpoint_write="0s", deadline=f"{deadline_hours * 3600:.0f}s",
-                          replications=1, threads=1)
+                          replications=1, threads=1, regret=regret)
     return _spotsim.simulate_windows(options, list(starts_s), obj)
 
 
