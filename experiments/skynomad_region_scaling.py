@@ -135,9 +135,9 @@ def main():
                     all_rows.append(row)
                     cells.setdefault(n, collections.defaultdict(list))[policy].append(row)
             print(f"\n{setting}, {args.windows} windows\n")
-            print("| regions | optimum $ | SkyNomad $ (regret to its optimum) | " +
+            print("| regions | optimum $ | SkyNomad's optimum $ | SkyNomad $ (regret to its optimum) | " +
                   " | ".join(f"{p} $ (regret)" for p in policies) + " |")
-            print("|---" * (3 + len(policies)) + "|")
+            print("|---" * (4 + len(policies)) + "|")
             worst = collections.defaultdict(float)
             for n, by_policy in cells.items():
                 rows = next(iter(by_policy.values()))
@@ -145,7 +145,8 @@ def main():
                 ref = reference.get((setting, n)) if args.windows == "test" else None
                 sky = "" if ref is None else (f"{float(ref['skynomad_usd']):.2f} "
                                               f"({100 * (float(ref['skynomad_usd']) / float(ref['optimum_usd']) - 1):.1f}%)")
-                line = f"| {n} | {optimum:.2f} | {sky} |"
+                theirs = "" if ref is None else f"{float(ref['optimum_usd']):.2f}"
+                line = f"| {n} | {optimum:.2f} | {theirs} | {sky} |"
                 for p in policies:
                     rs = by_policy[p]
                     regret = sum(r["regret"] for r in rs) / len(rs)
