@@ -101,6 +101,36 @@ def published():
     return {(r["setting"], int(r["regions"])): r for r in rows}
 
 
+def published_windows():
+    """SkyNomad's own cost per (setting, regions, window index) (experiments/skynomad/published_windows.csv)."""
+    rows = csv.DictReader(open(os.path.join(REPO, "experiments", "skynomad", "published_windows.csv")))
+    return {(r["setting"], int(r["regions"]), int(r["window"])): float(r["cost_usd"]) for r in rows
+            if r["who"] == "skynomad"}
+
+
+def window_by_window(setting, cells, policies, tie=0.01):
+    """Per policy: test windows more than `tie` cheaper and dearer than SkyNomad's published cost of the same window
+    (within it, a tie: the simulators' accounting alone moves a window by up to 0.9%, docs/validation.md)."""
+    theirs = published_windows()
+    starts = [t for _, t in windows(setting, "test")]
+    lines = []
+    for p in policies:
+        cheaper = dearer = total = 0
+        for n, by_policy in cells.items():
+            for r in by_policy[p]:
+                k = min(range(len(starts)), key=lambda i: abs(starts[i] - r["start_h"]))
+                cost = theirs.get((setting, n, k))
+                if cost is None:
+                    continue
+                total += 1
+                cheaper += r["cost"] < (1 - tie) * cost
+                dearer += r["cost"] > (1 + tie) * cost
+        if total:
+            lines.append(f"{p}: cheaper than SkyNomad by over {100 * tie:.0f}% in {cheaper} of {total} windows, "
+                         f"dearer in {dearer}")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--setting", default="all", choices=["all"] + list(SETTINGS))
@@ -157,6 +187,9 @@ def main():
                 print(line)
             print("\nWorst mean regret over region counts: " +
                   ", ".join(f"{p} {100 * v:.1f}%" for p, v in worst.items()))
+            if args.windows == "test":
+                for line in window_by_window(setting, cells, policies):
+                    print("Window by window, " + line)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(all_rows[0]))
