@@ -274,9 +274,7 @@ void register_adaptive(PolicyRegistry& registry) {
   // regime with probability 0.2, not 0.5, so the plan keeps more slack until the run has seen its market. 0.2 was
   // the cheapest of 0 to 0.5 on windows no public harness uses (the Can't Be Late traces' later windows,
   // docs/policies.md#adaptive); in the event mode, where the rules play, it was dearer, so `planned` keeps 0.5.
-  std::function<std::unique_ptr<SelectionPolicy>()> planner = [make = planned_policy_maker()] {
-    return make(PolicyParams::parse(kAdaptivePlayedPlan, "--policy"));
-  };
+  const auto make_planned = planned_policy_maker();
   registry.add(PolicyEntry<SelectionPolicy>{
       "adaptive",
       "spot whenever obtainable and worth it (preemption rate learned from this run, no look-ahead); in spot gaps "
@@ -288,11 +286,18 @@ void register_adaptive(PolicyRegistry& registry) {
       "hysteresis=0.1, max_wait=30m (no deadline), window=6h, cluster=auto (0: from the model and "
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
-      "long-run statistics); plan=auto (in the Can't Be Late mode, one zone, lossless progress and a deadline: "
+      "long-run statistics; where the plan decides, its model too); plan=auto (in the Can't Be Late mode, one zone, "
+      "lossless progress and a deadline: "
       "the planned policy decides, its run's belief starting at start_belief=0.2, unless reserve, confirm, patience or "
       "margin is given; 'off': these rules everywhere)",
-      [planner](const PolicyParams& p) {
-        return std::make_unique<AdaptivePolicy>(AdaptiveSettings::from(p), planner);
+      [make_planned](const PolicyParams& p) {
+        AdaptiveSettings settings = AdaptiveSettings::from(p);
+        // A calibration given to `adaptive` is the plan's too: in the Can't Be Late mode the plan decides, and a
+        // recording of the user's own kind of instance is the model it should plan on (docs/policies.md#adaptive).
+        std::string played = kAdaptivePlayedPlan;
+        if (!settings.prior.calibration_path.empty()) played += ",calibration=" + settings.prior.calibration_path;
+        auto planner = [make_planned, played] { return make_planned(PolicyParams::parse(played, "--policy")); };
+        return std::make_unique<AdaptivePolicy>(std::move(settings), planner);
       }});
 }
 

@@ -267,6 +267,29 @@ TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
   EXPECT_GT(rules_differ, 0);  // the rules are another policy: the runs above tell them apart
 }
 
+TEST(Planned, AdaptiveGivesItsCalibrationToThePlanItPlays) {
+  // `adaptive:calibration=FILE` in the Can't Be Late mode: the plan decides, so the file must be the plan's model
+  // (it was the rules' prior only, and the plan kept the shipped calibration: the option changed nothing there).
+  std::mt19937 rng(29);
+  const std::string path = spotsim::testing::scratch_path("adaptive-calibration.json");
+  std::ofstream(path) << trace_to_json(flickering_market(rng, 4000, 1.2, 1.2)).dump();
+  const PolicyRegistry registry = builtin_policy_registry();
+  int calibration_matters = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const SpotMarket m =
+        flickering_market(rng, 800, 1.0 + static_cast<double>(rng() % 6), 1.0 + static_cast<double>(rng() % 4));
+    const JobSpec job = tick_job(24.0, 30.0, 720 * kMillisPerSecond);
+    const RunResult adaptive = run_tick(m, job, registry, "adaptive:calibration=" + path);
+    const RunResult played = run_tick(m, job, registry, std::string(kAdaptivePlayedPlan) + ",calibration=" + path);
+    EXPECT_EQ(adaptive.cost_total, played.cost_total) << trial;
+    EXPECT_EQ(adaptive.spot_starts, played.spot_starts) << trial;
+    EXPECT_TRUE(adaptive.deadline_met) << trial;
+    calibration_matters += adaptive.cost_total != run_tick(m, job, registry, "adaptive").cost_total;
+  }
+  EXPECT_GT(calibration_matters, 0);
+  std::filesystem::remove(path);
+}
+
 TEST(Planned, APlanIsSolvedOncePerProcessWhicheverRegistryOrPolicyAsksForIt) {
   // A Python caller builds a registry per call; a plan solved for one call serves the next, and `planned` and the
   // `adaptive` that plays it share it (where a run's belief starts is not part of the plan). A job whose slack no
