@@ -33,9 +33,14 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p) {
   if (!plan.empty() && plan != "auto" && plan != "off") {
     throw InputError("--policy '" + p.spec() + "': parameter 'plan' must be 'auto' or 'off', not '" + plan + "'");
   }
-  // The rules' own slack parameters, when given, ask for the rules: the plan would silently ignore them.
+  // The rules' own parameters that this mode would use (their slack rules and the spot-worth test with its
+  // prior), when given, ask for the rules: the plan has nothing to honour them with and would silently ignore them.
+  // A calibration is the plan's model too (register_adaptive).
   bool rules_asked = false;
-  for (const char* key : {"reserve", "confirm", "patience", "margin"}) rules_asked |= !p.text(key, "").empty();
+  for (const char* key :
+       {"reserve", "confirm", "patience", "margin", "hysteresis", "prior_availability", "prior_mtbf", "prior_weight"}) {
+    rules_asked |= !p.text(key, "").empty();
+  }
   s.plan = plan != "off" && !rules_asked;
   AdaptivePriorSettings& prior = s.prior;
   prior.fallback.weight = p.duration("prior_weight", prior.fallback.weight);
@@ -288,8 +293,8 @@ void register_adaptive(PolicyRegistry& registry) {
       "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
       "long-run statistics; where the plan decides, its model too); plan=auto (in the Can't Be Late mode, one zone, "
       "lossless progress and a deadline: "
-      "the planned policy decides, its run's belief starting at start_belief=0.2, unless reserve, confirm, patience or "
-      "margin is given; 'off': these rules everywhere)",
+      "the planned policy decides, its run's belief starting at start_belief=0.2, unless reserve, confirm, patience, "
+      "margin, hysteresis or a prior_ parameter is given; 'off': these rules everywhere)",
       [make_planned](const PolicyParams& p) {
         AdaptiveSettings settings = AdaptiveSettings::from(p);
         // A calibration given to `adaptive` is the plan's too: in the Can't Be Late mode the plan decides, and a

@@ -248,10 +248,14 @@ TEST(Planned, AdaptivePlaysItInTheCantBeLateModeAndKeepsItsRulesElsewhere) {
     EXPECT_EQ(adaptive.on_demand_starts, planned.on_demand_starts) << trial;
     EXPECT_TRUE(adaptive.deadline_met) << trial;
     rules_differ += run_tick(m, job, registry, "adaptive:plan=off").cost_total != planned.cost_total;
-    // A slack parameter of the rules asks for the rules (the plan has none to honour).
-    EXPECT_EQ(run_tick(m, job, registry, "adaptive:reserve=0.1").cost_total,
-              run_tick(m, job, registry, "adaptive:reserve=0.1,plan=off").cost_total)
-        << trial;
+    // A parameter of the rules that this mode would use asks for the rules (the plan has none to honour): their
+    // slack rules, and their spot-worth test with its prior.
+    for (const std::string rules :
+         {"reserve=0.1", "hysteresis=0.3", "prior_availability=0.9", "prior_mtbf=1h", "prior_weight=1h"}) {
+      EXPECT_EQ(run_tick(m, job, registry, "adaptive:" + rules).cost_total,
+                run_tick(m, job, registry, "adaptive:" + rules + ",plan=off").cost_total)
+          << trial << " " << rules;
+    }
 
     SpotMarket two = m;
     two.zones.push_back(m.zones[0]);
