@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "base/errors.hpp"
+#include "base/shipped_library.hpp"
 #include "model/market/lifetime_distribution.hpp"
 #include "policies/checkpoint_math.hpp"
 #include "policies/deadline_rules.hpp"
@@ -52,7 +53,9 @@ AdaptiveSettings AdaptiveSettings::from(const PolicyParams& p) {
   prior.where = "--policy '" + p.spec() + "': parameter 'calibration'";
   prior.calibration_path = text_parameter(p, "calibration");
   if (!prior.calibration_path.empty()) {
-    prior.calibration = CalibrationCache::process_wide().get(prior.calibration_path, prior.where);
+    // A path or a shipped trace's name, as `planned`'s calibration (and --trace) take it.
+    prior.calibration =
+        CalibrationCache::process_wide().get(locate_trace(prior.calibration_path, prior.where), prior.where);
   }
   return s;
 }

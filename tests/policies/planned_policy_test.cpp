@@ -292,6 +292,12 @@ TEST(Planned, AdaptiveGivesItsCalibrationToThePlanItPlays) {
   }
   EXPECT_GT(calibration_matters, 0);
   std::filesystem::remove(path);
+  // A shipped trace's name is a calibration too, as for `planned` and --trace: the shipped default by name is the
+  // default.
+  const SpotMarket m = flickering_market(rng, 800, 3.0, 2.0);
+  const JobSpec job = tick_job(24.0, 30.0, 720 * kMillisPerSecond);
+  EXPECT_EQ(run_tick(m, job, registry, "adaptive:calibration=aws-v100-9-zones").cost_total,
+            run_tick(m, job, registry, "adaptive").cost_total);
 }
 
 TEST(Planned, APlanIsSolvedOncePerProcessWhicheverRegistryOrPolicyAsksForIt) {
