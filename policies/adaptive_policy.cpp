@@ -293,11 +293,12 @@ void register_adaptive(PolicyRegistry& registry) {
       "confirm=auto (5/3 d; asked at ticks, the whole ticks that fit in it), patience=0s, margin=0s, review=1h, "
       "hysteresis=0.1, max_wait=30m (no deadline), window=6h, cluster=auto (0: from the model and "
       "significance=0.01; or a count; only when progress can be lost), cooldown=2h, max_cooldown=24h; recorded "
-      "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE.json (its "
+      "zones' prior: prior_availability=0.5, prior_mtbf=2h, prior_weight=6h, or calibration=TRACE (a file or a shipped "
+      "trace's name; its "
       "long-run statistics; where the plan decides, its model too); plan=auto (in the Can't Be Late mode, one zone, "
-      "lossless progress and a deadline: "
-      "the planned policy decides, its run's belief starting at start_belief=0.2, unless reserve, confirm, patience, "
-      "margin, hysteresis or a prior_ parameter is given; 'off': these rules everywhere)",
+      "lossless progress and a deadline: the planned policy decides, its run's belief starting at start_belief=0.2, "
+      "unless reserve, confirm, patience, margin, hysteresis or a prior_ parameter is given; 'off': these rules "
+      "everywhere)",
       [make_planned](const PolicyParams& p) {
         AdaptiveSettings settings = AdaptiveSettings::from(p);
         // A calibration given to `adaptive` is the plan's too: in the Can't Be Late mode the plan decides, and a

@@ -12,33 +12,23 @@ usage: PYTHONPATH=build/python experiments/adaptive/sibling_calibration.py [--sh
        [--spotsim build/tools/spotsim] [--out /tmp/pair-cells] [--windows 300] [--seed 2024]
 """
 import argparse
-import glob
 import os
 import statistics
 import sys
 
 from pair_cells import DEADLINES, ON_DEMAND, add_window_arguments, paper_windows
-from slack_plan import REPO, TICK_S, sampled, spells
+from regime_plan import regimes
+from slack_plan import TICK_S, sampled, spells, stay_probabilities
 from spotsim.score import run_windows
 
 SIBLINGS = {"us-west-2a_v100_8": "us-west-2b_v100_8", "us-west-2b_v100_8": "us-west-2a_v100_8",
             "us-west-2a_k80_8": "us-west-2b_k80_8", "us-west-2b_k80_8": "us-west-2a_k80_8"}
 
 
-def lasts_another_step(paths):
-    """The share of the recordings' spot spells (sampled every 10 minutes, the censored ends left out) that last
-    more than one step."""
-    ups = [u for path in paths for u in spells(sampled(path, TICK_S))[0]]
-    return sum(1 for u in ups if u > 1) / len(ups)
-
-
-def campaign_2023_regimes():
-    """The shipped calibration's zones (one file each) split as the plan splits them: below the zones' average
-    availability (scarce), the rest (plentiful)."""
-    paths = sorted(glob.glob(os.path.join(REPO, "experiments", "traces", "cbl", "cbl-aws-02-15-2023-*.json")))
-    availability = {p: statistics.mean(sampled(p, TICK_S)) for p in paths}
-    mean = statistics.mean(availability.values())
-    return [p for p in paths if availability[p] < mean], [p for p in paths if availability[p] >= mean]
+def lasts_another_step(path):
+    """stay_up[0] of a recording: the chance that a fresh spot spell lasts another 10-minute step (slack_plan.py's
+    estimate, as the plan's model takes it)."""
+    return stay_probabilities(spells(sampled(path, TICK_S))[0])[0]
 
 
 def main():
@@ -63,11 +53,11 @@ def main():
             cells.append(" / ".join(f"{s:.1f}" for s in saving))
         print(f"| {pair} ({sibling}) | " + " | ".join(cells) + " |")
     print(f"\nThe sibling calibration saves more than the shipped one in {better} of {total} cells.")
-    scarce, plentiful = campaign_2023_regimes()
+    (scarce_up, _), (plentiful_up, _) = regimes()
     print("A fresh spot spell lasts another 10-minute step with probability " +
-          ", ".join(f"{lasts_another_step([traces[pair]]):.2f} on {pair}" for pair in SIBLINGS) +
-          f"; {lasts_another_step(scarce):.2f} in the shipped calibration's scarce zones and "
-          f"{lasts_another_step(plentiful):.2f} in its plentiful ones.")
+          ", ".join(f"{lasts_another_step(traces[pair]):.2f} on {pair}" for pair in SIBLINGS) +
+          f"; {scarce_up[0]:.2f} in the shipped calibration's scarce zones and "
+          f"{plentiful_up[0]:.2f} in its plentiful ones.")
     return 0
 
 
