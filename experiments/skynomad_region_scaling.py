@@ -16,7 +16,10 @@ the test windows, and other deadlines (gcp 1.1x and 1.3x, aws 1.3x), on the same
 
 usage: experiments/skynomad_region_scaling.py [--setting gcp-h100|aws-v100|all] [--windows test|train]
            [--policy SPEC]... [--counts 1,4,13] [--bin build/tools/spotsim] [--csv OUT.csv]
-Prints a markdown table per setting: mean cost and mean regret per region count and policy.
+Prints a markdown table per setting: mean cost and mean regret per region count and policy, beside SkyNomad's own
+policy on the same windows (test: its published costs, and its runs in its own simulator where the paper has none;
+wide: those runs, experiments/skynomad/artifact_policy_*.csv from experiments/skynomad/run_artifact_policy.py), then
+per policy the windows it is more than 1% cheaper and dearer than SkyNomad in.
 """
 import argparse
 import collections
@@ -101,34 +104,57 @@ def published():
     return {(r["setting"], int(r["regions"])): r for r in rows}
 
 
-def published_windows():
-    """SkyNomad's own cost per (setting, regions, window index) (experiments/skynomad/published_windows.csv)."""
-    rows = csv.DictReader(open(os.path.join(REPO, "experiments", "skynomad", "published_windows.csv")))
-    return {(r["setting"], int(r["regions"]), int(r["window"])): float(r["cost_usd"]) for r in rows
-            if r["who"] == "skynomad"}
+def skynomad_windows(setting, which):
+    """SkyNomad's own cost per (regions, deadline ratio, start hour rounded to 0.01) on these windows: its policy run
+    in its own simulator on each of them (experiments/skynomad/artifact_policy_{test,wide}.csv, written by
+    experiments/skynomad/run_artifact_policy.py) and, on the test windows, its published costs where the paper has
+    them (experiments/skynomad/published_windows.csv, which those runs reproduce); empty for the train windows."""
+    directory = os.path.join(REPO, "experiments", "skynomad")
+    out = {}
+    if which in ("test", "wide"):
+        for r in csv.DictReader(open(os.path.join(directory, f"artifact_policy_{which}.csv"))):
+            if r["setting"] == setting:
+                cost = float(r["cost_usd"]) if r["deadline_met"] == "1" else float("inf")
+                out[(int(r["regions"]), float(r["ratio"]), round(float(r["start_h"]), 2))] = cost
+    if which == "test":  # the published costs, where there are some (the runs above reproduce them)
+        ratio = SETTINGS[setting]["ratio"]
+        for r in csv.DictReader(open(os.path.join(directory, "published_windows.csv"))):
+            if r["who"] == "skynomad" and r["setting"] == setting:
+                out[(int(r["regions"]), ratio, round(float(r["start_h"]), 2))] = float(r["cost_usd"])
+    return out
 
 
-def window_by_window(setting, cells, policies, tie=0.01):
-    """Per policy: test windows more than `tie` cheaper and dearer than SkyNomad's published cost of the same window
-    (within it, a tie: the simulators' accounting alone moves a window by up to 0.9%, docs/validation.md)."""
-    theirs = published_windows()
-    starts = [t for _, t in windows(setting, "test")]
+def window_by_window(cells, policies, theirs, tie=0.01):
+    """Per policy: windows more than `tie` cheaper and dearer than SkyNomad's own cost of the same window (within
+    it, a tie: the simulators' accounting alone moves a window by up to 0.9%, docs/validation.md)."""
     lines = []
     for p in policies:
-        cheaper = dearer = total = 0
+        counts = collections.OrderedDict()  # regions -> [cheaper, dearer, windows]
         for n, by_policy in cells.items():
             for r in by_policy[p]:
-                k = min(range(len(starts)), key=lambda i: abs(starts[i] - r["start_h"]))
-                cost = theirs.get((setting, n, k))
+                cost = theirs.get((n, r["ratio"], round(r["start_h"], 2)))
                 if cost is None:
                     continue
-                total += 1
-                cheaper += r["cost"] < (1 - tie) * cost
-                dearer += r["cost"] > (1 + tie) * cost
-        if total:
+                c = counts.setdefault(n, [0, 0, 0])
+                c[0] += r["cost"] < (1 - tie) * cost
+                c[1] += r["cost"] > (1 + tie) * cost
+                c[2] += 1
+        if counts:
+            cheaper, dearer, total = (sum(c[i] for c in counts.values()) for i in range(3))
+            per_count = ", ".join(f"{n}: {c[0]}/{c[1]}" for n, c in counts.items())
             lines.append(f"{p}: cheaper than SkyNomad by over {100 * tie:.0f}% in {cheaper} of {total} windows, "
-                         f"dearer in {dearer}")
+                         f"dearer in {dearer} (cheaper/dearer per region count: {per_count})")
     return lines
+
+
+def skynomad_cell(n, rows, theirs):
+    """SkyNomad's mean cost over this cell's windows and its mean regret to spotsim's optimum of each window, or
+    None if it was not run on all of them."""
+    costs = [theirs.get((n, r["ratio"], round(r["start_h"], 2))) for r in rows]
+    if not costs or None in costs:
+        return None
+    regret = sum(c / r["optimum"] - 1 for c, r in zip(costs, rows)) / len(rows)
+    return sum(costs) / len(costs), regret
 
 
 def main():
@@ -164,10 +190,12 @@ def main():
                            "egress": float(r["cost_egress"]), "deadline_met": int(r["deadline_met"])}
                     all_rows.append(row)
                     cells.setdefault(n, collections.defaultdict(list))[policy].append(row)
+            theirs = skynomad_windows(setting, args.windows)
             print(f"\n{setting}, {args.windows} windows\n")
-            print("| regions | optimum $ | SkyNomad's optimum $ | SkyNomad $ (regret to its optimum) | " +
+            print("| regions | optimum $ | SkyNomad's optimum $ | SkyNomad $ (regret to its optimum) | "
+                  "SkyNomad $ (regret to spotsim's optimum) | " +
                   " | ".join(f"{p} $ (regret)" for p in policies) + " |")
-            print("|---" * (4 + len(policies)) + "|")
+            print("|---" * (5 + len(policies)) + "|")
             worst = collections.defaultdict(float)
             for n, by_policy in cells.items():
                 rows = next(iter(by_policy.values()))
@@ -175,8 +203,10 @@ def main():
                 ref = reference.get((setting, n)) if args.windows == "test" else None
                 sky = "" if ref is None else (f"{float(ref['skynomad_usd']):.2f} "
                                               f"({100 * (float(ref['skynomad_usd']) / float(ref['optimum_usd']) - 1):.1f}%)")
-                theirs = "" if ref is None else f"{float(ref['optimum_usd']):.2f}"
-                line = f"| {n} | {optimum:.2f} | {theirs} | {sky} |"
+                their_optimum = "" if ref is None else f"{float(ref['optimum_usd']):.2f}"
+                mine = skynomad_cell(n, rows, theirs)
+                mine = "" if mine is None else f"{mine[0]:.2f} ({100 * mine[1]:.1f}%)"
+                line = f"| {n} | {optimum:.2f} | {their_optimum} | {sky} | {mine} |"
                 for p in policies:
                     rs = by_policy[p]
                     regret = sum(r["regret"] for r in rs) / len(rs)
@@ -187,8 +217,8 @@ def main():
                 print(line)
             print("\nWorst mean regret over region counts: " +
                   ", ".join(f"{p} {100 * v:.1f}%" for p, v in worst.items()))
-            if args.windows == "test":
-                for line in window_by_window(setting, cells, policies):
+            if theirs:
+                for line in window_by_window(cells, policies, theirs):
                     print("Window by window, " + line)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
