@@ -19,21 +19,25 @@ v100 config's zones); task = SETTINGS[setting]["work_h"], deadline = ratio x tas
 overhead, the run bounded to the deadline window (enforce_window_bound), as in the sweep. A window starting at
 start_h begins at the artifact's trace tick ceil(start_h x 3600 / gap) (its TraceEnv convention; exact for every
 GCP window here, up to 195 s later for AWS wide windows). cost_usd is the artifact's reported `cost` (compute incl.
-probes + egress, read as its figure sweeps read it, i.e. dump_history off); downtime_usd, transfer_usd and
-probe_usd are parts of it. A window whose deadline is missed (the artifact raises "Deadline exceeded") is written
+probes + egress) as its figure sweeps read it, with dump_history off: the last snapshot inside the simulation loop,
+which leaves out the tick that completes the task; cost_full_usd is the same run's whole bill, through that tick
+(dump_history on; each window is run both ways). downtime_usd, transfer_usd and probe_usd are parts of cost_usd.
+With --who optimum the artifact's optimum (multi_region_oracle_dp, its dynamic programme) runs instead. A window whose deadline is missed (the artifact raises "Deadline exceeded") is written
 with deadline_met 0 and an empty cost.
 
 --windows test runs the published windows and checks every one against experiments/skynomad/published_windows.csv
-(who=skynomad): all 78 gcp-h100 windows reproduce exactly (cost and migrations); of the 5 aws-v100 windows 4 do and
+(who=skynomad, or optimum): the optimum reproduces on all 83; of SkyNomad's policy all 78 gcp-h100 windows reproduce
+exactly (cost and migrations), and of the 5 aws-v100 windows 4 do and
 the one at 838.72 h comes out $42.927652 against the published $42.928025 (8.7e-6 relative, same migrations), which
 is also what the artifact's own `benchmark_multi_region_modular.py --config v100` gives here, so the gap lies between
 the artifact's rebuilt V100 traces/code and its shipped CSV, not in this driver.
 
-Time, on 2 cores with --jobs 2: test windows ~20 s per setting. Wide windows: gcp-h100 counts 1..13 (135 windows
-each, 1755 runs) ~4.5 min; aws-v100 counts 1..3 (80 windows each, 240 runs) ~1.6 min.
+Time, on 2 cores with --jobs 2 (each window run twice, as published and in full): test windows ~20 s per setting
+(the optimum: 3 min on gcp-h100, 1 min on aws-v100). Wide windows: gcp-h100 counts 1..13 (135 windows each, 1755
+runs) ~9 min; aws-v100 counts 1..3 (80 windows each, 240 runs) ~3 min.
 
 usage: experiments/skynomad/run_artifact_policy.py --setting gcp-h100|aws-v100 [--windows test|train|wide]
-           [--counts 1,4,13] [--jobs N] [--csv OUT.csv] [--artifact /tmp/sn]
+           [--who skynomad|optimum] [--counts 1,4,13] [--jobs N] [--csv OUT.csv] [--artifact /tmp/sn]
 Needs the artifact's Python deps that the simulator imports: numpy, pandas, tqdm, configargparse, filelock (Debian:
 python3-configargparse python3-filelock); no wandb, skypilot or ray.
 """
@@ -51,8 +55,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-FIELDS = ["setting", "regions", "ratio", "start_h", "cost_usd", "deadline_met", "migrations", "deadline_h", "strategy",
-          "downtime_usd", "transfer_usd", "probe_usd"]
+FIELDS = ["setting", "regions", "ratio", "start_h", "cost_usd", "cost_full_usd", "deadline_met", "migrations",
+          "deadline_h", "strategy", "downtime_usd", "transfer_usd", "probe_usd"]
+OPTIMUM = "multi_region_oracle_dp"  # the artifact's dynamic-programming optimum (its "DP (Oracle)")
 
 
 def load_region_scaling():
@@ -76,7 +81,7 @@ def import_artifact(artifact):
     return simulation_runner, scenario_config, region_scaling, v100
 
 
-def artifact_setting(artifact, setting):
+def artifact_setting(artifact, setting, who="skynomad"):
     """What the artifact's configs say SkyNomad is for this setting: strategy, its flags, data dir, zone suffix,
     checkpoint GB, restart overhead h."""
     _, scenario_config, region_scaling, v100 = import_artifact(artifact)
@@ -89,6 +94,8 @@ def artifact_setting(artifact, setting):
     params = cfg.PARAMS
     data = params["data_path"]
     data = data if isinstance(data, str) else data[0]
+    if who == "optimum":
+        strategy = OPTIMUM  # the same flags: the runner keeps only those its parser declares
     return {"strategy": strategy, "argv": shlex.split(params.get("strategy_args") or ""),
             "data": os.path.join(artifact, data), "suffix": suffix,
             "checkpoint_gb": float(params["checkpoint_sizes"][0]),
@@ -114,16 +121,23 @@ def run_one(job):
     deadline_h = ratio * work_h
     row = {"setting": job["setting"], "regions": len(job["zones"]), "ratio": ratio, "start_h": round(start_h, 4),
            "deadline_h": round(deadline_h, 6), "strategy": a["strategy"]}
-    try:
-        cost, migrations, downtime, transfer, probe = runner.run_single_simulation(
+    def simulate(dump_history):
+        return runner.run_single_simulation(
             a["strategy"], "multi_trace", paths, work_h, deadline_h, a["restart_h"], a["checkpoint_gb"],
-            Path(_WORKER["out"]), job["env_start_h"], enforce_window_bound=True, strategy_argv=a["argv"])
-        row.update(cost_usd=round(cost, 6), deadline_met=1, migrations=migrations, downtime_usd=round(downtime, 6),
-                   transfer_usd=round(transfer, 6), probe_usd=round(probe, 6))
+            Path(_WORKER["out"]), job["env_start_h"], enforce_window_bound=True, strategy_argv=a["argv"],
+            dump_history=dump_history)
+
+    try:
+        # As published (the figure sweeps' reading: the last snapshot inside the simulation loop, which leaves out
+        # the tick that completes the task) and in full (through that tick, the run's whole bill).
+        cost, migrations, downtime, transfer, probe = simulate(False)
+        full = simulate(True)[0]
+        row.update(cost_usd=round(cost, 6), cost_full_usd=round(full, 6), deadline_met=1, migrations=migrations,
+                   downtime_usd=round(downtime, 6), transfer_usd=round(transfer, 6), probe_usd=round(probe, 6))
     except ValueError as e:
         if "Deadline exceeded" not in str(e):
             raise
-        row.update(cost_usd="", deadline_met=0, migrations="", downtime_usd="", transfer_usd="", probe_usd="")
+        row.update(cost_usd="", cost_full_usd="", deadline_met=0, migrations="", downtime_usd="", transfer_usd="", probe_usd="")
     return row
 
 
@@ -134,20 +148,20 @@ def tick_start(start_h, gap_s):
     return round(ticks) * gap_s / 3600 if abs(ticks - round(ticks)) < 1e-6 else start_h
 
 
-def published_skynomad():
+def published(who):
     rows = csv.DictReader(open(os.path.join(HERE, "published_windows.csv")))
     return {(r["setting"], int(r["regions"]), round(float(r["start_h"]), 2)): (float(r["cost_usd"]),
                                                                               int(r["migrations"]))
-            for r in rows if r["who"] == "skynomad"}
+            for r in rows if r["who"] == who}
 
 
-def validate(rows):
-    """Compare every run with SkyNomad's published cost of the same (setting, regions, window)."""
-    published = published_skynomad()
+def validate(rows, who):
+    """Compare every run with the published cost of the same (setting, regions, window)."""
+    published_costs = published(who)
     matched = exact = missed = migrations_differ = 0
     worst, worst_key = 0.0, None
     for r in rows:
-        ref = published.get((r["setting"], r["regions"], round(r["start_h"], 2)))
+        ref = published_costs.get((r["setting"], r["regions"], round(r["start_h"], 2)))
         if ref is None:
             continue
         matched += 1
@@ -159,7 +173,7 @@ def validate(rows):
         if rel > worst:
             worst, worst_key = rel, (r["setting"], r["regions"], r["start_h"], r["cost_usd"], ref[0])
         migrations_differ += r["migrations"] != ref[1]
-    print(f"validation: {matched} published SkyNomad windows run, {exact} reproduce the published cost "
+    print(f"validation: {matched} published windows run, {exact} reproduce the published cost "
           f"(to 6 decimals), largest relative difference {worst:.2e}" + (f" at {worst_key}" if worst_key else "") +
           f"; migration counts differ in {migrations_differ}; deadline missed in {missed}")
     return matched, exact, worst
@@ -173,12 +187,14 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--csv", help="write every run here")
     parser.add_argument("--artifact", default="/tmp/sn", help="skynomad-artifact clone (@ 62b9aaa, data prepared)")
+    parser.add_argument("--who", default="skynomad", choices=["skynomad", "optimum"],
+                        help="SkyNomad's policy, or the artifact's optimum (its dynamic programme)")
     args = parser.parse_args()
     artifact = os.path.abspath(args.artifact)
     rs = load_region_scaling()
     s = rs.SETTINGS[args.setting]
     zones = s["zones"]
-    a = artifact_setting(artifact, args.setting)
+    a = artifact_setting(artifact, args.setting, args.who)
     for z in zones:
         if not os.path.exists(os.path.join(a["data"], z + a["suffix"], "full.json")):
             sys.exit(f"missing {a['data']}/{z}{a['suffix']}/full.json: run the artifact's artifact/prepare_data.sh")
@@ -207,7 +223,7 @@ def main():
         print(f"  {n:2d} regions: {len(rs_n)} windows, mean cost ${mean:.2f}, {len(rs_n) - len(met)} missed deadlines, "
               f"mean migrations {sum(r['migrations'] for r in met) / max(1, len(met)):.1f}")
     if args.windows == "test":
-        validate(rows)
+        validate(rows, args.who)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=FIELDS)

@@ -42,6 +42,9 @@ def test_the_runs_on_the_published_windows_are_the_published_costs():
         assert abs(float(r["cost_usd"]) / float(ref["cost_usd"]) - 1) < 2e-5, (r, ref)
         assert r["migrations"] == ref["migrations"], (r, ref)
     assert matched == len(published) == 83
+    for which in ("test", "wide"):
+        for r in runs(which):  # the whole bill adds the tick that completes the task, at most on-demand's price
+            assert 0 < float(r["cost_full_usd"]) - float(r["cost_usd"]) <= 107.01 / 6 + 1e-6, r
 
 
 def test_the_runs_cover_exactly_the_comparison_windows():
@@ -58,8 +61,9 @@ def test_the_runs_cover_exactly_the_comparison_windows():
 
 
 def test_no_run_is_cheaper_than_our_optimum_beyond_the_accounting(cli):
-    """Every 9th wide window of each region count: SkyNomad's cost in its simulator is at least spotsim's optimum
-    less 2% (the simulators' accounting differs by up to 1.7% on these windows: docs/validation.md#skynomad-wide),
+    """Every 9th wide window of each region count: SkyNomad's whole bill in its simulator is at least spotsim's
+    optimum less 1% (it is less by at most 0.52% on these windows, where its moves cost no transfer time:
+    docs/validation.md#skynomad-optima),
     and on average above it by what an online policy leaves (SkyNomad's mean regret there: 5-18% on GCP, 17-45% on
     AWS), not by a price scale (the GCP trace is per GPU, SkyNomad bills 8)."""
     binary = os.environ["SPOTSIM_CLI"]  # the cli fixture has checked it
@@ -75,9 +79,9 @@ def test_no_run_is_cheaper_than_our_optimum_beyond_the_accounting(cli):
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             ours = list(pool.map(optimum, sample))
-    ratios = [float(r["cost_usd"]) / o for r, o in zip(sample, ours)]
+    ratios = [float(r["cost_full_usd"]) / o for r, o in zip(sample, ours)]
     worst = min(range(len(sample)), key=lambda i: ratios[i])
-    assert ratios[worst] > 0.98, (sample[worst], ours[worst])
+    assert ratios[worst] > 0.99, (sample[worst], ours[worst])
     for setting in scaling.SETTINGS:
         mine = [x for r, x in zip(sample, ratios) if r["setting"] == setting]
         assert 1.02 < sum(mine) / len(mine) < 1.5, setting
