@@ -191,6 +191,10 @@ def main():
                         help="SkyNomad's policy, or the artifact's optimum (its dynamic programme)")
     args = parser.parse_args()
     artifact = os.path.abspath(args.artifact)
+    if not os.path.isfile(os.path.join(artifact, "sky_spot", "simulate.py")):
+        sys.exit(f"run_artifact_policy: no SkyNomad artifact at {artifact} (--artifact): clone "
+                 "https://github.com/andylizf/skynomad-artifact, check out 62b9aaa and run its "
+                 "artifact/prepare_data.sh (docs/validation.md#skynomad-wide)")
     rs = load_region_scaling()
     s = rs.SETTINGS[args.setting]
     zones = s["zones"]
