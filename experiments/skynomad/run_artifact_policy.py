@@ -22,15 +22,15 @@ GCP window here, up to 195 s later for AWS wide windows). cost_usd is the artifa
 probes + egress) as its figure sweeps read it, with dump_history off: the last snapshot inside the simulation loop,
 which leaves out the tick that completes the task; cost_full_usd is the same run's whole bill, through that tick
 (dump_history on; each window is run both ways). downtime_usd, transfer_usd and probe_usd are parts of cost_usd.
-With --who optimum the artifact's optimum (multi_region_oracle_dp, its dynamic programme) runs instead. A window whose deadline is missed (the artifact raises "Deadline exceeded") is written
-with deadline_met 0 and an empty cost.
+With --who optimum the artifact's optimum (multi_region_oracle_dp, its dynamic programme) runs instead. A window
+whose deadline is missed (the artifact raises "Deadline exceeded") is written with deadline_met 0 and an empty cost.
 
 --windows test runs the published windows and checks every one against experiments/skynomad/published_windows.csv
 (who=skynomad, or optimum): the optimum reproduces on all 83; of SkyNomad's policy all 78 gcp-h100 windows reproduce
-exactly (cost and migrations), and of the 5 aws-v100 windows 4 do and
-the one at 838.72 h comes out $42.927652 against the published $42.928025 (8.7e-6 relative, same migrations), which
-is also what the artifact's own `benchmark_multi_region_modular.py --config v100` gives here, so the gap lies between
-the artifact's rebuilt V100 traces/code and its shipped CSV, not in this driver.
+exactly (cost and migrations), and of the 5 aws-v100 windows 4 do and the one at 838.72 h comes out $42.927652
+against the published $42.928025 (8.7e-6 relative, same migrations), which is also what the artifact's own
+`benchmark_multi_region_modular.py --config v100` gives here, so the gap lies between the artifact's rebuilt V100
+traces/code and its shipped CSV, not in this driver.
 
 Time, on 2 cores with --jobs 2 (each window run twice, as published and in full): test windows ~20 s per setting
 (the optimum: 3 min on gcp-h100, 1 min on aws-v100). Wide windows: gcp-h100 counts 1..13 (135 windows each, 1755
@@ -48,6 +48,7 @@ import importlib.util
 import json
 import logging
 import os
+import pathlib
 import shlex
 import sys
 import tempfile
@@ -113,7 +114,6 @@ def _init_worker(artifact, scratch):
 
 def run_one(job):
     """One (setting, regions, ratio, start) window in the artifact's simulator; returns a CSV row."""
-    from pathlib import Path
     runner = _WORKER["runner"]
     a = job["artifact_setting"]
     paths = [os.path.join(a["data"], z + a["suffix"], "full.json") for z in job["zones"]]
@@ -121,10 +121,11 @@ def run_one(job):
     deadline_h = ratio * work_h
     row = {"setting": job["setting"], "regions": len(job["zones"]), "ratio": ratio, "start_h": round(start_h, 4),
            "deadline_h": round(deadline_h, 6), "strategy": a["strategy"]}
+
     def simulate(dump_history):
         return runner.run_single_simulation(
             a["strategy"], "multi_trace", paths, work_h, deadline_h, a["restart_h"], a["checkpoint_gb"],
-            Path(_WORKER["out"]), job["env_start_h"], enforce_window_bound=True, strategy_argv=a["argv"],
+            pathlib.Path(_WORKER["out"]), job["env_start_h"], enforce_window_bound=True, strategy_argv=a["argv"],
             dump_history=dump_history)
 
     try:
@@ -137,7 +138,8 @@ def run_one(job):
     except ValueError as e:
         if "Deadline exceeded" not in str(e):
             raise
-        row.update(cost_usd="", cost_full_usd="", deadline_met=0, migrations="", downtime_usd="", transfer_usd="", probe_usd="")
+        row.update(cost_usd="", cost_full_usd="", deadline_met=0, migrations="", downtime_usd="", transfer_usd="",
+                   probe_usd="")
     return row
 
 
@@ -203,7 +205,8 @@ def main():
         if not os.path.exists(os.path.join(a["data"], z + a["suffix"], "full.json")):
             sys.exit(f"missing {a['data']}/{z}{a['suffix']}/full.json: run the artifact's artifact/prepare_data.sh")
     if (a["checkpoint_gb"], a["restart_h"]) != (50.0, 0.2):
-        sys.exit(f"artifact config has checkpoint {a['checkpoint_gb']} GB, restart {a['restart_h']} h; expected 50, 0.2")
+        sys.exit(f"artifact config has checkpoint {a['checkpoint_gb']} GB, restart {a['restart_h']} h; "
+                 "expected 50, 0.2")
     gap_s = json.load(open(os.path.join(a["data"], zones[0] + a["suffix"], "full.json")))["metadata"]["gap_seconds"]
     counts = range(1, len(zones) + 1)
     if args.counts:
