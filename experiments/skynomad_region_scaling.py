@@ -143,6 +143,30 @@ def window_by_window(cells, policies, theirs, tie=0.01):
     return lines
 
 
+def optima_compared(setting, cells):
+    """SkyNomad's optimum run in its own simulator (experiments/skynomad/artifact_optimum_test.csv) against spotsim's
+    on the same windows: where its whole bill is below spotsim's optimum and whether it moved there, and the tick its
+    published costs leave out (docs/validation.md#skynomad-optima)."""
+    path = os.path.join(REPO, "experiments", "skynomad", "artifact_optimum_test.csv")
+    runs = {(int(r["regions"]), float(r["ratio"]), round(float(r["start_h"]), 2)): r
+            for r in csv.DictReader(open(path)) if r["setting"] == setting}
+    below = moved = 0
+    worst = 0.0
+    ticks = []
+    for n, by_policy in cells.items():
+        for row in next(iter(by_policy.values())):
+            r = runs[(n, row["ratio"], round(row["start_h"], 2))]
+            full = float(r["cost_full_usd"])
+            ticks.append(full - float(r["cost_usd"]))
+            if full < row["optimum"]:
+                below += 1
+                moved += int(r["migrations"]) > 0
+                worst = max(worst, row["optimum"] / full - 1)
+    return (f"SkyNomad's optimum, its whole bill: below spotsim's optimum in {below} of {len(ticks)} windows (in "
+            f"{moved} of them it moves), by at most {100 * worst:.2f}%; the tick its published costs leave out: "
+            f"{sum(ticks) / len(ticks):.2f} USD on average, at most {max(ticks):.2f}")
+
+
 def skynomad_cell(n, rows, theirs):
     """SkyNomad's mean cost over this cell's windows and its mean regret to spotsim's optimum of each window, or
     None if it was not run on all of them."""
@@ -216,6 +240,8 @@ def main():
             if theirs:
                 for line in window_by_window(cells, policies, theirs):
                     print("Window by window, " + line)
+            if args.windows == "test":
+                print(optima_compared(setting, cells))
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(all_rows[0]))
