@@ -104,20 +104,30 @@ def published():
     return {(r["setting"], int(r["regions"])): r for r in rows}
 
 
+def window_key(regions, ratio, start_h):
+    """How a window is matched between spotsim's runs and the artifact's: (regions, deadline ratio, start hour to
+    0.01 h; the artifact's CSVs round starts to 4 decimals)."""
+    return int(regions), float(ratio), round(float(start_h), 2)
+
+
+def artifact_runs(name, setting):
+    """experiments/skynomad/NAME.csv, as experiments/skynomad/run_artifact_policy.py writes it, for one setting: its
+    rows by window_key."""
+    path = os.path.join(REPO, "experiments", "skynomad", f"{name}.csv")
+    return {window_key(r["regions"], r["ratio"], r["start_h"]): r for r in csv.DictReader(open(path))
+            if r["setting"] == setting}
+
+
 def skynomad_windows(setting, which):
     """SkyNomad's own policy run in its own simulator on these windows (experiments/skynomad/artifact_policy_{test,
     wide}.csv, written by experiments/skynomad/run_artifact_policy.py; on the test windows the runs reproduce its
     published costs): its whole bill per (regions, deadline ratio, start hour rounded to 0.01), the tick that
     completes the task included (its published costs leave that tick out: docs/validation.md#skynomad-optima).
     Empty for the train windows."""
-    out = {}
-    if which in ("test", "wide"):
-        path = os.path.join(REPO, "experiments", "skynomad", f"artifact_policy_{which}.csv")
-        for r in csv.DictReader(open(path)):
-            if r["setting"] == setting:
-                cost = float(r["cost_full_usd"]) if r["deadline_met"] == "1" else float("inf")
-                out[(int(r["regions"]), float(r["ratio"]), round(float(r["start_h"]), 2))] = cost
-    return out
+    if which not in ("test", "wide"):
+        return {}
+    return {k: float(r["cost_full_usd"]) if r["deadline_met"] == "1" else float("inf")
+            for k, r in artifact_runs(f"artifact_policy_{which}", setting).items()}
 
 
 def window_by_window(cells, policies, theirs, tie=0.01):
@@ -128,7 +138,7 @@ def window_by_window(cells, policies, theirs, tie=0.01):
         counts = collections.OrderedDict()  # regions -> [cheaper, dearer, windows]
         for n, by_policy in cells.items():
             for r in by_policy[p]:
-                cost = theirs.get((n, r["ratio"], round(r["start_h"], 2)))
+                cost = theirs.get(window_key(n, r["ratio"], r["start_h"]))
                 if cost is None:
                     continue
                 c = counts.setdefault(n, [0, 0, 0])
@@ -147,15 +157,13 @@ def optima_compared(setting, cells):
     """SkyNomad's optimum run in its own simulator (experiments/skynomad/artifact_optimum_test.csv) against spotsim's
     on the same windows: where its whole bill is below spotsim's optimum and whether it moved there, and the tick its
     published costs leave out (docs/validation.md#skynomad-optima)."""
-    path = os.path.join(REPO, "experiments", "skynomad", "artifact_optimum_test.csv")
-    runs = {(int(r["regions"]), float(r["ratio"]), round(float(r["start_h"]), 2)): r
-            for r in csv.DictReader(open(path)) if r["setting"] == setting}
+    runs = artifact_runs("artifact_optimum_test", setting)
     below = moved = 0
     worst = 0.0
     ticks = []
     for n, by_policy in cells.items():
         for row in next(iter(by_policy.values())):
-            r = runs[(n, row["ratio"], round(row["start_h"], 2))]
+            r = runs[window_key(n, row["ratio"], row["start_h"])]
             full = float(r["cost_full_usd"])
             ticks.append(full - float(r["cost_usd"]))
             if full < row["optimum"]:
@@ -170,7 +178,7 @@ def optima_compared(setting, cells):
 def skynomad_cell(n, rows, theirs):
     """SkyNomad's mean cost over this cell's windows and its mean regret to spotsim's optimum of each window, or
     None if it was not run on all of them."""
-    costs = [theirs.get((n, r["ratio"], round(r["start_h"], 2))) for r in rows]
+    costs = [theirs.get(window_key(n, r["ratio"], r["start_h"])) for r in rows]
     if not costs or None in costs:
         return None
     regret = sum(c / r["optimum"] - 1 for c, r in zip(costs, rows)) / len(rows)
