@@ -9,6 +9,7 @@ online policy cannot be much cheaper than the optimum; it would be if prices, zo
 import concurrent.futures
 import csv
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -25,7 +26,7 @@ def runs(which):
 
 
 def key(setting, regions, ratio, start_h):
-    return setting, int(regions), float(ratio), round(float(start_h), 2)
+    return (setting,) + scaling.window_key(regions, ratio, start_h)
 
 
 def test_the_runs_on_the_published_windows_are_the_published_costs():
@@ -86,3 +87,12 @@ def test_no_run_is_cheaper_than_our_optimum_beyond_the_accounting(cli):
         mine = [x for r, x in zip(sample, ratios) if r["setting"] == setting]
         assert 1.02 < sum(mine) / len(mine) < 1.5, setting
     assert len(sample) > 200
+
+
+def test_the_driver_says_what_is_missing_without_the_artifact(tmp_path):
+    driver = DIRECTORY / "run_artifact_policy.py"
+    result = subprocess.run([sys.executable, str(driver), "--setting", "gcp-h100", "--artifact", str(tmp_path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"no SkyNomad artifact at {tmp_path}" in result.stderr
+    assert "62b9aaa" in result.stderr
