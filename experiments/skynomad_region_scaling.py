@@ -99,6 +99,14 @@ def run(binary, trace, zones, policy, work_h, ratio, start_h, deadline_s=None, e
     return next(csv.DictReader(io.StringIO(result.stdout)))
 
 
+def write_rows(path, rows):
+    """Every run as a CSV row (the keys of the first row are the columns)."""
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def published():
     rows = csv.DictReader(open(os.path.join(REPO, "experiments", "skynomad", "published.csv")))
     return {(r["setting"], int(r["regions"])): r for r in rows}
@@ -251,10 +259,7 @@ def main():
             if args.windows == "test":
                 print(optima_compared(setting, cells))
     if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(all_rows[0]))
-            writer.writeheader()
-            writer.writerows(all_rows)
+        write_rows(args.csv, all_rows)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""Where `cost-aware`'s regret in SkyNomad's setting comes from: the same markets without their time structure.
+
+A twin of a recording keeps each zone's prices and the lengths of its spot spells (the runs of availability and the
+gaps between them, as recorded) and drops everything else: the twin's zone alternates spells drawn at random, with
+replacement, from that zone's own up-spells and gaps, independently of every other zone and of the time of day. It
+is the recording's market as a stationary model knows it, which is all a policy that learns spell lengths (as
+`cost-aware` does, zone_survival.hpp) can know of it. Run on twins, a policy's regret is the part that remains when
+nothing in the market changes phase, no zone's gaps come with another's, and no day differs from the next; what it
+loses on the real recording beyond that is what that structure costs it.
+
+At one region the twin has a second use. Its spells are i.i.d., so the plan that knows their distribution
+(`planned:calibration=<that zone's own recording>,regimes=pooled`, docs/policies.md#planned) is close to the best any
+online policy can do there: its regret to the exact optimum on the twins estimates what knowing the future is worth
+in such a market, the floor under any online policy's regret (up to the plan's grid: spells older than 2 h pooled
+into a geometric tail, slack in tenths of a step; `--plan-options ages=...,max_bins=...` refines them).
+
+usage: experiments/skynomad/twin_markets.py [--setting gcp-h100|aws-v100] [--counts 1,4] [--twins 8] [--seed 1]
+           [--policy SPEC]... [--plan] [--plan-options ages=48,...] [--real] [--bin build/tools/spotsim] [--csv OUT]
+On the wide windows of experiments/skynomad_region_scaling.py, for each twin (seeds seed, seed + 1, ...): mean cost
+and mean regret to spotsim's optimum per region count and policy; with --real the recording itself too, and with
+--plan (one region only) the plan that knows the twin's spell distribution; then over the twins: the mean, standard
+deviation, lowest and highest of their mean regrets and the twins under 5%.
+"""
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import skynomad_region_scaling as scaling  # noqa: E402
+
+REPO = scaling.REPO
+
+
+def spells(zone, span_s):
+    """(up spells, gaps) of one zone's recorded availability, in seconds; a count above 0 is up, and consecutive
+    entries in the same state (another count) are one spell. The last spell, cut by the end of the recording, counts
+    as recorded (its true length is at least that)."""
+    availability = zone["spot"]["availability"]
+    runs = []  # [state, start]
+    for time, count in zip(availability["times_s"], availability["counts"]):
+        if not runs or runs[-1][0] != (count > 0):
+            runs.append([count > 0, time])
+    up, down = [], []
+    for k, (state, start) in enumerate(runs):
+        end = runs[k + 1][1] if k + 1 < len(runs) else span_s
+        if end > start:
+            (up if state else down).append(end - start)
+    return up, down
+
+
+def twin_availability(up, down, span_s, rng):
+    """A stationary alternating sequence of spells drawn with replacement from `up` and `down`, over [0, span_s):
+    started a whole span before 0 so that the state and the spell's age at 0 are as in a long run. A zone that was
+    never down (or never up) in the recording stays as it was."""
+    if not down:
+        return {"times_s": [0.0], "counts": [1.0]}
+    if not up:
+        return {"times_s": [0.0], "counts": [0.0]}
+    t = -float(span_s)
+    state = rng.random() < sum(up) / (sum(up) + sum(down))
+    times, counts = [], []
+    while t < span_s:
+        length = rng.choice(up if state else down)
+        if t + length > 0:
+            times.append(max(t, 0.0))
+            counts.append(1.0 if state else 0.0)
+        t += length
+        state = not state
+    return {"times_s": times, "counts": counts}
+
+
+def write_twin(trace_path, seed, directory):
+    """The twin of every zone of `trace_path` (seeded), as a trace file in `directory`."""
+    trace = json.load(open(trace_path))
+    rng = random.Random(seed)
+    for zone in trace["zones"]:
+        up, down = spells(zone, trace["span_s"])
+        zone["spot"]["availability"] = twin_availability(up, down, trace["span_s"], rng)
+    trace["name"] = f"{trace.get('name', 'trace')}-twin-{seed}"
+    trace["description"] = (f"Twin of {os.path.basename(trace_path)} (experiments/skynomad/twin_markets.py, seed "
+                            f"{seed}): each zone's spells redrawn with replacement from its own, independently")
+    path = os.path.join(directory, f"twin-{seed}.json")
+    json.dump(trace, open(path, "w"))
+    return path
+
+
+def one_zone(trace_path, zone_name, directory):
+    """The recording of one zone alone: the calibration of the plan that knows that zone's spells."""
+    trace = json.load(open(trace_path))
+    trace["zones"] = [z for z in trace["zones"] if z["name"] == zone_name]
+    trace.pop("migration", None)  # egress between regions: none with one zone
+    path = os.path.join(directory, f"calibration-{zone_name}.json")
+    json.dump(trace, open(path, "w"))
+    return path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--setting", default="gcp-h100", choices=list(scaling.SETTINGS))
+    parser.add_argument("--counts", default="1", help="region counts, e.g. 1,4,5 [default: 1]")
+    parser.add_argument("--twins", type=int, default=8, help="twins per run [default: 8]")
+    parser.add_argument("--seed", type=int, default=1, help="the first twin's seed [default: 1]")
+    parser.add_argument("--policy", action="append", help="policy spec (repeatable) [default: cost-aware]")
+    parser.add_argument("--plan", action="store_true", help="at one region, also the plan that knows the spells")
+    parser.add_argument("--plan-options", default="",
+                        help="more of the plan's parameters, e.g. ages=48,max_bins=20 (a finer model and grid)")
+    parser.add_argument("--real", action="store_true", help="also the recording itself")
+    parser.add_argument("--bin", default=os.path.join(REPO, "build", "tools", "spotsim"))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--csv", help="also write every run")
+    args = parser.parse_args()
+    s = scaling.SETTINGS[args.setting]
+    counts = [int(c) for c in args.counts.split(",")]
+    policies = args.policy or ["cost-aware"]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        recording = (scaling.gcp_trace_x8(tmp) if args.setting == "gcp-h100"
+                     else os.path.join(REPO, "traces", "library", "aws-v100-9-zones.json"))
+        markets = [(f"twin {args.seed + k}", write_twin(recording, args.seed + k, tmp)) for k in range(args.twins)]
+        if args.real:
+            markets.insert(0, ("recording", recording))
+        calibration = one_zone(recording, s["zones"][0], tmp)
+        jobs = []
+        for market, path in markets:
+            for n in counts:
+                specs = list(policies)
+                if args.plan and n == 1:
+                    specs.append(f"planned:calibration={calibration},regimes=pooled" +
+                                 (f",{args.plan_options}" if args.plan_options else ""))
+                for ratio, start in scaling.windows(args.setting, "wide"):
+                    jobs += [(market, path, n, ratio, start, spec) for spec in specs]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            results = pool.map(lambda j: scaling.run(args.bin, j[1], s["zones"][:j[2]], j[5], s["work_h"], j[3],
+                                                     j[4]), jobs)
+            for (market, _, n, ratio, start, spec), r in zip(jobs, results):
+                rows.append({"market": market, "regions": n, "ratio": ratio, "start_h": round(start, 4),
+                             "policy": spec.split(":")[0] if spec.startswith("planned:") else spec,
+                             "cost": float(r["cost_total"]), "optimum": float(r["optimum_cost"]),
+                             "regret": float(r["regret"]), "deadline_met": int(r["deadline_met"])})
+    cells = collections.OrderedDict()
+    for r in rows:
+        cells.setdefault((r["market"], r["regions"], r["policy"]), []).append(r)
+    print(f"\n{args.setting}, wide windows: mean cost $ (mean regret to spotsim's optimum)\n")
+    print("| market | regions | policy | windows | optimum $ | cost $ (regret) | late |")
+    print("|---|---|---|---|---|---|---|")
+    for (market, n, policy), rs in cells.items():
+        optimum = sum(r["optimum"] for r in rs) / len(rs)
+        cost = sum(r["cost"] for r in rs) / len(rs)
+        regret = sum(r["regret"] for r in rs) / len(rs)
+        late = sum(1 - r["deadline_met"] for r in rs)
+        print(f"| {market} | {n} | {policy} | {len(rs)} | {optimum:.2f} | {cost:.2f} ({100 * regret:.1f}%) | {late} |")
+    print("\nOver the twins: the mean of the twins' mean regrets, their standard deviation, the lowest and highest, and "
+          "the twins under 5%\n")
+    print("| regions | policy | twins | regret | sd | lowest | highest | under 5% |")
+    print("|---|---|---|---|---|---|---|---|")
+    by_count = collections.OrderedDict()
+    for (market, n, policy), rs in cells.items():
+        if market.startswith("twin"):
+            by_count.setdefault((n, policy), []).append(sum(r["regret"] for r in rs) / len(rs))
+    for (n, policy), regrets in sorted(by_count.items(), key=lambda item: item[0][0]):
+        mean = sum(regrets) / len(regrets)
+        sd = statistics.stdev(regrets) if len(regrets) > 1 else 0.0
+        under = sum(1 for r in regrets if r < 0.05)
+        print(f"| {n} | {policy} | {len(regrets)} | {100 * mean:.1f}% | {100 * sd:.1f} | {100 * min(regrets):.1f}% | "
+              f"{100 * max(regrets):.1f}% | {under} |")
+    if args.csv:
+        scaling.write_rows(args.csv, rows)
+
+
+if __name__ == "__main__":
+    main()
