@@ -9,14 +9,15 @@ is the recording's market as a stationary model knows it, which is all a policy 
 nothing in the market changes phase, no zone's gaps come with another's, and no day differs from the next; what it
 loses on the real recording beyond that is what that structure costs it.
 
-At one region the twin has a second use. Its spells are i.i.d., so the plan that knows their distribution
-(`planned:calibration=<that zone's own recording>,regimes=pooled`, docs/policies.md#planned) is close to the best any
-online policy can do there: its regret to the exact optimum on the twins estimates what knowing the future is worth
-in such a market, the floor under any online policy's regret (up to the plan's grid: spells older than 2 h pooled
-into a geometric tail, slack in tenths of a step; `--plan-options ages=...,max_bins=...` refines them).
+At one region the twin has a second use. Its spells are i.i.d., so a plan that knows their distribution
+(`planned:calibration=<a long twin of that zone>,regimes=pooled`, docs/policies.md#planned) bounds from above what
+the best online policy can do there: its regret to the exact optimum is at least that policy's. It is a bound, not
+the optimum: the plan counts the spell under way at a window's start from 0, pools spells older than `ages` steps
+(2 h) into a geometric tail and keeps slack in tenths of a step (`--plan-options ages=...,max_bins=...,step=...`).
 
 usage: experiments/skynomad/twin_markets.py [--setting gcp-h100|aws-v100] [--counts 1,4] [--twins 8] [--seed 1]
            [--policy SPEC]... [--plan] [--plan-options ages=48,...] [--real] [--bin build/tools/spotsim] [--csv OUT]
+           [--keep DIR]
 On the wide windows of experiments/skynomad_region_scaling.py, for each twin (seeds seed, seed + 1, ...): mean cost
 and mean regret to spotsim's optimum per region count and policy; with --real the recording itself too, and with
 --plan (one region only) the plan that knows the twin's spell distribution; then over the twins: the mean, standard
@@ -24,6 +25,7 @@ deviation, lowest and highest of their mean regrets and the twins under 5%.
 """
 import argparse
 import collections
+import contextlib
 import concurrent.futures
 import json
 import os
@@ -91,11 +93,20 @@ def write_twin(trace_path, seed, directory):
     return path
 
 
-def one_zone(trace_path, zone_name, directory):
-    """The recording of one zone alone: the calibration of the plan that knows that zone's spells."""
+def calibration(trace_path, zone_name, directory, seed=1000, spans=20):
+    """The calibration of the plan that knows a zone's spells: one zone alone, a twin of it `spans` times as long as
+    the recording (seeded apart from the twins it is used on). The plan learns the spells that end inside its
+    calibration, so a long twin gives it the twins' own distribution, the recording's first and last spells (cut by
+    its ends, the longest ones here) included, which the recording itself would drop."""
     trace = json.load(open(trace_path))
     trace["zones"] = [z for z in trace["zones"] if z["name"] == zone_name]
     trace.pop("migration", None)  # egress between regions: none with one zone
+    zone = trace["zones"][0]
+    up, down = spells(zone, trace["span_s"])
+    trace["span_s"] = spans * trace["span_s"]
+    zone["spot"]["availability"] = twin_availability(up, down, trace["span_s"], random.Random(seed))
+    if "price_series" in zone["spot"]:  # the plan reads availability only; a constant price covers the long span
+        zone["spot"]["price_per_hour"] = zone["spot"].pop("price_series")["values"][0]
     path = os.path.join(directory, f"calibration-{zone_name}.json")
     json.dump(trace, open(path, "w"))
     return path
@@ -115,24 +126,28 @@ def main():
     parser.add_argument("--bin", default=os.path.join(REPO, "build", "tools", "spotsim"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--csv", help="also write every run")
+    parser.add_argument("--keep", help="write the traces (recording, twins, the plan's calibration) to this directory "
+                                       "and keep them, to replay a window [default: a temporary directory]")
     args = parser.parse_args()
     s = scaling.SETTINGS[args.setting]
     counts = [int(c) for c in args.counts.split(",")]
     policies = args.policy or ["cost-aware"]
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+    with contextlib.nullcontext(args.keep) if args.keep else tempfile.TemporaryDirectory() as tmp:
         recording = (scaling.gcp_trace_x8(tmp) if args.setting == "gcp-h100"
                      else os.path.join(REPO, "traces", "library", "aws-v100-9-zones.json"))
         markets = [(f"twin {args.seed + k}", write_twin(recording, args.seed + k, tmp)) for k in range(args.twins)]
         if args.real:
             markets.insert(0, ("recording", recording))
-        calibration = one_zone(recording, s["zones"][0], tmp)
+        calibration_path = calibration(recording, s["zones"][0], tmp)
         jobs = []
         for market, path in markets:
             for n in counts:
                 specs = list(policies)
                 if args.plan and n == 1:
-                    specs.append(f"planned:calibration={calibration},regimes=pooled" +
+                    specs.append(f"planned:calibration={calibration_path},regimes=pooled" +
                                  (f",{args.plan_options}" if args.plan_options else ""))
                 for ratio, start in scaling.windows(args.setting, "wide"):
                     jobs += [(market, path, n, ratio, start, spec) for spec in specs]

@@ -67,10 +67,36 @@ def test_a_twin_is_fixed_by_its_seed_and_differs_between_seeds():
         assert mine["spot"]["price_series"] == theirs["spot"]["price_series"]
 
 
-def test_spotsim_runs_a_window_on_a_twin_and_the_plan_on_a_one_zone_calibration(cli):
+def test_the_plan_calibration_is_a_long_twin_of_its_zone_alone_with_its_longest_spells():
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = json.load(open(twins.calibration(str(RECORDING), "us-west-2b", tmp)))
+    recording = json.load(open(RECORDING))
+    assert [z["name"] for z in trace["zones"]] == ["us-west-2b"] and "migration" not in trace
+    assert trace["span_s"] == 20 * recording["span_s"]
+    own = next(z for z in recording["zones"] if z["name"] == "us-west-2b")
+    up, down = twins.spells(own, recording["span_s"])
+    availability = trace["zones"][0]["spot"]["availability"]
+    times, counts = availability["times_s"], availability["counts"]
+    # Every spell but the first and the last (cut by the calibration's ends) is one of the zone's own, and the
+    # recording's first and last spells, cut by its ends and which the plan would otherwise never learn, are among
+    # them.
+    ended = {(end - start, count > 0) for start, end, count in zip(times[1:-1], times[2:], counts[1:-1])}
+    assert ended <= {(length, True) for length in up} | {(length, False) for length in down}
+    first = availability_of(own)
+    assert (first[0], first[1]) in ended and (first[2], first[3]) in ended
+
+
+def availability_of(zone):
+    """(length, up) of a recording's first spell and of its last, cut at the span."""
+    times, counts = zone["spot"]["availability"]["times_s"], zone["spot"]["availability"]["counts"]
+    span = json.load(open(RECORDING))["span_s"]
+    return times[1] - times[0], counts[0] > 0, span - times[-1], counts[-1] > 0
+
+
+def test_spotsim_runs_a_window_on_a_twin_and_the_plan_on_its_calibration(cli):
     with tempfile.TemporaryDirectory() as tmp:
         twin = twins.write_twin(str(RECORDING), 1, tmp)
-        calibration = twins.one_zone(str(RECORDING), "us-east-1c", tmp)
+        calibration = twins.calibration(str(RECORDING), "us-east-1c", tmp)
         binary = os.environ["SPOTSIM_CLI"]  # the cli fixture has checked it
         s = scaling.SETTINGS["aws-v100"]
         for policy in ("cost-aware", f"planned:calibration={calibration},regimes=pooled"):
