@@ -130,7 +130,14 @@ def main():
                                        "and keep them, to replay a window [default: a temporary directory]")
     args = parser.parse_args()
     s = scaling.SETTINGS[args.setting]
-    counts = [int(c) for c in args.counts.split(",")]
+    try:
+        counts = [int(c) for c in args.counts.split(",")]
+    except ValueError:
+        parser.error(f"--counts: expected region counts separated by commas, got '{args.counts}'")
+    if any(not 1 <= n <= len(s["zones"]) for n in counts):
+        parser.error(f"--counts: {args.setting} has 1 to {len(s['zones'])} regions, got '{args.counts}'")
+    if args.twins < 0 or (args.twins == 0 and not args.real):
+        parser.error("--twins: expected at least 1 (or 0 with --real)")
     policies = args.policy or ["cost-aware"]
     rows = []
     if args.keep:
@@ -156,7 +163,8 @@ def main():
                                                      j[4]), jobs)
             for (market, _, n, ratio, start, spec), r in zip(jobs, results):
                 rows.append({"market": market, "regions": n, "ratio": ratio, "start_h": round(start, 4),
-                             "policy": spec.split(":")[0] if spec.startswith("planned:") else spec,
+                             "policy": "planned (knows the spells)" if spec.startswith(
+                                 f"planned:calibration={calibration_path},") else spec,
                              "cost": float(r["cost_total"]), "optimum": float(r["optimum_cost"]),
                              "regret": float(r["regret"]), "deadline_met": int(r["deadline_met"])})
     cells = collections.OrderedDict()
