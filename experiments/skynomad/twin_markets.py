@@ -40,21 +40,22 @@ import skynomad_region_scaling as scaling  # noqa: E402
 REPO = scaling.REPO
 
 
-def spells(zone, span_s):
-    """(up spells, gaps) of one zone's recorded availability, in seconds; a count above 0 is up, and consecutive
-    entries in the same state (another count) are one spell. The last spell, cut by the end of the recording, counts
-    as recorded (its true length is at least that)."""
-    availability = zone["spot"]["availability"]
-    runs = []  # [state, start]
+def spell_sequence(availability, span_s):
+    """The spells of one availability series in order, as (seconds, up); a count above 0 is up, and consecutive
+    entries in the same state (another count) are one spell. The last spell, cut by the end at `span_s`, counts as
+    recorded (its true length is at least that)."""
+    runs = []  # [up, start]
     for time, count in zip(availability["times_s"], availability["counts"]):
         if not runs or runs[-1][0] != (count > 0):
             runs.append([count > 0, time])
-    up, down = [], []
-    for k, (state, start) in enumerate(runs):
-        end = runs[k + 1][1] if k + 1 < len(runs) else span_s
-        if end > start:
-            (up if state else down).append(end - start)
-    return up, down
+    ends = [start for _, start in runs[1:]] + [span_s]
+    return [(end - start, up) for (up, start), end in zip(runs, ends) if end > start]
+
+
+def spells(zone, span_s):
+    """(up spells, gaps) of one zone's recorded availability, in seconds (spell_sequence)."""
+    sequence = spell_sequence(zone["spot"]["availability"], span_s)
+    return [length for length, up in sequence if up], [length for length, up in sequence if not up]
 
 
 def twin_availability(up, down, span_s, rng):

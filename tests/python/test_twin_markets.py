@@ -3,6 +3,7 @@ alternates spells drawn from that zone's own recorded spells, and spotsim reads 
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 
@@ -43,10 +44,10 @@ def test_a_twin_alternates_spells_drawn_from_the_zone_own_over_the_whole_span():
         assert all(a != b for a, b in zip(counts, counts[1:])), "the states alternate"
         got_up, got_down = twins.spells(zone(times, counts), span)
         # Every spell but the first (cut at 0) and the last (cut at the end) is one of the zone's own.
-        inner = list(zip(times[1:-1], times[2:], counts[1:-1]))
+        inner = twins.spell_sequence(twin, span)[1:-1]
         assert len(inner) > 10
-        for start, end, count in inner:
-            assert (end - start) in (up if count > 0 else down)
+        for length, is_up in inner:
+            assert length in (up if is_up else down)
         # Stationary start: over a long span the twin is up about as often as the recording.
         share = sum(got_up) / span
         assert abs(share - sum(up) / span) < 0.15, z["name"]
@@ -75,22 +76,22 @@ def test_the_plan_calibration_is_a_long_twin_of_its_zone_alone_with_its_longest_
     assert trace["span_s"] == 20 * recording["span_s"]
     own = next(z for z in recording["zones"] if z["name"] == "us-west-2b")
     up, down = twins.spells(own, recording["span_s"])
-    availability = trace["zones"][0]["spot"]["availability"]
-    times, counts = availability["times_s"], availability["counts"]
     # Every spell but the first and the last (cut by the calibration's ends) is one of the zone's own, and the
     # recording's first and last spells, cut by its ends and which the plan would otherwise never learn, are among
     # them.
-    ended = {(end - start, count > 0) for start, end, count in zip(times[1:-1], times[2:], counts[1:-1])}
+    ended = set(twins.spell_sequence(trace["zones"][0]["spot"]["availability"], trace["span_s"])[1:-1])
     assert ended <= {(length, True) for length in up} | {(length, False) for length in down}
-    first = availability_of(own)
-    assert (first[0], first[1]) in ended and (first[2], first[3]) in ended
+    recorded = twins.spell_sequence(own["spot"]["availability"], recording["span_s"])
+    assert recorded[0] in ended and recorded[-1] in ended
 
 
-def availability_of(zone):
-    """(length, up) of a recording's first spell and of its last, cut at the span."""
-    times, counts = zone["spot"]["availability"]["times_s"], zone["spot"]["availability"]["counts"]
-    span = json.load(open(RECORDING))["span_s"]
-    return times[1] - times[0], counts[0] > 0, span - times[-1], counts[-1] > 0
+def test_the_script_refuses_counts_outside_the_setting_and_malformed_counts_naming_the_option():
+    script = str(REPO / "experiments" / "skynomad" / "twin_markets.py")
+    for counts, expected in (("4", "aws-v100 has 1 to 3 regions, got '4'"),
+                             ("1,x", "expected region counts separated by commas, got '1,x'")):
+        done = subprocess.run([sys.executable, script, "--setting", "aws-v100", "--counts", counts],
+                              capture_output=True, text=True)
+        assert done.returncode == 2 and f"--counts: {expected}" in done.stderr, done.stderr
 
 
 def test_spotsim_runs_a_window_on_a_twin_and_the_plan_on_its_calibration(cli):
